@@ -1,0 +1,3 @@
+"""bridge: check concurrent models (Promela, CSP#) under fairness, beside SPIN."""
+
+__version__ = "0.1.0"

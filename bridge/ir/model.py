@@ -1,0 +1,226 @@
+"""The transition system: globals, channels, processes as control-flow graphs, their
+instances and how they are composed (DESIGN.md section 2).
+
+A guarded-command system in the spirit of LTSmin's PINS and Storm's JANI. Each process
+(Promela proctype, specialised CSP# process definition) is a graph of ``Location``s and
+``Edge``s. An edge is enabled when its guard holds and its channel operation (``comm``)
+can happen; taking it runs the ``effect`` atomically.
+
+Composition (``Interleave`` / ``Parallel`` over ``InstanceRef``) says how instances step
+together: interleaving everywhere, except that an event in the alphabets of several
+operands of a ``Parallel`` node is a CSP barrier taken jointly by every operand whose
+alphabet has it, and a rendezvous channel (capacity 0) pairs one ``Send`` edge with one
+``Receive`` edge of two different instances (one step). Instances created at run time
+(Promela ``run``) interleave with everything.
+
+Data only: no evaluation here (STYLE.md section 1).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from bridge.diagnostics import Span
+from bridge.ir.expr import Expr, Receive, Send, Stmt
+from bridge.ir.property import Property
+from bridge.ir.types import Type
+
+LocationId = int
+InstanceId = int
+
+
+class SourceLanguage(enum.Enum):
+    PROMELA = "promela"
+    CSP = "csp"
+    IR = "ir"  # built by hand (tests)
+
+
+class FairnessMark(enum.Enum):
+    """A per-event fairness annotation (paper 000 section 4; cspsharp.md 5.2)."""
+
+    WF = "wf"  # weak fairness of the event
+    SF = "sf"  # strong fairness of the event
+    WL = "wl"  # weak liveness of this occurrence
+    SL = "sl"  # strong liveness of this occurrence
+    F = "f"  # unconditional: engaged infinitely often (paper 000 Fig. 11)
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """A global or process-local variable. ``init`` is one expression, a tuple of
+    expressions for an array (element per slot, flattened row-major), or None (zero).
+    ``hidden`` variables (CSP# ``hvar``) are kept in the state but ignored when states
+    are compared (PAT semantics)."""
+
+    name: str
+    type: Type
+    init: Expr | tuple[Expr, ...] | None = None
+    hidden: bool = False
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """A channel: ``capacity`` 0 is a rendezvous, >0 a FIFO buffer of that many
+    messages; ``fields`` are the message field types. Global channels get ids 1.. in
+    declaration order (SPIN's numbering); a channel declared in a process is created per
+    instance when the instance starts."""
+
+    name: str
+    capacity: int
+    fields: tuple[Type, ...]
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A visible event name: ``base`` plus components evaluated when the step is taken,
+    rendered ``base.c1.c2`` (CSP# ``rule1.i.(i+1)%N``). A Promela edge with a user label
+    gets ``Event(label)`` when it is used as an action name."""
+
+    base: str
+    components: tuple[Expr, ...] = ()
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A control location of a process.
+
+    ``atomic``: the process is inside an atomic sequence here; while it has an enabled
+    edge, no other instance may step (Promela atomic; CSP# atomic{}). ``end``: a valid end
+    state (Promela end label or the final location). ``terminal``: the process has
+    finished (CSP# after Skip's terminate, Promela past the last statement).
+    ``labels``: the source labels that name this location (for ``P@label`` and traces).
+    """
+
+    id: LocationId
+    labels: tuple[str, ...] = ()
+    atomic: bool = False
+    end: bool = False
+    terminal: bool = False
+    accept: bool = False
+    progress: bool = False
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A guarded command between two locations of one process.
+
+    Enabled iff ``guard`` holds (None: true; ``ElseGuard``: no sibling is enabled) and
+    ``comm`` can happen. Taking it performs ``comm`` then ``effect``. ``event`` is the
+    visible event of the step (None: internal/tau); ``label`` the Promela statement label;
+    ``text`` the source text of the statement, for traces.
+    """
+
+    source: LocationId
+    target: LocationId
+    guard: Expr | None = None
+    comm: Send | Receive | None = None
+    effect: tuple[Stmt, ...] = ()
+    event: Event | None = None
+    label: str | None = None
+    fairness: FairnessMark | None = None
+    text: str = ""
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Process:
+    """A process template: parameters (bound to locals at creation), locals, locations,
+    edges. Edge ``i`` of ``edges`` is the edge id used in traces and Promela actions."""
+
+    name: str
+    parameters: tuple[str, ...]
+    locals: tuple[Variable, ...]
+    locations: tuple[Location, ...]
+    edges: tuple[Edge, ...]
+    initial: LocationId
+    channels: tuple[Channel, ...] = ()
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A process instance present in the initial state: ``Node(0)``, ``P[2]``."""
+
+    process: str
+    arguments: tuple[Expr, ...] = ()
+    name: str = ""
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceRef:
+    instance: InstanceId
+
+
+@dataclass(frozen=True, slots=True)
+class Interleave:
+    children: tuple[Composition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    """CSP# alphabetised parallel: ``alphabets[i]`` is the set of fully evaluated event
+    names (``"rule1.0.1"``) of ``children[i]``; shared names are barriers."""
+
+    children: tuple[Composition, ...]
+    alphabets: tuple[frozenset[str], ...]
+
+
+Composition = InstanceRef | Interleave | Parallel
+
+
+@dataclass(frozen=True, slots=True)
+class Proposition:
+    """A named state proposition (``#define p expr``), usable in LTL and ``reaches``."""
+
+    name: str
+    expr: Expr
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TransitionSystem:
+    """The whole model. ``composition`` covers the initial ``instances`` (default: all
+    interleaved); instances started later by ``Run`` interleave with it."""
+
+    name: str
+    language: SourceLanguage
+    globals: tuple[Variable, ...]
+    channels: tuple[Channel, ...]
+    processes: tuple[Process, ...]
+    instances: tuple[Instance, ...]
+    composition: Composition | None = None
+    propositions: tuple[Proposition, ...] = ()
+    properties: tuple[Property, ...] = ()
+    enums: tuple[tuple[str, int], ...] = ()  # symbolic constant name -> value, for printing
+    source_files: tuple[str, ...] = ()
+    max_instances: int = 255  # SPIN's limit on simultaneously running processes
+    notes: tuple[str, ...] = field(default=())
+
+    def process(self, name: str) -> Process:
+        """Return the process template called ``name`` (KeyError if none)."""
+        for p in self.processes:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    """What a front-end returns for one source file: one ``TransitionSystem`` per
+    distinct assertion target (CSP# ``#assert Sys ...`` vs ``#assert Node(0) ...``), in
+    order of first use; a Promela file always has exactly one. Properties keep their
+    1-based position in the file in ``Property.number`` (for ``--assert N``)."""
+
+    path: str
+    systems: tuple[TransitionSystem, ...]
+
+    def properties(self) -> list[tuple[TransitionSystem, Property]]:
+        """Return every (system, property) pair in file order."""
+        pairs = [(s, p) for s in self.systems for p in s.properties]
+        return sorted(pairs, key=lambda pair: pair[1].number)

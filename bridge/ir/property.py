@@ -1,0 +1,118 @@
+"""Properties (assertions) and LTL formulas with fairness assumptions.
+
+LTL is state/event LTL (paper 000 section 2.1; 001 Def. 2): an atom is a state
+predicate (an IR expression, possibly a named proposition) or an event name; an event
+atom holds on a step whose event matches. Front-ends parse their LTL syntax (SPIN's or
+PAT's) into this small AST; ``automata/ltl.py`` hands it to Spot, whose parser and
+simplifier do the rest.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from bridge.diagnostics import Span
+from bridge.ir.expr import Expr
+
+# ---------------------------------------------------------------------------------
+# Fairness
+
+
+class Fairness(enum.Enum):
+    """Whole-system fairness notions (000 Defs. 2-4; 002 Defs. 4-5)."""
+
+    NONE = "none"
+    WEAK = "weak"  # event-level weak fairness (000 Def. 2)
+    STRONG_LOCAL = "strong-local"  # event-level strong fairness (000 Def. 3)
+    STRONG_GLOBAL = "strong-global"  # over steps (s, e, s') (000 Def. 4)
+    PROCESS_WEAK = "process-weak"  # 002 Def. 4; SPIN's weak fairness
+    PROCESS_STRONG = "process-strong"  # 002 Def. 5
+
+
+# ---------------------------------------------------------------------------------
+# LTL
+
+
+@dataclass(frozen=True, slots=True)
+class LtlConst:
+    value: bool
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LtlState:
+    """A state atom: the expression is evaluated on the current state. ``text`` is how
+    the user wrote it (a proposition name or an inline expression)."""
+
+    expr: Expr
+    text: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LtlEvent:
+    """An event atom: holds on a step whose event name equals ``name`` (``rule1.0.1``,
+    ``init`` for the initial pseudo-step)."""
+
+    name: str
+    span: Span | None = None
+
+
+LTL_UNARY = frozenset({"!", "G", "F", "X"})
+LTL_BINARY = frozenset({"&&", "||", "->", "<->", "U", "R", "W"})
+
+
+@dataclass(frozen=True, slots=True)
+class LtlUnary:
+    op: str  # one of LTL_UNARY
+    operand: Ltl
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LtlBinary:
+    op: str  # one of LTL_BINARY
+    left: Ltl
+    right: Ltl
+    span: Span | None = None
+
+
+Ltl = LtlConst | LtlState | LtlEvent | LtlUnary | LtlBinary
+
+
+# ---------------------------------------------------------------------------------
+# Properties
+
+
+class PropertyKind(enum.Enum):
+    DEADLOCK_FREE = "deadlockfree"  # CSP#: no non-terminated state without steps
+    NONTERMINATING = "nonterminating"  # CSP#: no state without steps at all
+    DIVERGENCE_FREE = "divergencefree"  # CSP#: no infinite tau-only path
+    DETERMINISTIC = "deterministic"  # CSP#: no state with two steps on one event
+    REACHES = "reaches"  # CSP#: some reachable state satisfies ``condition``
+    SAFETY = "safety"  # Promela: assert statements and invalid end states
+    INVARIANT = "invariant"  # ``condition`` holds in every reachable state
+    LTL = "ltl"
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    """One assertion of the model.
+
+    ``target``: the CSP# process the assertion is about (``Sys()``); the front-end
+    builds the composition for it. ``optimise``: ``("min"|"max", expr)`` for
+    ``reaches X with min(e)``. ``formula``/``formula_text`` for LTL. ``fairness``: a
+    fairness notion written with the property (None: take the command line's).
+    """
+
+    name: str
+    kind: PropertyKind
+    text: str
+    target: str | None = None
+    condition: Expr | None = None
+    optimise: tuple[str, Expr] | None = None
+    formula: Ltl | None = None
+    fairness: Fairness | None = None
+    number: int = 0
+    span: Span | None = None
