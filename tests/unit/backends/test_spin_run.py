@@ -1,0 +1,168 @@
+"""run_spin / replay_trail on tiny hand-written Promela (needs spin and a C compiler)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.backends.spin.pan_output import classify_error, parse_pan_output
+from bridge.backends.spin.run import SpinOptions, run_spin, tools_available
+from bridge.backends.spin.trail import LineInfo, SourceMap, replay_trail
+from bridge.diagnostics import BackendError, ConfigurationError, Span
+from bridge.ir.verdict import Lasso, Trace
+
+_MISSING = tools_available()
+spin = pytest.mark.skipif(_MISSING is not None, reason=f"SPIN back-end: {_MISSING}")
+
+COUNTER = """\
+byte x;
+active proctype P() {
+  do
+  :: x < 3 -> x++
+  :: x == 3 -> break
+  od;
+  assert(x == 2)
+}
+"""
+
+CYCLE = """\
+byte x;
+active proctype P() {
+  do
+  :: x < 2 -> x++
+  :: x == 2 -> x = 0
+  od
+}
+ltl never4 { <> (x == 4) }
+ltl bounded { [] (x <= 2) }
+"""
+
+STARVE = """\
+bool go;
+active proctype A() { do :: go = !go od }
+active proctype B() { end: do :: go -> skip od }
+ltl b_runs { []<> B@end }
+"""
+
+
+@pytest.mark.spin
+@spin
+def test_assertion_violation_with_trail() -> None:
+    result = run_spin(COUNTER, SpinOptions(timeout=60))
+    assert result.errors == 1
+    assert result.error_kind == "assertion violated"
+    assert result.trail is not None
+    run = replay_trail(COUNTER, result.trail)
+    assert isinstance(run, Trace)
+    assert run.steps[-1].text.startswith("assert")
+    assert run.steps[-1].span is not None and run.steps[-1].span.line == 7
+    assert ("x", None, 3) in [c for s in run.steps for c in s.changes]
+
+
+@pytest.mark.spin
+@spin
+def test_safety_holds_counts_states() -> None:
+    fixed = COUNTER.replace("x == 2)", "x == 3)")
+    result = run_spin(fixed, SpinOptions(defines=("NOREDUCE",)))
+    assert result.errors == 0 and result.complete
+    # 4 loop heads, 3 states after the guard x < 3, after x == 3, after the assert,
+    # and the end: SPIN's count with -DNOREDUCE.
+    assert result.states_stored == 10
+    assert result.transitions >= result.states_stored - 1
+    assert result.memory_mb > 0
+
+
+@pytest.mark.spin
+@spin
+def test_ltl_acceptance_cycle_is_a_lasso() -> None:
+    result = run_spin(CYCLE, SpinOptions(acceptance=True, ltl="never4"))
+    assert result.error_kind == "acceptance cycle"
+    assert result.claim == "never4"
+    run = replay_trail(CYCLE, result.trail or "")
+    assert isinstance(run, Lasso) and run.loop
+    holds = run_spin(CYCLE, SpinOptions(acceptance=True, ltl="bounded"))
+    assert holds.errors == 0 and holds.complete
+
+
+@pytest.mark.spin
+@spin
+def test_weak_fairness_flag_changes_the_verdict() -> None:
+    unfair = run_spin(STARVE, SpinOptions(acceptance=True))
+    fair = run_spin(STARVE, SpinOptions(acceptance=True, weak_fairness=True))
+    # Unfairly B may stop forever after its guard, before the always-enabled skip;
+    # SPIN's weak fairness forces the skip, so B returns to `end` infinitely often.
+    assert unfair.error_kind == "acceptance cycle"
+    assert fair.errors == 0 and fair.complete
+
+
+@pytest.mark.spin
+@spin
+def test_source_map_relabels_steps() -> None:
+    result = run_spin(COUNTER)
+    source_map = SourceMap(
+        lines={4: LineInfo(Span("orig.csp", 10, 3), "inc", "x++")},
+        instances={0: "Counter()"},
+    )
+    run = replay_trail(COUNTER, result.trail or "", source_map=source_map)
+    assert isinstance(run, Trace)
+    first = run.steps[0]
+    assert first.event == "inc" and first.processes == ("Counter()",)
+    assert first.span == Span("orig.csp", 10, 3)
+
+
+@pytest.mark.spin
+@spin
+def test_syntax_error_is_backend_error() -> None:
+    with pytest.raises(BackendError) as info:
+        run_spin("active proctype P() { x = 1 }")
+    assert "spin -a rejected" in str(info.value)
+
+
+@pytest.mark.spin
+@spin
+def test_timeout_kills_pan() -> None:
+    big = """\
+byte a[6];
+active [4] proctype P() {
+  byte i;
+  do
+  :: a[i] = (a[i] + _pid + 1) % 7; i = (i + 1) % 6
+  :: i = (i + 5) % 6
+  od
+}
+"""
+    result = run_spin(big, SpinOptions(timeout=2, defines=("NOREDUCE",), memory_mb=512))
+    assert result.timed_out or result.out_of_memory
+    assert result.seconds < 10
+    assert result.states_stored > 0  # read from the progress lines
+
+
+def test_options_reject_unsafe_values() -> None:
+    with pytest.raises(ConfigurationError):
+        SpinOptions(defines=("X; rm -rf /",)).validate()
+    with pytest.raises(ConfigurationError):
+        SpinOptions(extra_pan_flags=("-a -b",)).validate()
+    with pytest.raises(ConfigurationError):
+        SpinOptions(weak_fairness=True).validate()
+    assert SpinOptions(acceptance=True, weak_fairness=True, max_depth=5).pan_arguments() == [
+        "-a",
+        "-f",
+        "-m5",
+    ]
+
+
+def test_parse_pan_output_numbers() -> None:
+    text = """\
+pan:1: acceptance cycle (at depth 12)
+State-vector 36 byte, depth reached 143, errors: 1
+       28 states, stored (81 visited)
+       37 states, matched
+      118 transitions (= visited+matched)
+  128.730	total actual memory usage
+pan: elapsed time 0.5 seconds
+"""
+    found = parse_pan_output(text)
+    assert found["stored"] == 28 and found["transitions"] == 118
+    assert found["error"] == "acceptance cycle" and found["error_depth"] == 12
+    assert found["memory"] == pytest.approx(128.73)
+    assert classify_error("assertion violated - invalid array index") == "index out of range"
+    assert classify_error("invalid end state") == "invalid end state"
