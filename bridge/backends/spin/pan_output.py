@@ -29,10 +29,17 @@ _PATTERNS: Mapping[str, re.Pattern[str]] = {
     "transitions": re.compile(r"^\s*(\d+) transitions \(", re.M),
     "memory": re.compile(r"^\s*([\d.]+)\s+total actual memory usage", re.M),
     "elapsed": re.compile(r"pan: elapsed time ([\d.e+-]+) seconds"),
-    "claim": re.compile(r"^pan: ltl formula (\S+)", re.M),
+    "claim": re.compile(r"^\s*never claim\s+\+ \((.*)\)\s*$", re.M),
 }
 
 
+# pan refusing to run (not a verdict): the caller raises BackendError with the line
+_FATAL = re.compile(
+    r"^.*(?:p\.o\. reduction not compatible|too many processes|VECTORSZ too small|"
+    r"cannot find claim|requires the use of -a or -l|has unconditional self-loop|"
+    r"block in d_step seq).*$",
+    re.M,
+)
 _PROGRESS = re.compile(r"States=\s*([\d.e+]+)\s+Transitions=\s*([\d.e+]+)")
 
 
@@ -70,6 +77,9 @@ def parse_pan_output(output: str) -> dict[str, object]:
             found["stored"] = float(progress[-1][0])
             found["transitions"] = float(progress[-1][1])
     found["summary"] = "errors" in found
+    fatal = _FATAL.search(output)
+    if fatal:
+        found["fatal"] = fatal.group(0).strip()
     found["depth_limit_hit"] = "max search depth too small" in output
     found["out_of_memory"] = "out of memory" in output.lower() or "reached -DMEMLIM bound" in output
     return found

@@ -64,6 +64,7 @@ class SpinOptions:
     ltl: str | None = None
     never_claim: str | None = None
     extra_pan_flags: tuple[str, ...] = ()
+    processes: int | None = None  # running processes, to size -DNFAIR for -f
     spin: str = "spin"
     cc: str = "cc"
     keep_directory: str | None = None  # copy the work directory here (debugging, ltlcross)
@@ -120,6 +121,9 @@ class SpinOptions:
         names = list(self.defines)
         if self.non_progress and "NP" not in names:
             names.append("NP")
+        if self.weak_fairness and self.processes and not any(d.startswith("NFAIR") for d in names):
+            # pan's -f supports at most 4*NFAIR-2 processes, the claim included
+            names.append(f"NFAIR={max(2, -(-(self.processes + 3) // 4))}")
         if not any(d.startswith("MEMLIM") for d in names):
             names.append(f"MEMLIM={self.memory_mb}")
         return [f"-D{d}" for d in names]
@@ -285,7 +289,11 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
         stages.append(("spin", done.seconds))
         if done.timed_out:
             return _timeout_result(done, stages, start)
-        if done.returncode != 0 or not Path(work, "pan.c").exists():
+        if (
+            done.returncode != 0
+            or not Path(work, "pan.c").exists()
+            or re.search(r"^spin: .*, Error: ", done.stdout, re.M)
+        ):
             raise BackendError(
                 spin_argv,
                 done.returncode,
@@ -314,6 +322,10 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
             return _timeout_result(done, stages, start, trail)
         output = done.stdout + done.stderr
         parsed = parse_pan_output(output)
+        if "fatal" in parsed:
+            raise BackendError(
+                pan_argv, done.returncode, output_tail(output), message=f"pan: {parsed['fatal']}"
+            )
         if done.returncode not in (0, None) and not parsed.get("summary"):
             raise BackendError(
                 pan_argv,

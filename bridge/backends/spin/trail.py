@@ -51,7 +51,7 @@ class SourceMap:
 
 
 _STEP = re.compile(
-    r"^\s*(?P<n>\d+):\s+proc\s+(?P<pid>\d+)\s+\((?P<ptype>[^:()]+):\d+\)\s+"
+    r"^\s*(?P<n>\d+):\s+proc\s+(?P<pid>\d+)\s+\((?P<ptype>.*):\d+\)\s+"
     r"(?P<file>\S+?):(?P<line>\d+)\s+\(state\s+\d+\)\s*(?:\[(?P<text>.*)\])?\s*$"
 )
 _CHANGE = re.compile(r"^\t\t(?P<name>[^=\t]+?) = (?P<value>.*)$")
