@@ -1,0 +1,417 @@
+"""Flat verbs over every room: load a model, check it, explore, simulate, show it.
+
+The only module (with ``bridge.compare`` and ``bridge.regress``) that crosses rooms
+(STYLE.md section 1), the way LTSmin's ``wrapModel`` or stormpy's top-level verbs do.
+The CLI calls these verbs and nothing else of the engine.
+
+Rooms are looked up when a verb needs them: a room that is not part of this build makes
+its verbs raise ``NotAvailableError`` (a ``ConfigurationError``, exit code 2), never a
+made-up verdict. A requested reduction that is unavailable, or unsound under the chosen
+fairness (paper 001 section 6: no POR under strong local/global fairness), is not used,
+and the verdict's notes say so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bridge.diagnostics import ConfigurationError, ResourceLimitReached
+from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
+from bridge.ir.property import Fairness, Property, PropertyKind
+from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
+
+__all__ = [
+    "LANGUAGE_BY_SUFFIX",
+    "CheckOptions",
+    "NotAvailableError",
+    "Progress",
+    "check",
+    "explore",
+    "language_of",
+    "load_model",
+    "parse_annotation",
+    "parse_fairness",
+    "select_properties",
+    "select_system",
+    "show",
+    "simulate",
+    "validate",
+]
+
+
+class NotAvailableError(ConfigurationError):
+    """A verb needs a room (front-end, engine, back-end) that this build does not have."""
+
+
+# ---------------------------------------------------------------------------------
+# Options
+
+
+Progress = Callable[[int, int], None]
+"""A callback ``progress(states, transitions)`` a long run may call now and then."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """Options of ``check``, ``explore`` and ``simulate``.
+
+    ``fairness``: None takes the fairness written with the property, else none.
+    ``annotations``: extra per-event fairness (``(FairnessMark.SF, "rule1.0.1")``).
+    ``max_states``/``timeout`` (seconds) apply to each property separately.
+    ``ignore_end_states``: a Promela deadlock at a non-end location is not an error
+    (SPIN's ``-E``). ``por``/``symmetry``: ask for the reductions (used only where
+    sound; the verdict's notes say when one was not used).
+    """
+
+    fairness: Fairness | None = None
+    annotations: tuple[tuple[FairnessMark, str], ...] = ()
+    max_states: int | None = None
+    timeout: float | None = None
+    ignore_end_states: bool = False
+    por: bool = False
+    symmetry: bool = False
+    progress: Progress | None = None
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+_FAIRNESS_NAMES: dict[str, Fairness] = {}
+for _fairness, _names in {
+    Fairness.NONE: ("none", "no", "all", "No Fairness", "nofair"),
+    Fairness.WEAK: ("weak", "wf", "ewf", "event-weak", "Event-level Weak Fair Only",
+                    "Event-level Weak Fairness"),
+    Fairness.STRONG_LOCAL: ("strong-local", "strong", "sf", "slf", "esf", "event-strong",
+                            "Event-level Strong Fair Only", "Event-level Strong Fairness",
+                            "Strong Local Fairness"),
+    Fairness.STRONG_GLOBAL: ("strong-global", "global", "gf", "sgf", "Global Fair Only",
+                             "Strong Global Fairness"),
+    Fairness.PROCESS_WEAK: ("process-weak", "pwf", "Process-level Weak Fair Only",
+                            "Process-level Weak Fairness"),
+    Fairness.PROCESS_STRONG: ("process-strong", "psf", "Process-level Strong Fair Only",
+                              "Process-level Strong Fairness"),
+}.items():
+    for _name in _names:
+        _FAIRNESS_NAMES[_normalise(_name)] = _fairness
+
+
+def parse_fairness(name: str) -> Fairness:
+    """Return the fairness notion named ``name``.
+
+    Accepts bridge's names (``none weak strong-local strong-global process-weak
+    process-strong``), PAT 3.5's drop-down strings (``"Event-level Weak Fair Only"``,
+    ``"Global Fair Only"``...; cspsharp.md section 5.1) and short ones (``wf sf gf pwf
+    psf``), ignoring case, spaces and punctuation.
+    """
+    found = _FAIRNESS_NAMES.get(_normalise(name))
+    if found is None:
+        allowed = ", ".join(f.value for f in Fairness)
+        raise ConfigurationError(
+            f"unknown fairness {name!r}; allowed: {allowed} (or PAT's names such as "
+            f"'Event-level Weak Fair Only', or wf/sf/gf/pwf/psf)"
+        )
+    return found
+
+
+def parse_annotation(text: str) -> tuple[FairnessMark, str]:
+    """Return ``(mark, event)`` for ``"sf:rule1.0.1"`` (marks: wf, sf, wl, sl, f)."""
+    mark, sep, event = text.partition(":")
+    marks = {m.value: m for m in FairnessMark}
+    if not sep or not event.strip() or mark.strip().lower() not in marks:
+        raise ConfigurationError(
+            f"bad fairness annotation {text!r}; expected MARK:EVENT with MARK one of "
+            f"{', '.join(marks)} (e.g. sf:rule1.0.1)"
+        )
+    return marks[mark.strip().lower()], event.strip()
+
+
+# ---------------------------------------------------------------------------------
+# Rooms
+
+
+def _room(module: str, attribute: str, what: str) -> Any:
+    """Return ``module.attribute``, or raise ``NotAvailableError`` naming ``what``."""
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        missing = error.name or module
+        if module == missing or module.startswith(missing + "."):
+            raise NotAvailableError(f"{what} is not available in this build "
+                                    f"(module {module} is missing)") from None
+        raise NotAvailableError(f"{what} is not available: {module} needs the "
+                                f"Python module {missing!r}, which is not installed") from None
+    found = getattr(loaded, attribute, None)
+    if found is None:
+        raise NotAvailableError(f"{what} is not available in this build "
+                                f"({module}.{attribute} is missing)")
+    return found
+
+
+def _options(cls: type, **values: Any) -> Any:
+    """Return ``cls(**values)`` keeping only the fields ``cls`` has.
+
+    Lets the CLI pass an optional extra (a progress callback) to rooms whose options
+    dataclass has the field, without breaking rooms that do not.
+    """
+    if dataclasses.is_dataclass(cls):
+        names = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in values.items() if k in names}
+    return cls(**values)
+
+
+# ---------------------------------------------------------------------------------
+# Loading
+
+LANGUAGE_BY_SUFFIX: Mapping[str, str] = {
+    ".pml": "promela",
+    ".prm": "promela",
+    ".promela": "promela",
+    ".csp": "csp",
+}
+
+
+def language_of(path: str) -> str:
+    """Return ``"promela"`` or ``"csp"`` from the file name's extension."""
+    suffix = Path(path).suffix.lower()
+    language = LANGUAGE_BY_SUFFIX.get(suffix)
+    if language is None:
+        known = ", ".join(LANGUAGE_BY_SUFFIX)
+        raise ConfigurationError(
+            f"{path}: cannot tell the modelling language from the extension "
+            f"{suffix or '(none)'!r}; expected one of {known}"
+        )
+    return language
+
+
+def load_model(path: str, defines: Mapping[str, str] | None = None) -> ModelFile:
+    """Return the model in ``path`` (Promela or CSP#, chosen by extension) as IR.
+
+    ``defines``: ``-D NAME=VALUE`` macros for Promela's preprocessor. Bad input raises a
+    ``SourceError`` with spans; an unreadable file or an unknown extension raises
+    ``ConfigurationError``.
+    """
+    language = language_of(path)
+    file = Path(path)
+    if not file.is_file():
+        raise ConfigurationError(f"{path}: no such file")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigurationError(f"{path}: not UTF-8 text ({error.reason} at byte "
+                                 f"{error.start})") from None
+    except OSError as error:
+        raise ConfigurationError(f"{path}: cannot read: {error.strerror}") from None
+    if language == "promela":
+        load = _room("bridge.frontends.promela", "load_promela", "the Promela front-end")
+        return load(path, text, dict(defines) if defines else None)
+    if defines:
+        raise ConfigurationError("-D NAME=VALUE applies to Promela models only; "
+                                 "CSP# constants are set with #define in the model")
+    load = _room("bridge.frontends.csp", "load_csp", "the CSP# front-end")
+    return load(path, text)
+
+
+def select_properties(model_file: ModelFile, assertion: str | int | None = None
+                      ) -> list[tuple[TransitionSystem, Property]]:
+    """Return the (system, property) pairs to check: all, or the one chosen.
+
+    ``assertion`` is a 1-based number (``3`` or ``"3"``), a property name (Promela
+    ``ltl p1``) or the assertion's text as written (``"Sys() deadlockfree"``).
+    """
+    pairs = model_file.properties()
+    if assertion is None:
+        return pairs
+    wanted = str(assertion).strip()
+    if wanted.isdigit():
+        chosen = [pair for pair in pairs if pair[1].number == int(wanted)]
+    else:
+        squeeze = _squeeze(wanted)
+        chosen = [pair for pair in pairs if pair[1].name == wanted]
+        if not chosen:
+            chosen = [pair for pair in pairs if _squeeze(pair[1].text) == squeeze]
+    if not chosen:
+        listing = "; ".join(f"{p.number}: {p.name or p.text}" for _, p in pairs) or "none"
+        raise ConfigurationError(f"no assertion {wanted!r} in {model_file.path}; "
+                                 f"the assertions are: {listing}")
+    return chosen
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text).rstrip(";")
+
+
+def select_system(model_file: ModelFile, target: str | None = None) -> TransitionSystem:
+    """Return the system named ``target`` (the first one when None)."""
+    if not model_file.systems:
+        raise ConfigurationError(f"{model_file.path}: the model defines no system to run "
+                                 "(a CSP# file needs an #assert naming its process)")
+    if target is None:
+        return model_file.systems[0]
+    for system in model_file.systems:
+        if _squeeze(system.name) == _squeeze(target):
+            return system
+    names = ", ".join(s.name for s in model_file.systems)
+    raise ConfigurationError(f"no system {target!r} in {model_file.path}; "
+                             f"the systems are: {names}")
+
+
+# ---------------------------------------------------------------------------------
+# Checking
+
+_POR_SOUND = frozenset({Fairness.NONE, Fairness.WEAK})
+
+
+def check(model_file: ModelFile, assertion: str | int | None = None,
+          options: CheckOptions | None = None) -> list[Verdict]:
+    """Return one verdict per checked assertion, in file order.
+
+    LTL assertions go to the fair checker (``bridge.fairness.check.check_ltl``), the
+    others to the explorer (``bridge.semantics.explore.check_property``). A resource
+    limit gives an ``UNKNOWN`` verdict with the statistics gathered so far.
+    """
+    options = options or CheckOptions()
+    return [check_property(system, prop, options)
+            for system, prop in select_properties(model_file, assertion)]
+
+
+def check_property(system: TransitionSystem, prop: Property,
+                   options: CheckOptions) -> Verdict:
+    """Return the verdict for one property of ``system`` (see ``check``)."""
+    fairness = options.fairness if options.fairness is not None else (
+        prop.fairness or Fairness.NONE)
+    notes: list[str] = []
+    if options.fairness is not None and prop.fairness not in (None, options.fairness):
+        notes.append(f"the model asks for {prop.fairness.value} fairness; "
+                     f"the command line's {options.fairness.value} was used")
+    try:
+        if prop.kind is PropertyKind.LTL:
+            verdict = _check_ltl(system, prop, options, fairness, notes)
+        else:
+            if fairness is not Fairness.NONE:
+                notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
+                             f"only; not used for {prop.kind.value}")
+            if options.por or options.symmetry:
+                notes.append("reductions are applied to LTL assertions only; "
+                             f"{prop.kind.value} was checked on the full state space")
+            explore_module = "bridge.semantics.explore"
+            run = _room(explore_module, "check_property", "the explicit-state explorer")
+            explore_options = _room(explore_module, "ExploreOptions",
+                                    "the explicit-state explorer")
+            verdict = run(system, prop, _options(
+                explore_options, max_states=options.max_states, timeout=options.timeout,
+                ignore_end_states=options.ignore_end_states, progress=options.progress))
+    except ResourceLimitReached as limit:
+        statistics = limit.statistics if isinstance(limit.statistics, Statistics) \
+            else Statistics()
+        verdict = Verdict(model=system.name, property=prop.text, outcome=Outcome.UNKNOWN,
+                          reason=f"resource limit: {limit}", fairness=fairness.value,
+                          statistics=statistics)
+    if notes:
+        verdict = dataclasses.replace(verdict, notes=tuple(verdict.notes) + tuple(notes))
+    return verdict
+
+
+def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
+               fairness: Fairness, notes: list[str]) -> Verdict:
+    module = "bridge.fairness.check"
+    run = _room(module, "check_ltl", "the fair LTL checker")
+    ltl_options = _room(module, "LtlOptions", "the fair LTL checker")
+    extra: dict[str, Any] = {}
+    if options.por:
+        if fairness not in _POR_SOUND:
+            notes.append(f"partial order reduction was not used: it is unsound under "
+                         f"{fairness.value} fairness (paper 001 section 6)")
+        elif not _has_field(ltl_options, "por"):
+            notes.append("partial order reduction was not used: not available in this "
+                         "build")
+        else:
+            extra["por"] = True
+    if options.symmetry:
+        if not _has_field(ltl_options, "symmetry"):
+            notes.append("symmetry reduction was not used: not available in this build")
+        else:
+            extra["symmetry"] = True
+    return run(system, prop, _options(
+        ltl_options, fairness=fairness, annotations=options.annotations,
+        max_states=options.max_states, timeout=options.timeout,
+        ignore_end_states=options.ignore_end_states, progress=options.progress, **extra))
+
+
+def _has_field(cls: type, name: str) -> bool:
+    return dataclasses.is_dataclass(cls) and any(
+        f.name == name for f in dataclasses.fields(cls))
+
+
+# ---------------------------------------------------------------------------------
+# Exploring, simulating, showing
+
+
+def explore(model_file: ModelFile, target: str | None = None,
+            options: CheckOptions | None = None) -> list[tuple[TransitionSystem, Statistics]]:
+    """Return the reachable-state statistics of each system (or the one named).
+
+    A resource limit raises ``ResourceLimitReached`` carrying the statistics so far.
+    """
+    options = options or CheckOptions()
+    module = "bridge.semantics.explore"
+    run = _room(module, "explore", "the explicit-state explorer")
+    explore_options = _room(module, "ExploreOptions", "the explicit-state explorer")
+    systems = [select_system(model_file, target)] if target else list(model_file.systems)
+    if not systems:
+        select_system(model_file)  # raises the "no system" error
+    settings = _options(explore_options, max_states=options.max_states,
+                        timeout=options.timeout, ignore_end_states=options.ignore_end_states,
+                        progress=options.progress)
+    return [(system, run(system, settings)) for system in systems]
+
+
+def simulate(model_file: ModelFile, steps: int = 50, seed: int | None = None,
+             target: str | None = None) -> Trace:
+    """Return a random run of at most ``steps`` steps (reproducible with ``seed``)."""
+    if steps < 0:
+        raise ConfigurationError(f"--steps must be at least 0, not {steps}")
+    run = _room("bridge.semantics.explore", "simulate", "the simulator")
+    return run(select_system(model_file, target), steps, seed)
+
+
+def show(model_file: ModelFile, as_json: bool = False) -> str:
+    """Return the IR of the model as readable text (or as JSON)."""
+    if as_json:
+        from bridge.ir.serialize import dumps
+
+        return dumps(model_file)
+    from bridge.ir.printer import print_model_file
+
+    return print_model_file(model_file)
+
+
+def validate(model_file: ModelFile) -> list[str]:
+    """Return the structural problems of the IR (empty when it is well formed)."""
+    from bridge.ir.validate import validate_model_file
+
+    return [str(problem) for problem in validate_model_file(model_file)]
+
+
+def statistics_rate(statistics: Statistics) -> float | None:
+    """Return states per second, or None when the time is too short to tell."""
+    if statistics.seconds <= 0:
+        return None
+    return statistics.states / statistics.seconds
+
+
+def outcome_exit_code(verdicts: Sequence[Verdict]) -> int:
+    """Return the exit code for a list of verdicts: 1 if any is violated, else 3 if
+    any is unknown, else 0 (DESIGN.md section 8)."""
+    outcomes = {v.outcome for v in verdicts}
+    if Outcome.VIOLATED in outcomes:
+        return 1
+    if Outcome.UNKNOWN in outcomes:
+        return 3
+    return 0

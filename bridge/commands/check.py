@@ -1,0 +1,101 @@
+"""``bridge check MODEL...``: check every assertion (or one) and print one result each.
+
+Exit code 0 when every checked assertion holds, 1 when one is violated (its
+counterexample is printed), 3 when a resource limit left one without a verdict
+(DESIGN.md section 8). ``--json`` prints one JSON object per assertion, one per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+
+from rich.text import Text
+
+from bridge import api
+from bridge.commands import _common
+from bridge.diagnostics import ConfigurationError, SourceError
+from bridge.ir.serialize import verdict_to_json
+from bridge.ir.verdict import Verdict
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        "check", help="check the model's assertions",
+        description="Check every assertion of the model (or the one chosen with "
+                    "--assert) and print one result per assertion.")
+    _common.add_model_arguments(parser, several=True)
+    parser.add_argument("--assert", dest="assertion", metavar="N|NAME", default=None,
+                        help="check only assertion N (1-based, in file order) or the one "
+                             "with this name or text")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per assertion (one per line)")
+    _common.add_limit_arguments(parser)
+    parser.add_argument("--fairness", type=_common.fairness_type, default=None,
+                        metavar="NOTION",
+                        help="fairness for LTL assertions: none, weak, strong-local, "
+                             "strong-global, process-weak, process-strong (also PAT's "
+                             "names, e.g. 'Event-level Weak Fair Only', and wf/sf/gf/pwf/psf)")
+    parser.add_argument("--fair", dest="annotations", type=_common.annotation_type,
+                        action="append", default=[], metavar="MARK:EVENT",
+                        help="add a fairness annotation to an event, e.g. sf:rule1.0.1 "
+                             "(MARK: wf, sf, wl, sl, f); repeatable")
+    parser.add_argument("--ignore-end-states", action="store_true",
+                        help="do not report deadlocks at invalid end states (SPIN -E)")
+    parser.add_argument("--por", action="store_true",
+                        help="use partial order reduction where it is sound")
+    parser.add_argument("--symmetry", action="store_true",
+                        help="use symmetry reduction where it is sound")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the assertions of each model; return the exit code.
+
+    With several models, a model that cannot be loaded is reported and skipped, and the
+    exit code is 2 at the end; otherwise 1 if a property is violated, 3 if one is left
+    unknown by a limit, else 0.
+    """
+    out = _common.console()
+    options = api.CheckOptions(
+        fairness=args.fairness, annotations=tuple(args.annotations),
+        max_states=args.max_states, timeout=args.timeout,
+        ignore_end_states=args.ignore_end_states, por=args.por, symmetry=args.symmetry)
+    several = len(args.models) > 1
+    results: list[tuple[str, int, Verdict]] = []
+    bad_input = False
+    with _common.ProgressLine() as progress:
+        options = dataclasses.replace(options, progress=progress.update)
+        for path in args.models:
+            try:
+                model_file = _common.load_path(path, args.defines)
+                pairs = api.select_properties(model_file, args.assertion)
+            except (SourceError, ConfigurationError) as error:
+                if not several:
+                    raise
+                print(_common.describe_error(error), file=sys.stderr)
+                bad_input = True
+                continue
+            if not pairs:
+                print(f"{path}: the model has no assertions to check", file=sys.stderr)
+            for index, (system, prop) in enumerate(pairs, 1):
+                progress.restart(f"{path} assertion {index}/{len(pairs)} ({prop.text})")
+                verdict = api.check_property(system, prop, options)
+                results.append((path, prop.number, verdict))
+                if args.json:
+                    print(json.dumps(verdict_to_json(verdict, prop.number, path)), flush=True)
+                    continue
+                if len(results) > 1:
+                    out.print()
+                if several:
+                    out.print(Text(f"{path}", style="bold"))
+                _common.print_verdict(out, prop.number, verdict)
+    if not args.json and len(results) > 1:
+        out.print()
+        out.print(_common.summary_table(results, show_model=several))
+    if bad_input:
+        return 2
+    return api.outcome_exit_code([verdict for _, _, verdict in results])
