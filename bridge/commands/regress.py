@@ -1,0 +1,105 @@
+"""``bridge regress [PATH...]``: run the case studies' expected verdicts and compare.
+
+Reads ``expected.toml`` under each PATH (default ``case_studies``), checks every row
+(or, with ``--fast``, the rows marked fast; with ``--max-seconds``, those that fit the
+budget), prints one table (model, size, property, fairness, expected, got, states,
+seconds, status) and exits 1 on any mismatch or error, else 0. ``--junit`` and
+``--markdown`` write the same results as JUnit XML and as a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bridge import regress
+from bridge.diagnostics import ConfigurationError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``regress`` subcommand."""
+    parser = subparsers.add_parser(
+        "regress", help="check the case studies against the papers' verdicts",
+        description="Run the rows of case_studies/*/expected.toml and compare each "
+                    "verdict with the paper's. Exit 1 on a mismatch or error.")
+    parser.add_argument("paths", nargs="*", default=["case_studies"], metavar="PATH",
+                        help="case-study folders, expected.toml files or model files "
+                             "(default: case_studies)")
+    parser.add_argument("--fast", action="store_true",
+                        help="only the rows marked fast = true (the CI set)")
+    parser.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                        help="total time budget; rows that do not fit are skipped")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help="time limit per check (seconds)")
+    parser.add_argument("--max-states", type=int, default=None, metavar="N",
+                        help="state limit per check")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="checks run in parallel (default 1)")
+    parser.add_argument("--fairness", default=None, metavar="NAME",
+                        help="only rows with this fairness (none, weak, strong-local, "
+                             "strong-global, process-weak, process-strong, annotated)")
+    parser.add_argument("--case", action="append", default=None, metavar="NAME",
+                        help="only this case study (repeatable)")
+    parser.add_argument("--show-missing", action="store_true",
+                        help="also list the rows of case studies without a model")
+    parser.add_argument("--show-traces", action="store_true",
+                        help="print the counterexample of every violated row")
+    parser.add_argument("--junit", default=None, metavar="FILE",
+                        help="write JUnit XML (one testcase per row)")
+    parser.add_argument("--markdown", default=None, metavar="FILE",
+                        help="write the results as a Markdown table")
+    parser.set_defaults(run=run)
+
+
+def _select(args: argparse.Namespace) -> list[regress.Row]:
+    rows: list[regress.Row] = []
+    for given in args.paths:
+        path = Path(given)
+        if path.is_file() and path.name != "expected.toml":
+            rows.extend(regress.load_rows([path], only_file=str(path)))
+        else:
+            rows.extend(regress.load_rows([path]))
+    if args.fast:
+        rows = [r for r in rows if r.fast]
+    if args.fairness:
+        if args.fairness not in regress.FAIRNESS_NAMES:
+            raise ConfigurationError(f"unknown fairness {args.fairness!r}; allowed: "
+                                     f"{', '.join(regress.FAIRNESS_NAMES)}")
+        rows = [r for r in rows if r.fairness == args.fairness]
+    if args.case:
+        rows = [r for r in rows if r.case in set(args.case)]
+    if not args.show_missing:
+        rows = [r for r in rows if not r.missing]
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the selected rows; return 1 on any mismatch or error, 0 otherwise."""
+    rows = _select(args)
+    if not rows:
+        print("regress: no rows selected", file=sys.stderr)
+        return 2
+    done = [0]
+
+    def progress(result: regress.RowResult) -> None:
+        done[0] += 1
+        print(f"[{done[0]}/{len(rows)}] {result.row.name}: {result.status}",
+              file=sys.stderr, flush=True)
+
+    options = regress.RunOptions(max_seconds=args.max_seconds, timeout=args.timeout,
+                                 max_states=args.max_states, jobs=max(1, args.jobs),
+                                 keep_traces=args.show_traces, on_result=progress)
+    results = regress.run_rows(rows, options)
+    print(regress.format_table(results))
+    if args.show_traces:
+        for result in results:
+            if result.lasso_text:
+                print(f"\ncounterexample for {result.row.name}:")
+                print(result.lasso_text)
+    if args.junit:
+        Path(args.junit).write_text(regress.format_junit(results), encoding="utf-8")
+    if args.markdown:
+        Path(args.markdown).write_text(regress.format_markdown(results), encoding="utf-8")
+    failing = [r for r in results if r.status in regress.Status.FAILING]
+    return 1 if failing else 0

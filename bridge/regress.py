@@ -1,0 +1,609 @@
+"""Regression runs over the published case studies: rows of ``expected.toml``, verdicts.
+
+``load_rows`` reads every ``case_studies/<name>/expected.toml`` (DESIGN.md section 6);
+``run_rows`` checks each row (model file, size, assertion, fairness) with
+``bridge.api`` and compares the verdict with the paper's; ``format_table``,
+``format_markdown`` and ``format_junit`` report the results.
+
+Row format (one ``[[row]]`` table per verdict, all keys but the optional ones required):
+
+- ``file``: the model, relative to the folder (empty in folders whose ``[case]`` says
+  ``missing = "reason"``: the paper's rows are listed but cannot be run);
+- ``size``: ``{ N = 5 }``; before loading, every ``#define N <v>;`` (CSP#) or
+  ``#define N <v>`` (Promela) line of the file is rewritten to the row's value, and a
+  size key the file does not define is an error, so a row cannot silently run at the
+  wrong size;
+- ``assertion``: 1-based number of the assertion in the file (or its name/text);
+- ``fairness``: ``none weak strong-local strong-global process-weak process-strong``
+  or ``annotated`` (no whole-system fairness; the model's ``wf/sf`` marks apply);
+- ``expected``: ``holds``, ``violated`` or ``unknown`` (the papers give no verdict:
+  reported, never counted as a failure);
+- ``source``: paper file, table and row (or section) that states the verdict;
+- optional ``paper_seconds``, ``spin_seconds``, ``paper_states`` (as printed) and
+  ``fast`` (finishes in a few seconds here: these rows run in CI).
+
+Nothing here knows a verdict: they come from ``expected.toml`` only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import importlib
+import multiprocessing
+import re
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge import api
+from bridge.diagnostics import BridgeError, ConfigurationError
+from bridge.ir.model import ModelFile
+from bridge.ir.property import Fairness
+from bridge.ir.verdict import Lasso, Outcome, Trace, TraceStep, Verdict
+
+__all__ = [
+    "FAIRNESS_NAMES",
+    "Row",
+    "RunOptions",
+    "RowResult",
+    "Status",
+    "check_row",
+    "discover_expected",
+    "format_junit",
+    "format_lasso",
+    "format_markdown",
+    "format_table",
+    "instantiate",
+    "load_row_model",
+    "load_rows",
+    "run_rows",
+    "summarise",
+]
+
+FAIRNESS_NAMES = ("none", "weak", "strong-local", "strong-global", "process-weak",
+                  "process-strong", "annotated")
+EXPECTED_NAMES = ("holds", "violated", "unknown")
+
+
+class Status:
+    """Row statuses (strings, so they print and serialise as they are)."""
+
+    PASS = "pass"  # verdict equals the paper's
+    MISMATCH = "MISMATCH"  # a definite verdict different from the paper's
+    REPORTED = "reported"  # the paper gives no verdict; ours is reported
+    LIMIT = "limit"  # a time/state limit stopped the check before a verdict
+    ERROR = "ERROR"  # the model could not be loaded or checked (message says why)
+    MISSING = "missing"  # the case study has no model (reason in expected.toml)
+    SKIPPED = "skipped"  # not run: outside the time budget or not selected
+
+    FAILING = frozenset({"MISMATCH", "ERROR"})
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One expected verdict (see the module docstring for the fields)."""
+
+    case: str
+    folder: Path
+    index: int  # 1-based position in expected.toml
+    file: str
+    size: tuple[tuple[str, int], ...]
+    assertion: str
+    fairness: str
+    expected: str
+    source: str
+    paper_seconds: float | None = None
+    spin_seconds: float | None = None
+    paper_states: int | None = None
+    fast: bool = False
+    missing: str = ""
+
+    @property
+    def path(self) -> Path:
+        """Return the model file's path."""
+        return self.folder / self.file
+
+    @property
+    def size_text(self) -> str:
+        """Return ``N=3`` (or ``-`` for a model without a size)."""
+        return ",".join(f"{k}={v}" for k, v in self.size) or "-"
+
+    @property
+    def key(self) -> tuple[str, tuple[tuple[str, int], ...], str, str]:
+        """Return what identifies the check: rows with equal keys share one run."""
+        return (str(self.path), self.size, self.assertion, self.fairness)
+
+    @property
+    def name(self) -> str:
+        """Return a stable test name such as ``le_r/le_r_3.csp[N=3]#1@weak``."""
+        shown = self.file or "(no model)"
+        return f"{self.case}/{shown}[{self.size_text}]#{self.assertion}@{self.fairness}" \
+            f"~{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    """The outcome of one row: our verdict (``got``), its statistics and status."""
+
+    row: Row
+    status: str
+    got: str = "-"
+    states: int | None = None
+    transitions: int | None = None
+    seconds: float | None = None
+    message: str = ""
+    lasso_text: str = ""
+
+
+# ---------------------------------------------------------------------------------
+# Reading expected.toml
+
+
+def discover_expected(paths: Iterable[str | Path]) -> list[Path]:
+    """Return the ``expected.toml`` files under ``paths`` (files or folders), sorted."""
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_file() and path.name == "expected.toml":
+            found.append(path)
+        elif path.is_file():
+            candidate = path.parent / "expected.toml"
+            if not candidate.is_file():
+                raise ConfigurationError(f"{path}: no expected.toml beside it")
+            found.append(candidate)
+        elif path.is_dir():
+            found.extend(sorted(path.rglob("expected.toml")))
+        else:
+            raise ConfigurationError(f"{path}: no such file or folder")
+    unique = sorted({p.resolve() for p in found})
+    return unique
+
+
+def _number(value: Any, where: str, kind: type) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigurationError(f"{where}: expected a number, not {value!r}")
+    return kind(value)
+
+
+def load_rows(paths: Iterable[str | Path], only_file: str | None = None) -> list[Row]:
+    """Return every row of the ``expected.toml`` files under ``paths``, in file order.
+
+    ``only_file``: keep only rows whose model file is this path (``bridge regress
+    case_studies/le_r/le_r_3.csp``). Malformed rows raise ``ConfigurationError`` naming
+    the file and row.
+    """
+    rows: list[Row] = []
+    for toml_path in discover_expected(paths):
+        try:
+            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigurationError(f"{toml_path}: {error}") from None
+        case = data.get("case", {})
+        name = str(case.get("name") or toml_path.parent.name)
+        missing = str(case.get("missing") or "")
+        for index, raw in enumerate(data.get("row", []), start=1):
+            rows.append(_row(toml_path, name, missing, index, raw))
+    if only_file is not None:
+        wanted = Path(only_file).resolve()
+        rows = [r for r in rows if r.file and r.path.resolve() == wanted]
+    return rows
+
+
+def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str, Any]) -> Row:
+    where = f"{toml_path}: row {index}"
+    allowed = {"file", "size", "assertion", "fairness", "expected", "source",
+               "paper_seconds", "spin_seconds", "paper_states", "fast"}
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise ConfigurationError(f"{where}: unknown keys {', '.join(unknown)}; "
+                                 f"allowed: {', '.join(sorted(allowed))}")
+    fairness = str(raw.get("fairness", ""))
+    if fairness not in FAIRNESS_NAMES:
+        raise ConfigurationError(f"{where}: fairness {fairness!r}; allowed: "
+                                 f"{', '.join(FAIRNESS_NAMES)}")
+    expected = str(raw.get("expected", ""))
+    if expected not in EXPECTED_NAMES:
+        raise ConfigurationError(f"{where}: expected {expected!r}; allowed: "
+                                 f"{', '.join(EXPECTED_NAMES)}")
+    source = str(raw.get("source", "")).strip()
+    if not source:
+        raise ConfigurationError(f"{where}: every row needs a source (paper, table, row)")
+    file = str(raw.get("file", ""))
+    if not file and not missing:
+        raise ConfigurationError(f"{where}: no model file (and the case is not marked "
+                                 f"missing)")
+    if file and not (toml_path.parent / file).is_file():
+        raise ConfigurationError(f"{where}: model file {file} does not exist")
+    size_raw = raw.get("size", {})
+    if not isinstance(size_raw, Mapping):
+        raise ConfigurationError(f"{where}: size must be a table such as {{ N = 3 }}")
+    size = tuple((str(k), _number(v, f"{where}: size {k}", int)) for k, v in size_raw.items())
+    if "assertion" not in raw:
+        raise ConfigurationError(f"{where}: no assertion (1-based number or name)")
+    return Row(case=case, folder=toml_path.parent, index=index, file=file, size=size,
+               assertion=str(raw["assertion"]), fairness=fairness, expected=expected,
+               source=source,
+               paper_seconds=_number(raw.get("paper_seconds"), where, float),
+               spin_seconds=_number(raw.get("spin_seconds"), where, float),
+               paper_states=_number(raw.get("paper_states"), where, int),
+               fast=bool(raw.get("fast", False)), missing=missing)
+
+
+# ---------------------------------------------------------------------------------
+# Loading a row's model at its size
+
+
+def instantiate(text: str, size: Sequence[tuple[str, int]], language: str,
+                where: str = "model") -> str:
+    """Return ``text`` with ``#define K <v>`` set to the row's size for every key.
+
+    CSP# lines read ``#define N 3;`` and Promela lines ``#define N 3``. A key the text
+    does not define raises ``ConfigurationError``.
+    """
+    for key, value in size:
+        if language == "csp":
+            pattern = re.compile(rf"^(\s*#define\s+{re.escape(key)}\s+)-?\d+(\s*;)", re.M)
+        else:
+            pattern = re.compile(rf"^(\s*#define\s+{re.escape(key)}\s+)-?\d+(\s*)$", re.M)
+        text, count = pattern.subn(rf"\g<1>{value}\g<2>", text)
+        if count == 0:
+            raise ConfigurationError(f"{where}: the row sets {key}={value} but the model "
+                                     f"has no '#define {key} <number>' line")
+    return text
+
+
+def _frontend(language: str) -> Callable[..., ModelFile]:
+    module, attribute, what = {
+        "csp": ("bridge.frontends.csp", "load_csp", "the CSP# front-end"),
+        "promela": ("bridge.frontends.promela", "load_promela", "the Promela front-end"),
+    }[language]
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError:
+        raise api.NotAvailableError(f"{what} is not available in this build") from None
+    found = getattr(loaded, attribute, None)
+    if found is None:
+        raise api.NotAvailableError(f"{what} is not available ({module}.{attribute} "
+                                    f"is missing)")
+    return found
+
+
+def load_row_model(row: Row) -> ModelFile:
+    """Return the row's model, loaded at the row's size."""
+    language = api.language_of(str(row.path))
+    text = instantiate(row.path.read_text(encoding="utf-8"), row.size, language,
+                       str(row.path))
+    load = _frontend(language)
+    if language == "csp":
+        return load(str(row.path), text=text)
+    return load(str(row.path), text, None)
+
+
+# ---------------------------------------------------------------------------------
+# Checking
+
+
+def _options(row: Row, timeout: float | None, max_states: int | None) -> api.CheckOptions:
+    fairness = Fairness.NONE if row.fairness == "annotated" else api.parse_fairness(
+        row.fairness)
+    return api.CheckOptions(fairness=fairness, timeout=timeout, max_states=max_states)
+
+
+def format_lasso(lasso: Lasso, limit: int = 60) -> str:
+    """Return a counterexample as text: initial valuation, prefix steps, loop steps."""
+    lines = ["initial: " + ", ".join(f"{k}={v}" for k, v in lasso.prefix.initial)]
+
+    def step_line(step: TraceStep) -> str:
+        changes = ", ".join(f"{n}: {o} -> {w}" for n, o, w in step.changes)
+        who = "/".join(step.processes)
+        event = step.event or "tau"
+        return f"  {event:<18} {who:<16} {changes}"
+
+    prefix = lasso.prefix.steps
+    if len(prefix) > limit:
+        lines.append(f"prefix ({len(prefix)} steps, last {limit} shown):")
+        prefix = prefix[-limit:]
+    else:
+        lines.append(f"prefix ({len(prefix)} steps):")
+    lines.extend(step_line(s) for s in prefix)
+    lines.append(f"loop ({len(lasso.loop)} steps, repeated forever):")
+    lines.extend(step_line(s) for s in lasso.loop[:limit])
+    if lasso.witness is not None:
+        lines.append(f"fair because: {lasso.witness.explanation or lasso.witness.fairness}")
+    return "\n".join(lines)
+
+
+def _trace_text(trace: Trace | None) -> str:
+    if trace is None:
+        return ""
+    return "\n".join(f"  {s.event or 'tau'} {'/'.join(s.processes)}" for s in trace.steps)
+
+
+def check_row(row: Row, timeout: float | None = None, max_states: int | None = None,
+              keep_trace: bool = False) -> RowResult:
+    """Return the result of checking one row (never raises for a bad model or a limit)."""
+    if row.missing or not row.file:
+        return RowResult(row, Status.MISSING, message=row.missing or "no model file")
+    started = time.perf_counter()
+    try:
+        model_file = load_row_model(row)
+        verdicts: list[Verdict] = api.check(model_file, row.assertion,
+                                            _options(row, timeout, max_states))
+    except BridgeError as error:
+        return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
+                         message=_one_line(error))
+    except Exception as error:  # noqa: BLE001 - an engine crash is a row error, reported
+        return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
+                         message=f"internal error: {type(error).__name__}: {error}")
+    seconds = time.perf_counter() - started
+    if len(verdicts) != 1:
+        return RowResult(row, Status.ERROR, seconds=seconds,
+                         message=f"assertion {row.assertion} selected {len(verdicts)} "
+                                 f"properties")
+    verdict = verdicts[0]
+    got = verdict.outcome.value
+    stats = verdict.statistics
+    if verdict.outcome is Outcome.UNKNOWN:
+        status = Status.LIMIT
+    elif row.expected == "unknown":
+        status = Status.REPORTED
+    elif got == row.expected:
+        status = Status.PASS
+    else:
+        status = Status.MISMATCH
+    text = ""
+    if keep_trace and verdict.lasso is not None:
+        text = format_lasso(verdict.lasso)
+    elif keep_trace and verdict.trace is not None:
+        text = _trace_text(verdict.trace)
+    message = verdict.reason if verdict.outcome is not Outcome.HOLDS else ""
+    if verdict.notes:
+        message = "; ".join(filter(None, [message, *verdict.notes]))
+    return RowResult(row, status, got=got, states=stats.states or None,
+                     transitions=stats.transitions or None, seconds=seconds,
+                     message=message, lasso_text=text)
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())[:300]
+
+
+def _worker(row: Row, timeout: float | None, max_states: int | None, keep_trace: bool,
+            connection: Any) -> None:
+    try:
+        connection.send(check_row(row, timeout, max_states, keep_trace))
+    finally:
+        connection.close()
+
+
+@dataclass
+class _Running:
+    process: multiprocessing.Process
+    connection: Any
+    rows: list[Row]
+    started: float
+    hard_limit: float | None
+
+
+@dataclass
+class RunOptions:
+    """How ``run_rows`` runs: a total budget, per-row limits, parallel jobs."""
+
+    max_seconds: float | None = None  # total wall-clock budget; later rows are skipped
+    timeout: float | None = None  # per row (the engine's own limit)
+    max_states: int | None = None
+    jobs: int = 1
+    keep_traces: bool = False
+    on_result: Callable[[RowResult], None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[RowResult]:
+    """Return one result per row, in the rows' order.
+
+    Rows with the same (file, size, assertion, fairness) share one check. Each check
+    runs in its own process (``jobs`` at a time) and is killed if it overruns its time
+    limit by more than half, so a stuck engine cannot stall the suite. With
+    ``max_seconds``, checks start cheapest-first (fast rows, then by the paper's time)
+    while budget remains; the per-check limit is the smaller of ``timeout`` and the
+    remaining budget; rows left over are ``skipped``.
+    """
+    options = options or RunOptions()
+    results: dict[int, RowResult] = {}
+    groups: dict[Any, list[Row]] = {}
+    for i, row in enumerate(rows):
+        if row.missing or not row.file:
+            results[i] = RowResult(row, Status.MISSING, message=row.missing or "no model")
+            continue
+        groups.setdefault(row.key, []).append(row)
+    order = sorted(groups.values(), key=lambda g: (not any(r.fast for r in g),
+                                                   min(r.paper_seconds or 0.0 for r in g)))
+    position = {id(row): i for i, row in enumerate(rows)}
+    begin = time.perf_counter()
+    pending = list(order)
+    running: list[_Running] = []
+    context = multiprocessing.get_context("fork") if hasattr(multiprocessing, "get_context") \
+        else multiprocessing
+
+    def finish(group: list[Row], result: RowResult) -> None:
+        for row in group:
+            shared = dataclasses.replace(result, row=row)
+            shared = _restatus(shared)
+            results[position[id(row)]] = shared
+            if options.on_result is not None:
+                options.on_result(shared)
+
+    while pending or running:
+        while pending and len(running) < max(1, options.jobs):
+            group = pending.pop(0)
+            elapsed = time.perf_counter() - begin
+            limit = options.timeout
+            if options.max_seconds is not None:
+                remaining = options.max_seconds - elapsed
+                if remaining <= 0.5:
+                    finish(group, RowResult(group[0], Status.SKIPPED,
+                                            message="outside the time budget"))
+                    continue
+                limit = remaining if limit is None else min(limit, remaining)
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_worker, args=(
+                group[0], limit, options.max_states, options.keep_traces, send), daemon=True)
+            process.start()
+            send.close()
+            hard = None if limit is None else limit * 1.5 + 5.0
+            running.append(_Running(process, receive, group, time.perf_counter(), hard))
+        time.sleep(0.02)
+        for job in list(running):
+            now = time.perf_counter()
+            if job.connection.poll():
+                try:
+                    result = job.connection.recv()
+                except EOFError:
+                    result = RowResult(job.rows[0], Status.ERROR, seconds=now - job.started,
+                                       message="the checking process died")
+                job.process.join(timeout=5)
+                running.remove(job)
+                finish(job.rows, result)
+            elif not job.process.is_alive():
+                running.remove(job)
+                finish(job.rows, RowResult(
+                    job.rows[0], Status.ERROR, seconds=now - job.started,
+                    message=f"the checking process died (exit code {job.process.exitcode}; "
+                            f"out of memory?)"))
+            elif job.hard_limit is not None and now - job.started > job.hard_limit:
+                job.process.kill()
+                job.process.join(timeout=5)
+                running.remove(job)
+                finish(job.rows, RowResult(job.rows[0], Status.LIMIT, got="unknown",
+                                           seconds=now - job.started,
+                                           message="killed: time limit overrun"))
+    return [results[i] for i in range(len(rows))]
+
+
+def _restatus(result: RowResult) -> RowResult:
+    """Return ``result`` with its status recomputed for its own row's expectation."""
+    if result.status not in (Status.PASS, Status.MISMATCH, Status.REPORTED):
+        return result
+    row = result.row
+    if row.expected == "unknown":
+        status = Status.REPORTED
+    elif result.got == row.expected:
+        status = Status.PASS
+    else:
+        status = Status.MISMATCH
+    return dataclasses.replace(result, status=status)
+
+
+# ---------------------------------------------------------------------------------
+# Reports
+
+
+def summarise(results: Sequence[RowResult]) -> dict[str, int]:
+    """Return the number of rows per status."""
+    counts: dict[str, int] = {}
+    for result in results:
+        counts[result.status] = counts.get(result.status, 0) + 1
+    return counts
+
+
+HEADERS = ("model", "size", "property", "fairness", "expected", "got", "states",
+           "seconds", "paper s", "status")
+
+
+def _cells(result: RowResult) -> tuple[str, ...]:
+    row = result.row
+    return (
+        f"{row.case}/{row.file}" if row.file else row.case,
+        row.size_text,
+        f"#{row.assertion}",
+        row.fairness,
+        row.expected,
+        result.got,
+        "-" if result.states is None else str(result.states),
+        "-" if result.seconds is None else f"{result.seconds:.2f}",
+        "-" if row.paper_seconds is None else f"{row.paper_seconds:g}",
+        result.status,
+    )
+
+
+def format_table(results: Sequence[RowResult]) -> str:
+    """Return the results as an aligned plain-text table with a summary line."""
+    cells = [HEADERS] + [_cells(r) for r in results]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADERS))]
+    lines = ["  ".join(c[i].ljust(widths[i]) for i in range(len(HEADERS))).rstrip()
+             for c in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    for result in results:
+        if result.status in Status.FAILING or result.status == Status.LIMIT:
+            lines.append(f"{result.row.name}: {result.status}: {result.message}")
+    counts = summarise(results)
+    lines.append(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    return "\n".join(lines)
+
+
+def format_markdown(results: Sequence[RowResult]) -> str:
+    """Return a Markdown table: paper verdict and time, ours, the ratio, the source."""
+    lines = [
+        "| model | size | property | fairness | paper | paper s | ours | our s | ratio "
+        "| states | status | source |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for result in results:
+        row = result.row
+        ratio = "-"
+        if result.seconds is not None and row.paper_seconds and result.got in (
+                "holds", "violated"):
+            ratio = f"{result.seconds / row.paper_seconds:.2g}"
+        note = result.message if result.status in (Status.MISSING, Status.ERROR,
+                                                   Status.LIMIT, Status.SKIPPED) else ""
+        status = result.status + (f" ({note})" if note else "")
+        lines.append("| " + " | ".join(_md(x) for x in (
+            f"{row.case}/{row.file}" if row.file else row.case, row.size_text,
+            f"#{row.assertion}", row.fairness, row.expected,
+            "-" if row.paper_seconds is None else f"{row.paper_seconds:g}",
+            result.got, "-" if result.seconds is None else f"{result.seconds:.2f}", ratio,
+            "-" if result.states is None else str(result.states), status,
+            row.source)) + " |")
+    counts = summarise(results)
+    lines.append("")
+    lines.append("Totals: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def format_junit(results: Sequence[RowResult], suite: str = "bridge-regress") -> str:
+    """Return JUnit XML: one testcase per row (mismatch/error = failure, others skip)."""
+    failures = sum(1 for r in results if r.status == Status.MISMATCH)
+    errors = sum(1 for r in results if r.status == Status.ERROR)
+    skipped = sum(1 for r in results if r.status in (Status.MISSING, Status.SKIPPED,
+                                                     Status.LIMIT))
+    total = sum(r.seconds or 0.0 for r in results)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuite name="{suite}" tests="{len(results)}" failures="{failures}" '
+           f'errors="{errors}" skipped="{skipped}" time="{total:.3f}">']
+    for result in results:
+        row = result.row
+        attrs = (f'classname="case_studies.{html.escape(row.case, quote=True)}" '
+                 f'name="{html.escape(row.name, quote=True)}" '
+                 f'time="{(result.seconds or 0.0):.3f}"')
+        detail = html.escape(f"expected {row.expected}, got {result.got}; "
+                             f"{result.message}; source: {row.source}", quote=True)
+        if result.status == Status.MISMATCH:
+            out.append(f"  <testcase {attrs}><failure message=\"{detail}\"/></testcase>")
+        elif result.status == Status.ERROR:
+            out.append(f"  <testcase {attrs}><error message=\"{detail}\"/></testcase>")
+        elif result.status in (Status.MISSING, Status.SKIPPED, Status.LIMIT):
+            out.append(f"  <testcase {attrs}><skipped message=\"{detail}\"/></testcase>")
+        else:
+            out.append(f"  <testcase {attrs}><system-out>{detail}</system-out></testcase>")
+    out.append("</testsuite>")
+    return "\n".join(out) + "\n"
