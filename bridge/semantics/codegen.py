@@ -1,0 +1,626 @@
+"""Generate Python source for a system's successor function (DESIGN.md section 7).
+
+The IR is turned into straight-line Python once per model and compiled with
+``compile``/``exec``; the inner loop never walks the IR. For every process instance
+(and, for templates that ``Run`` can start, for a generic template with the base offset
+and pid as arguments) one function per control location is generated::
+
+    def _f3_1(s, b, pid, out, aux):
+        # edge 2: [x[0] == 1] rule.0.1 { x[0] = 0; x[1] = 1 }
+        if s[4] == 1:
+            t = list(s); t[3] = 1; t[4] = 0; t[5] = 1
+            out.append((_S7, tuple(t)))
+
+Steps that are complete on their own go to ``out``; what needs the rest of the system
+goes to ``aux`` as a tagged tuple, combined afterwards by ``CompiledStateSpace``:
+
+* ``(1, cid, message, pid, edge, apply, b)``: a send on rendezvous channel ``cid``;
+* ``(2, cid, pattern, pid, edge, apply, b)``: a receive on a rendezvous channel;
+* ``(3, event, pid, edge, loc_slot, target)``: a candidate CSP barrier event;
+* ``(4, pid, else_function, b)``: an ``else`` edge to take iff the instance has no
+  other step (deferred because a sibling may synchronise);
+* ``(5, pid, timeout_function, b)``: edges whose guard reads ``timeout``.
+
+Constant sub-expressions are folded (CSP# specialised processes have constant indices,
+so ``x[(i+1)%N]`` becomes one slot). Arithmetic follows expr.py: ``/`` truncates toward
+zero, ``%`` is C's remainder, ``mod`` is PAT's non-negative modulo; model errors raise
+``ModelRuntimeError`` through small helpers in ``statespace.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridge.diagnostics import Span, UnsupportedError
+from bridge.ir import (
+    ArrayType,
+    AssertStmt,
+    Assign,
+    Binary,
+    BoolType,
+    Builtin,
+    ChanPoll,
+    ChanQuery,
+    Conditional,
+    Const,
+    Edge,
+    ElseGuard,
+    Event,
+    Expr,
+    If,
+    Index,
+    IntType,
+    LocalVar,
+    Overflow,
+    Print,
+    Receive,
+    RecvBind,
+    RecvMatch,
+    RemoteLabel,
+    RemoteVar,
+    Run,
+    Send,
+    SourceLanguage,
+    Stmt,
+    Type,
+    Unary,
+    Var,
+    While,
+    scalar_count,
+)
+from bridge.semantics.state import ChannelSlot, ProcessLayout, StateLayout
+
+_NO = object()  # "not a constant"
+
+_PY_BINARY = {
+    "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
+    "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
+}
+
+
+def c_div(a: int, b: int) -> int:
+    """Return ``a / b`` truncated toward zero (C, C#); b must not be 0."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def c_rem(a: int, b: int) -> int:
+    """Return C's remainder ``a % b`` (the sign of the dividend)."""
+    return a - b * c_div(a, b)
+
+
+def store_code(value: str, t: Type, language: SourceLanguage, sid: int) -> str:
+    """Return code converting ``value`` for storage into a variable of type ``t``."""
+    if isinstance(t, IntType):
+        if t.overflow is Overflow.WRAP and t.lo is not None and t.hi is not None:
+            width = t.hi - t.lo + 1
+            if width & (width - 1) == 0:
+                if t.lo == 0:
+                    return f"(({value}) & {width - 1})"
+                return f"((({value}) - {t.lo}) & {width - 1}) + {t.lo}"
+            return f"((({value}) - {t.lo}) % {width}) + {t.lo}"
+        if t.overflow is Overflow.ERROR:
+            lo = "None" if t.lo is None else t.lo
+            hi = "None" if t.hi is None else t.hi
+            return f"_rng({value}, {lo}, {hi}, {sid})"
+        return f"({value})"
+    if isinstance(t, BoolType):
+        if language is SourceLanguage.PROMELA:
+            return f"(({value}) & 1)"
+        return f"(1 if ({value}) else 0)"
+    return f"({value})"
+
+
+@dataclass
+class Context:
+    """Where generated code runs: ``src`` names the state being read (``s`` the tuple
+    in guards, ``t`` the list being built in effects); ``base``/``pid`` are ints for a
+    specialised instance, the names ``b``/``pid`` for generic template code, None in a
+    state predicate. ``block``: block-local variables (name -> python name, type)."""
+
+    src: str
+    base: int | str | None
+    pid: int | str | None
+    proc: ProcessLayout | None
+    block: dict[str, tuple[str, Type]] = field(default_factory=dict)
+    timeout: bool = False
+
+    def rel(self, offset: int) -> str:
+        if isinstance(self.base, int):
+            return str(self.base + offset)
+        return f"b+{offset}"
+
+    def with_src(self, src: str) -> Context:
+        return Context(src, self.base, self.pid, self.proc, self.block, self.timeout)
+
+
+class Generator:
+    """Accumulates generated source and the constants it refers to (``namespace``)."""
+
+    def __init__(self, layout: StateLayout) -> None:
+        self.layout = layout
+        self.system = layout.system
+        self.language = layout.system.language
+        self.lines: list[str] = []
+        self.namespace: dict[str, Any] = {}
+        self.spans: list[Span | None] = []
+        self._counter = 0
+        self._span_ids: dict[Span | None, int] = {}
+
+    # -------------------------------------------------------------- bookkeeping
+
+    def fresh(self, prefix: str = "_v") -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def span_id(self, span: Span | None) -> int:
+        if span not in self._span_ids:
+            self._span_ids[span] = len(self.spans)
+            self.spans.append(span)
+        return self._span_ids[span]
+
+    def constant(self, value: Any, prefix: str = "_K") -> str:
+        name = self.fresh(prefix)
+        self.namespace[name] = value
+        return name
+
+    def unsupported(self, span: Span | None, what: str) -> UnsupportedError:
+        return UnsupportedError.at(span, f"unsupported in the native engine: {what}")
+
+    # -------------------------------------------------------------- constant folding
+
+    def fold(self, e: Expr) -> Any:
+        """Return the value of a constant expression, or ``_NO``."""
+        if isinstance(e, Const):
+            return int(e.value) if isinstance(e.value, bool) else e.value
+        if isinstance(e, Var) and e.scope == "global" and e.name in self.layout.channel_ids:
+            if e.name not in self.layout.globals:
+                return self.layout.channel_ids[e.name]
+            return _NO
+        if isinstance(e, Unary):
+            v = self.fold(e.operand)
+            if v is _NO:
+                return _NO
+            return {"-": lambda x: -x, "!": lambda x: int(not x), "~": lambda x: ~x}[e.op](v)
+        if isinstance(e, Binary):
+            a = self.fold(e.left)
+            if e.op == "&&" and a is not _NO and not a:
+                return 0
+            if e.op == "||" and a is not _NO and a:
+                return 1
+            b = self.fold(e.right)
+            if a is _NO or b is _NO:
+                return _NO
+            try:
+                return _fold_binary(e.op, a, b)
+            except (ZeroDivisionError, ValueError):
+                return _NO
+        if isinstance(e, Conditional):
+            c = self.fold(e.cond)
+            if c is _NO:
+                return _NO
+            return self.fold(e.then if c else e.otherwise)
+        return _NO
+
+    # -------------------------------------------------------------- expressions
+
+    def expr(self, e: Expr, ctx: Context) -> str:
+        """Return Python code computing the value of ``e``."""
+        v = self.fold(e)
+        if v is not _NO:
+            return repr(v)
+        if isinstance(e, (Var, Index, RemoteVar)):
+            return self.read(e, ctx)
+        if isinstance(e, Unary):
+            x = self.expr(e.operand, ctx)
+            if e.op == "-":
+                return f"(-{x})"
+            if e.op == "!":
+                return f"(not {x})"
+            if e.op == "~":
+                return f"(~{x})"
+            raise self.unsupported(e.span, f"operator '{e.op}'")
+        if isinstance(e, Binary):
+            return self.binary(e, ctx)
+        if isinstance(e, Conditional):
+            return (
+                f"({self.expr(e.then, ctx)} if {self.expr(e.cond, ctx)} "
+                f"else {self.expr(e.otherwise, ctx)})"
+            )
+        if isinstance(e, Builtin):
+            return self.builtin(e, ctx)
+        if isinstance(e, ChanQuery):
+            return self.chan_query(e, ctx)
+        if isinstance(e, ChanPoll):
+            ch = self.chan(e.channel, ctx)
+            pattern = self.pattern(e.args, ctx)
+            return f"_poll({ctx.src}, {ch}, {pattern}, {e.random})"
+        if isinstance(e, RemoteLabel):
+            base = self.remote_base(e.proctype, e.pid, e.span, ctx)
+            tpl = self.layout.processes[self.layout.process_index[e.proctype]]
+            locs = frozenset(
+                loc.id for loc in tpl.process.locations if e.label in loc.labels
+            )
+            if not locs:
+                raise UnsupportedError.at(
+                    e.span, f"process '{e.proctype}' has no label '{e.label}'"
+                )
+            return f"({ctx.src}[{base}] in {self.constant(locs, '_LS')})"
+        if isinstance(e, ElseGuard):
+            raise self.unsupported(e.span, "'else' inside an expression")
+        raise self.unsupported(getattr(e, "span", None), type(e).__name__)
+
+    def binary(self, e: Binary, ctx: Context) -> str:
+        a = self.expr(e.left, ctx)
+        b = self.expr(e.right, ctx)
+        sid = self.span_id(e.span)
+        op = e.op
+        if op == "&&":
+            return f"({a} and {b})"
+        if op == "||":
+            return f"({a} or {b})"
+        if op == "xor":
+            return f"(bool({a}) != bool({b}))"
+        if op == "/":
+            return f"_div({a}, {b}, {sid})"
+        if op == "%":
+            return f"_rem({a}, {b}, {sid})"
+        if op == "mod":
+            divisor = self.fold(e.right)
+            if divisor is not _NO and divisor != 0:
+                return f"({a} % {divisor})"  # Python's % is PAT's mod for a constant divisor
+            return f"_mod({a}, {b}, {sid})"
+        if op in ("<<", ">>"):
+            return f"_shift({a}, {b}, {op == '<<'}, {sid})"
+        if op in _PY_BINARY:
+            return f"({a} {_PY_BINARY[op]} {b})"
+        raise self.unsupported(e.span, f"operator '{op}'")
+
+    def builtin(self, e: Builtin, ctx: Context) -> str:
+        lay = self.layout
+        if e.name == "_pid":
+            if ctx.pid is None:
+                raise self.unsupported(e.span, "'_pid' outside a process")
+            return str(ctx.pid)
+        if e.name == "_nr_pr":
+            if lay.dynamic:
+                return f"_LAYOUTS[{ctx.src}[{lay.layout_slot}]].n"
+            return str(len(lay.initial_templates))
+        if e.name == "_last":
+            assert lay.last_slot is not None
+            return f"{ctx.src}[{lay.last_slot}]"
+        if e.name == "timeout":
+            if not ctx.timeout:
+                raise self.unsupported(e.span, "'timeout' outside a guard")
+            return "_timeout"
+        if e.name == "np_":
+            return f"_np({ctx.src})"
+        raise self.unsupported(e.span, f"builtin '{e.name}'")
+
+    # -------------------------------------------------------------- variables
+
+    def location(self, e: Expr, ctx: Context) -> tuple[str, Type, str | None]:
+        """Return ``(offset code, type, block name)`` of an lvalue or array reference.
+
+        For a state variable the offset is into ``ctx.src``; for a block-local variable
+        the third item names the python variable (offset into its list, or "" for a
+        scalar).
+        """
+        if isinstance(e, Var):
+            if e.scope == "block" or (e.scope != "global" and e.name in ctx.block):
+                if e.name not in ctx.block:
+                    raise UnsupportedError.at(e.span, f"unknown block variable '{e.name}'")
+                py, t = ctx.block[e.name]
+                return ("", t, py)
+            if e.scope == "global":
+                slot = self.layout.globals.get(e.name)
+                if slot is None:
+                    raise UnsupportedError.at(e.span, f"unknown global variable '{e.name}'")
+                return (str(slot.offset), slot.type, None)
+            if ctx.proc is None or ctx.base is None:
+                raise UnsupportedError.at(
+                    e.span, f"local variable '{e.name}' used outside its process"
+                )
+            lslot = ctx.proc.locals.get(e.name)
+            if lslot is None:
+                raise UnsupportedError.at(
+                    e.span, f"unknown local variable '{e.name}' of '{ctx.proc.process.name}'"
+                )
+            return (ctx.rel(lslot.offset), lslot.type, None)
+        if isinstance(e, RemoteVar):
+            tpl = self.layout.processes[self._template(e.proctype, e.span)]
+            lslot = tpl.locals.get(e.name)
+            if lslot is None:
+                raise UnsupportedError.at(
+                    e.span, f"process '{e.proctype}' has no local variable '{e.name}'"
+                )
+            base = self.remote_base(e.proctype, e.pid, e.span, ctx)
+            return (f"{base}+{lslot.offset}", lslot.type, None)
+        if isinstance(e, Index):
+            off, t, py = self.location(e.base, ctx)
+            if not isinstance(t, ArrayType):
+                raise UnsupportedError.at(e.span, "indexing a value that is not an array")
+            k = scalar_count(t.element)
+            n = t.length
+            sid = self.span_id(e.span or getattr(e.index, "span", None))
+            iv = self.fold(e.index)
+            if iv is not _NO:
+                if not 0 <= iv < n:
+                    idx = f"_ix({iv}, {n}, {sid})"
+                    part = f"{idx}*{k}" if k != 1 else idx
+                    return (f"{off}+{part}" if off else part, t.element, py)
+                delta = iv * k
+                if off and off.lstrip("-").isdigit():
+                    return (str(int(off) + delta), t.element, py)
+                if not off:
+                    return (str(delta), t.element, py)
+                return (f"{off}+{delta}" if delta else off, t.element, py)
+            code = self.expr(e.index, ctx)
+            idx = f"_ix({code}, {n}, {sid})"
+            part = f"{idx}*{k}" if k != 1 else idx
+            return (f"{off}+{part}" if off else part, t.element, py)
+        raise UnsupportedError.at(
+            getattr(e, "span", None), f"not a variable: {type(e).__name__}"
+        )
+
+    def read(self, e: Expr, ctx: Context) -> str:
+        """Return code reading a variable (a slice for a whole array)."""
+        if (
+            isinstance(e, Var)
+            and e.scope != "block"
+            and e.name not in ctx.block
+            and (
+                (e.scope == "global" and e.name not in self.layout.globals)
+                or (e.scope == "local" and ctx.proc is not None
+                    and e.name not in ctx.proc.locals)
+            )
+        ):
+            # A channel name used as a value: its id.
+            return self.channel_id(e, ctx)
+        off, t, py = self.location(e, ctx)
+        size = scalar_count(t)
+        if py is not None:
+            if not off:
+                return py
+            if size == 1:
+                return f"{py}[{off}]"
+            return f"{py}[{off}:{off}+{size}]"
+        if size == 1:
+            return f"{ctx.src}[{off}]"
+        return f"tuple({ctx.src}[{off}:{off}+{size}])"
+
+    def _template(self, name: str, span: Span | None) -> int:
+        if name not in self.layout.process_index:
+            raise UnsupportedError.at(span, f"unknown process '{name}'")
+        return self.layout.process_index[name]
+
+    def remote_base(self, proctype: str, pid: Expr | None, span: Span | None, ctx: Context) -> str:
+        tpl = self._template(proctype, span)
+        sid = self.span_id(span)
+        if pid is None:
+            return f"_ronly({ctx.src}, {tpl}, {sid})"
+        return f"_rbase({ctx.src}, {self.expr(pid, ctx)}, {tpl}, {sid})"
+
+    # -------------------------------------------------------------- channels
+
+    def channel_id(self, e: Expr, ctx: Context) -> str:
+        """Return code for the id of the channel named by ``e``."""
+        if isinstance(e, Var) and e.scope == "global" and e.name not in self.layout.globals:
+            if e.name not in self.layout.channel_ids:
+                raise UnsupportedError.at(e.span, f"unknown channel or variable '{e.name}'")
+            return str(self.layout.channel_ids[e.name])
+        if isinstance(e, Var) and e.scope == "local" and ctx.proc is not None:
+            for c in ctx.proc.channels:
+                if c.name == e.name:
+                    return f"{ctx.src}[{ctx.rel(c.offset - 1)}]"
+            if e.name not in ctx.proc.locals:
+                raise UnsupportedError.at(e.span, f"unknown channel or variable '{e.name}'")
+        return self.expr(e, ctx)
+
+    def static_channel(self, e: Expr) -> ChannelSlot | None:
+        """Return the global channel ``e`` names if it is known at generation time."""
+        cid = self.fold(e)
+        if cid is _NO:
+            return None
+        return self.layout.channel_by_id(cid)
+
+    def chan(self, e: Expr, ctx: Context) -> str:
+        """Return code for the runtime channel record ``(offset, capacity, fields, id)``."""
+        slot = self.static_channel(e)
+        if slot is not None:
+            return repr((slot.offset, slot.capacity, slot.fields, slot.id))
+        return f"_chan({ctx.src}, {self.channel_id(e, ctx)}, {self.span_id(getattr(e, 'span', None))})"
+
+    def chan_query(self, e: ChanQuery, ctx: Context) -> str:
+        ch = self.chan(e.channel, ctx)
+        return f"_cquery({ctx.src}, {ch}, {e.op!r})"
+
+    def pattern(self, args, ctx: Context) -> str:
+        parts = []
+        for a in args:
+            if isinstance(a, RecvMatch):
+                parts.append(self.expr(a.value, ctx))
+            else:
+                parts.append("None")
+        return "(" + "".join(p + ", " for p in parts) + ")"
+
+    # -------------------------------------------------------------- statements
+
+    def store(self, target: Expr, value: str, ctx: Context, out: list[str], ind: str) -> None:
+        """Emit ``target = value`` with the target type's overflow policy."""
+        off, t, py = self.location(target, ctx)
+        sid = self.span_id(getattr(target, "span", None))
+        size = scalar_count(t)
+        if size != 1:
+            if py is not None:
+                dest = f"{py}[{off}:{off}+{size}]" if off else f"{py}[:]"
+            else:
+                dest = f"{ctx.src}[{off}:{off}+{size}]"
+            tmp = self.fresh()
+            out.append(f"{ind}{tmp} = list({value})")
+            out.append(f"{ind}if len({tmp}) != {size}: _fail('array size mismatch', {sid})")
+            out.append(f"{ind}{dest} = {tmp}")
+            return
+        conv = store_code(value, t, self.language, sid)
+        if py is not None:
+            out.append(f"{ind}{py}[{off}] = {conv}" if off else f"{ind}{py} = {conv}")
+        else:
+            out.append(f"{ind}{ctx.src}[{off}] = {conv}")
+
+    def stmts(self, body: tuple[Stmt, ...], ctx: Context, out: list[str], ind: str) -> None:
+        """Emit the statements of an effect, reading and writing the list ``t``."""
+        for st in body:
+            self.stmt(st, ctx, out, ind)
+
+    def stmt(self, st: Stmt, ctx: Context, out: list[str], ind: str) -> None:
+        if isinstance(st, Assign):
+            if isinstance(st.value, Var) and self._is_array(st.value, ctx):
+                self.store(st.target, self.read(st.value, ctx), ctx, out, ind)
+                return
+            self.store(st.target, self.expr(st.value, ctx), ctx, out, ind)
+        elif isinstance(st, If):
+            kw = "if"
+            for cond, body in st.branches:
+                out.append(f"{ind}{kw} {self.expr(cond, ctx)}:")
+                out.append(f"{ind}    pass")
+                self.stmts(body, ctx, out, ind + "    ")
+                kw = "elif"
+            if st.otherwise:
+                out.append(f"{ind}else:")
+                out.append(f"{ind}    pass")
+                self.stmts(st.otherwise, ctx, out, ind + "    ")
+        elif isinstance(st, While):
+            guard = self.fresh("_w")
+            sid = self.span_id(st.span)
+            out.append(f"{ind}{guard} = 0")
+            out.append(f"{ind}while {self.expr(st.cond, ctx)}:")
+            out.append(f"{ind}    {guard} += 1")
+            out.append(
+                f"{ind}    if {guard} > 10000000: _fail('loop does not terminate', {sid})"
+            )
+            self.stmts(st.body, ctx, out, ind + "    ")
+        elif isinstance(st, LocalVar):
+            py = self.fresh("_bl")
+            size = scalar_count(st.type)
+            if size == 1:
+                init = "0" if st.init is None or isinstance(st.init, tuple) else self.expr(st.init, ctx)
+                ctx.block[st.name] = (py, st.type)
+                out.append(f"{ind}{py} = {store_code(init, st.type, self.language, 0)}")
+            else:
+                if isinstance(st.init, tuple):
+                    init = "[" + ", ".join(self.expr(x, ctx) for x in st.init) + "]"
+                elif st.init is not None:
+                    init = f"list({self.expr(st.init, ctx)})"
+                else:
+                    init = f"[0] * {size}"
+                ctx.block[st.name] = (py, st.type)
+                out.append(f"{ind}{py} = {init}")
+        elif isinstance(st, AssertStmt):
+            sid = self.span_id(st.span)
+            out.append(f"{ind}if not {self.expr(st.cond, ctx)}: _assert_fail({st.text!r}, {sid})")
+        elif isinstance(st, Send):
+            ch = self.chan(st.channel, ctx)
+            msg = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
+            out.append(
+                f"{ind}_send_now({ctx.src}, {ch}, {msg}, {st.sorted}, {self.span_id(st.span)})"
+            )
+        elif isinstance(st, Receive):
+            ch = self.chan(st.channel, ctx)
+            m = self.fresh("_m")
+            out.append(
+                f"{ind}{m} = _recv_now({ctx.src}, {ch}, {self.pattern(st.args, ctx)}, "
+                f"{st.random}, {st.peek}, {self.span_id(st.span)})"
+            )
+            self.binds(st.args, m, ctx, out, ind)
+        elif isinstance(st, Run):
+            tpl = self._template(st.proctype, st.span)
+            args = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
+            code = f"_run({ctx.src}, {tpl}, {args}, {self.span_id(st.span)})"
+            if st.target is not None:
+                self.store(st.target, code, ctx, out, ind)
+            else:
+                out.append(f"{ind}{code}")
+        elif isinstance(st, Print):
+            pass
+        else:
+            raise self.unsupported(getattr(st, "span", None), type(st).__name__)
+
+    def _is_array(self, e: Expr, ctx: Context) -> bool:
+        try:
+            _, t, _ = self.location(e, ctx)
+        except UnsupportedError:
+            return False
+        return isinstance(t, ArrayType)
+
+    def binds(self, args, msg: str, ctx: Context, out: list[str], ind: str) -> None:
+        for k, a in enumerate(args):
+            if isinstance(a, RecvBind) and a.target is not None:
+                self.store(a.target, f"{msg}[{k}]", ctx, out, ind)
+
+
+def _fold_binary(op: str, a: int, b: int) -> int:
+    if op == "/":
+        if b == 0:
+            raise ZeroDivisionError
+        return c_div(a, b)
+    if op == "%":
+        if b == 0:
+            raise ZeroDivisionError
+        return c_rem(a, b)
+    if op == "mod":
+        if b == 0:
+            raise ZeroDivisionError
+        return a % b
+    if op == "&&":
+        return int(bool(a) and bool(b))
+    if op == "||":
+        return int(bool(a) or bool(b))
+    if op == "xor":
+        return int(bool(a) != bool(b))
+    if op in ("<<", ">>") and b < 0:
+        raise ValueError
+    result = eval(f"a {_PY_BINARY[op]} b", {}, {"a": a, "b": b})  # noqa: S307 - op is whitelisted
+    return int(result) if isinstance(result, bool) else result
+
+
+def guard_mentions(e: Expr | None, name: str) -> bool:
+    """Return True if the expression mentions ``Builtin(name)``."""
+    if e is None:
+        return False
+    return f"Builtin(name='{name}'" in repr(e)
+
+
+def event_is_constant(gen: Generator, event: Event | None) -> bool:
+    return event is None or all(gen.fold(c) is not _NO for c in event.components)
+
+
+def event_code(gen: Generator, event: Event, ctx: Context) -> str:
+    """Return code (or a quoted constant) for the rendered event name ``base.c1.c2``."""
+    parts = [repr(event.base)]
+    for c in event.components:
+        v = gen.fold(c)
+        if v is not _NO:
+            parts.append(repr("." + str(v)))
+        else:
+            parts.append(f"'.' + str({gen.expr(c, ctx)})")
+    return " + ".join(parts)
+
+
+def event_constant(gen: Generator, event: Event) -> str:
+    """Return the rendered name of an event whose components are constant."""
+    return event.base + "".join("." + str(gen.fold(c)) for c in event.components)
+
+
+__all__ = [
+    "Context",
+    "Generator",
+    "c_div",
+    "c_rem",
+    "event_code",
+    "event_constant",
+    "event_is_constant",
+    "guard_mentions",
+    "store_code",
+    "Edge",
+]

@@ -1,0 +1,228 @@
+"""The state-vector layout of a ``TransitionSystem`` (DESIGN.md section 7).
+
+A state is a flat tuple of small ints, laid out as::
+
+    [hidden globals] [layout id]? [_last]? [globals] [global channel buffers]
+    [instance 0 segment] [instance 1 segment] ...
+
+* Hidden globals (CSP# ``hvar``) come first so that the visited key of a state is the
+  slice ``state[hidden_count:]``: PAT keeps them in the state but ignores them when
+  states are compared (cspsharp.md section 7). ``CompiledStateSpace.state_key`` returns
+  that slice; explorers that store states must key them by it.
+* Arrays are flattened row-major; booleans are 0/1.
+* A channel buffer is ``[length, message 0 fields..., message capacity-1 fields...]``;
+  free message slots are kept 0 so equal contents give equal vectors. A rendezvous
+  channel (capacity 0) has no buffer.
+* An instance segment is ``[location, locals (flattened)..., for each channel declared
+  in the process: [channel id, buffer...]]``.
+* Dynamic systems (Promela, or any ``Run``) have a *layout id* slot: it indexes a table
+  of runtime layouts, each the tuple of process templates of the live instances (pid
+  order), from which every segment's base offset is known. ``Run`` appends a segment;
+  a Promela process dies (SPIN semantics, promela-spin.md sections 6 and 11) only when
+  it is the youngest live one, and its segment is removed, so pids are reused exactly as
+  SPIN reuses them. Static systems (CSP#, hand-built IR without ``Run``) have one fixed
+  layout and instances never disappear.
+* Channel ids: global channels ``1..n`` in declaration order; a channel declared in a
+  process gets, when the instance is created, the next id after every channel of the
+  instances before it (creation order, as SPIN numbers them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridge.diagnostics import UnsupportedError
+from bridge.ir import (
+    ArrayType,
+    Channel,
+    Process,
+    Run,
+    SourceLanguage,
+    TransitionSystem,
+    Type,
+    Variable,
+    scalar_count,
+)
+from bridge.ir.expr import If, While
+
+VarIndex = int
+
+
+@dataclass(frozen=True, slots=True)
+class VariableSlot:
+    """Where a variable lives: ``offset`` (absolute for globals, relative to the instance
+    base for locals), its type, and ``dims``: array lengths, outermost first."""
+
+    name: str
+    offset: int
+    type: Type
+    size: int
+    dims: tuple[int, ...]
+    element: Type
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSlot:
+    """A channel's buffer position: ``offset`` of its length slot (absolute for global
+    channels, relative to the instance base for process channels; for those the id slot
+    is at ``offset - 1``). ``offset`` is -1 for a rendezvous channel without buffer."""
+
+    name: str
+    id: int
+    capacity: int
+    fields: int
+    offset: int
+    channel: Channel
+
+
+@dataclass(slots=True)
+class ProcessLayout:
+    """The segment layout of one process template."""
+
+    index: int
+    process: Process
+    size: int
+    locals: dict[str, VariableSlot]
+    channels: list[ChannelSlot]
+    location_index: dict[int, int]
+
+
+@dataclass(slots=True)
+class StateLayout:
+    """The static part of the layout plus the per-template segment layouts."""
+
+    system: TransitionSystem
+    hidden_count: int
+    dynamic: bool
+    layout_slot: int | None
+    last_slot: int | None
+    globals: dict[str, VariableSlot]
+    channels: list[ChannelSlot]
+    channel_ids: dict[str, int]
+    static_size: int
+    processes: list[ProcessLayout]
+    process_index: dict[str, int]
+    initial_templates: tuple[int, ...]
+    initial_bases: tuple[int, ...] = field(default=())
+
+    def channel_by_id(self, cid: int) -> ChannelSlot | None:
+        """Return the global channel with id ``cid``, or None."""
+        if 1 <= cid <= len(self.channels):
+            return self.channels[cid - 1]
+        return None
+
+
+def _dims(t: Type) -> tuple[tuple[int, ...], Type]:
+    dims: list[int] = []
+    while isinstance(t, ArrayType):
+        dims.append(t.length)
+        t = t.element
+    return tuple(dims), t
+
+
+def _slot(v: Variable, offset: int) -> VariableSlot:
+    dims, element = _dims(v.type)
+    return VariableSlot(v.name, offset, v.type, scalar_count(v.type), dims, element, v.hidden)
+
+
+def _uses_run(system: TransitionSystem) -> bool:
+    def walk(stmts) -> bool:
+        for s in stmts:
+            if isinstance(s, Run):
+                return True
+            if isinstance(s, If):
+                if any(walk(b) for _, b in s.branches) or walk(s.otherwise):
+                    return True
+            if isinstance(s, While) and walk(s.body):
+                return True
+        return False
+
+    return any(walk(e.effect) for p in system.processes for e in p.edges)
+
+
+def _mentions_builtin(system: TransitionSystem, name: str) -> bool:
+    # A cheap structural search: the IR is frozen dataclasses, so repr() shows every
+    # node; good enough to decide whether a slot for ``_last`` is needed.
+    return f"Builtin(name='{name}'" in repr(system.processes) + repr(system.propositions) + repr(
+        system.properties
+    )
+
+
+def compute_layout(system: TransitionSystem) -> StateLayout:
+    """Return the state layout of ``system`` (see the module docstring).
+
+    Raises ``UnsupportedError`` for an instance of an unknown process template.
+    """
+    dynamic = system.language is SourceLanguage.PROMELA or _uses_run(system)
+    offset = 0
+    globals_: dict[str, VariableSlot] = {}
+    for v in system.globals:
+        if v.hidden:
+            globals_[v.name] = _slot(v, offset)
+            offset += scalar_count(v.type)
+    hidden_count = offset
+    layout_slot = None
+    if dynamic:
+        layout_slot = offset
+        offset += 1
+    last_slot = None
+    if _mentions_builtin(system, "_last"):
+        last_slot = offset
+        offset += 1
+    for v in system.globals:
+        if not v.hidden:
+            globals_[v.name] = _slot(v, offset)
+            offset += scalar_count(v.type)
+    channels: list[ChannelSlot] = []
+    channel_ids: dict[str, int] = {}
+    for i, c in enumerate(system.channels, start=1):
+        if c.capacity > 0:
+            channels.append(ChannelSlot(c.name, i, c.capacity, len(c.fields), offset, c))
+            offset += 1 + c.capacity * len(c.fields)
+        else:
+            channels.append(ChannelSlot(c.name, i, 0, len(c.fields), -1, c))
+        channel_ids[c.name] = i
+    static_size = offset
+    processes: list[ProcessLayout] = []
+    process_index: dict[str, int] = {}
+    for k, p in enumerate(system.processes):
+        rel = 1
+        locals_: dict[str, VariableSlot] = {}
+        for v in p.locals:
+            locals_[v.name] = _slot(v, rel)
+            rel += scalar_count(v.type)
+        for name in p.parameters:
+            if name not in locals_:
+                from bridge.ir import UNBOUNDED
+
+                locals_[name] = _slot(Variable(name, UNBOUNDED), rel)
+                rel += 1
+        pchans: list[ChannelSlot] = []
+        for c in p.channels:
+            if c.capacity > 0:
+                pchans.append(ChannelSlot(c.name, 0, c.capacity, len(c.fields), rel + 1, c))
+                rel += 2 + c.capacity * len(c.fields)
+            else:
+                pchans.append(ChannelSlot(c.name, 0, 0, len(c.fields), rel + 1, c))
+                rel += 1
+        processes.append(
+            ProcessLayout(k, p, rel, locals_, pchans, {loc.id: i for i, loc in enumerate(p.locations)})
+        )
+        process_index[p.name] = k
+    templates: list[int] = []
+    for inst in system.instances:
+        if inst.process not in process_index:
+            raise UnsupportedError.at(
+                inst.span, f"instance of unknown process '{inst.process}'"
+            )
+        templates.append(process_index[inst.process])
+    bases: list[int] = []
+    b = static_size
+    for t in templates:
+        bases.append(b)
+        b += processes[t].size
+    return StateLayout(
+        system, hidden_count, dynamic, layout_slot, last_slot, globals_, channels,
+        channel_ids, static_size, processes, process_index, tuple(templates), tuple(bases),
+    )

@@ -1,0 +1,1073 @@
+"""The compiled state space of a ``TransitionSystem`` (DESIGN.md sections 3 and 7).
+
+``build_state_space(system)`` lays out the state vector (``state.py``), generates
+Python source for every control location of every instance (``codegen.py``), compiles
+it once, and returns a ``CompiledStateSpace`` implementing the ``StateSpace`` protocol.
+
+Semantics implemented (model.py / expr.py docstrings, cspsharp.md section 7,
+promela-spin.md section 11):
+
+* an edge is enabled iff its guard holds and its channel operation can happen; taking
+  it performs the channel operation, moves to the target and runs the effect;
+* ``else`` is enabled iff no other edge of the same location (of that instance) has a
+  step; ``timeout`` is true iff the system has no step other than timeout edges (it is
+  evaluated last; a location that mixes ``else`` and ``timeout`` is not supported);
+* rendezvous channels pair a send of one instance with a matching receive of another
+  into one step (sender's effect first, then the receiver's binding and effect);
+* CSP barriers: an evaluated event name in the alphabets of several operands of a
+  ``Parallel`` happens jointly, only if every operand with it in its alphabet offers it.
+  Edges with an effect or a channel operation never synchronise (cspsharp.md section 7);
+* atomicity: if an instance at an ``atomic`` location has a step, only steps of instances
+  at atomic locations are offered (atomicity is lost while it is blocked);
+* Promela termination: an instance at a ``terminal`` location dies by a separate step,
+  enabled only for the youngest live instance (SPIN); its segment is removed.
+
+Step.action: the event name for CSP (tau steps ``("tau", instance, edge)``, ``tau``
+True); for Promela and IR ``(instance, edge)`` for one edge, the tuple of
+``(instance, edge)`` pairs for a rendezvous or barrier, ``(instance, -1)`` for death.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+from bridge.diagnostics import ModelRuntimeError, Span, UnsupportedError
+from bridge.ir import (
+    BoolType,
+    Composition,
+    Edge,
+    ElseGuard,
+    Expr,
+    InstanceRef,
+    Interleave,
+    Parallel,
+    Receive,
+    RecvBind,
+    Send,
+    SourceLanguage,
+    TransitionSystem,
+    scalar_count,
+)
+from bridge.semantics.codegen import (
+    Context,
+    Generator,
+    c_div,
+    c_rem,
+    event_code,
+    event_constant,
+    event_is_constant,
+    guard_mentions,
+    store_code,
+)
+from bridge.semantics.state import ProcessLayout, StateLayout, compute_layout
+from bridge.semantics.successors import StateVector, Step
+
+# ---------------------------------------------------------------------------------
+# Runtime layouts (one per tuple of live templates)
+
+
+class RuntimeLayout:
+    """A concrete arrangement of instance segments: templates in pid order, bases,
+    channel records by id, and the per-instance runner tuples used by ``successors``."""
+
+    __slots__ = (
+        "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
+        "segment_channel_ids", "pop_id",
+    )
+
+    def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
+        self.id = lid
+        self.templates = templates
+        self.n = len(templates)
+        self.bases: tuple[int, ...] = ()
+        self.runners: list[tuple] = []
+        self.chans: dict[int, tuple[int, int, int, int]] = {}
+        self.chan_names: dict[int, str] = {}
+        self.size = 0
+        self.segment_channel_ids: list[tuple[int, ...]] = []
+        self.pop_id = -1
+
+
+class CompiledStateSpace:
+    """The ``StateSpace`` of a system, with successors compiled to Python code."""
+
+    def __init__(self, system: TransitionSystem) -> None:
+        self.system = system
+        self.layout: StateLayout = compute_layout(system)
+        self.language = system.language
+        self.csp = system.language is SourceLanguage.CSP
+        self._steps: dict[tuple, Step] = {}
+        self._layouts: list[RuntimeLayout] = []
+        self._layout_ids: dict[tuple[int, ...], int] = {}
+        self._static_fns: list[tuple] = []
+        self._generic_fns: dict[int, tuple] = {}
+        self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
+        self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
+        self._has_barriers = any(self._sync_sets.values())
+        self._compile()
+        self.instance_names: list[str] = [
+            inst.name or f"{inst.process}({i})" for i, inst in enumerate(system.instances)
+        ]
+        self._initial = self._make_initial()
+        self._successors = self._build_successors()
+
+    # ------------------------------------------------------------------ compile
+
+    def _compile(self) -> None:
+        lay = self.layout
+        gen = Generator(lay)
+        self._gen = gen
+        ns = gen.namespace
+        ns.update(_runtime_helpers(self))
+        code: list[str] = []
+        self._pending_code = code
+        self._atomic_sets: list[frozenset[int]] = []
+        self._terminal_sets: list[frozenset[int]] = []
+        self._end_sets: list[frozenset[int]] = []
+        for tpl in lay.processes:
+            locs = tpl.process.locations
+            self._atomic_sets.append(frozenset(x.id for x in locs if x.atomic))
+            self._terminal_sets.append(frozenset(x.id for x in locs if x.terminal))
+            self._end_sets.append(frozenset(x.id for x in locs if x.end or x.terminal))
+        self._any_atomic = any(self._atomic_sets)
+        # Instance-specific code.
+        static_names: list[list[tuple[int, str]]] = []
+        for i, tpl_index in enumerate(lay.initial_templates):
+            tpl = lay.processes[tpl_index]
+            base = lay.initial_bases[i]
+            static_names.append(self._gen_process(gen, code, tpl, base, i, f"i{i}"))
+        # Generic template code for templates that Run can start.
+        run_targets = _run_targets(self.system)
+        generic_names: dict[int, list[tuple[int, str]]] = {}
+        for name in run_targets:
+            if name not in lay.process_index:
+                raise UnsupportedError.at(None, f"run of unknown process '{name}'")
+            k = lay.process_index[name]
+            generic_names[k] = self._gen_process(gen, code, lay.processes[k], "b", "pid", f"t{k}")
+        # Segment initialisers.
+        for tpl in lay.processes:
+            self._gen_segment_init(gen, code, tpl)
+        # Global initialiser.
+        self._gen_globals_init(gen, code)
+        source = "\n".join(code) + "\n"
+        self.source = source
+        ns["_SPANS"] = gen.spans
+        exec(compile(source, f"<bridge:{self.system.name}>", "exec"), ns)  # noqa: S102
+        self._ns = ns
+
+        def table(tpl: ProcessLayout, names: list[tuple[int, str]]) -> tuple:
+            size = 1 + max([loc.id for loc in tpl.process.locations], default=-1)
+            fns: list[Any] = [None] * size
+            for loc, fname in names:
+                fns[loc] = ns[fname]
+            return tuple(fns)
+
+        self._static_fns = [
+            table(lay.processes[lay.initial_templates[i]], n) for i, n in enumerate(static_names)
+        ]
+        self._generic_fns = {k: table(lay.processes[k], n) for k, n in generic_names.items()}
+        self._seg_init = [ns[f"_seginit{t.index}"] for t in lay.processes]
+
+    def _gen_process(self, gen: Generator, code: list[str], tpl: ProcessLayout,
+                     base: int | str, pid: int | str, tag: str) -> list[tuple[int, str]]:
+        """Emit one function per location of ``tpl``; return (location id, name) pairs."""
+        out_names: list[tuple[int, str]] = []
+        by_source: dict[int, list[tuple[int, Edge]]] = {}
+        for k, e in enumerate(tpl.process.edges):
+            by_source.setdefault(e.source, []).append((k, e))
+        sync = self._sync_sets.get(pid, frozenset()) if isinstance(pid, int) else frozenset()
+        for loc in tpl.process.locations:
+            edges = by_source.get(loc.id, [])
+            if not edges:
+                continue
+            if loc.id < 0:
+                raise UnsupportedError.at(loc.span, "negative location id")
+            fname = f"_f{tag}_{loc.id}"
+            normal = [(k, e) for k, e in edges
+                      if not isinstance(e.guard, ElseGuard) and not guard_mentions(e.guard, "timeout")]
+            elses = [(k, e) for k, e in edges if isinstance(e.guard, ElseGuard)]
+            timeouts = [(k, e) for k, e in edges
+                        if not isinstance(e.guard, ElseGuard) and guard_mentions(e.guard, "timeout")]
+            if len(elses) > 1:
+                raise UnsupportedError.at(elses[1][1].span, "more than one 'else' at a location")
+            if elses and timeouts:
+                raise UnsupportedError.at(
+                    elses[0][1].span, "'else' and 'timeout' options at the same location"
+                )
+            may_sync = any(self._may_sync(gen, e, sync) for _, e in normal)
+            lines = [f"def {fname}(s, b, pid, out, aux):"]
+            ctx = Context("s", base, pid, tpl)
+            if elses and not may_sync:
+                lines.append("    _n0 = len(out)")
+            for k, e in normal:
+                self._gen_edge(gen, lines, "    ", ctx, tpl, k, e, sync, base, pid, tag)
+            if elses:
+                k, e = elses[0]
+                if may_sync:
+                    ename = f"_fe{tag}_{loc.id}"
+                    sub = [f"def {ename}(s, b, pid, out, aux):"]
+                    self._gen_edge(gen, sub, "    ", ctx, tpl, k, e, frozenset(), base, pid, tag)
+                    sub.append("    pass")
+                    code.extend(sub)
+                    lines.append(f"    aux.append((4, {pid}, {ename}, {_b(base)}))")
+                else:
+                    lines.append("    if len(out) == _n0:")
+                    self._gen_edge(gen, lines, "        ", ctx, tpl, k, e, frozenset(), base, pid, tag)
+            if timeouts:
+                tname = f"_ft{tag}_{loc.id}"
+                sub = [f"def {tname}(s, b, pid, out, aux, _timeout):"]
+                tctx = Context("s", base, pid, tpl, timeout=True)
+                for k, e in timeouts:
+                    self._gen_edge(gen, sub, "    ", tctx, tpl, k, e, frozenset(), base, pid, tag)
+                sub.append("    pass")
+                code.extend(sub)
+                lines.append(f"    aux.append((5, {pid}, {tname}, {_b(base)}))")
+            lines.append("    pass")
+            code.extend(lines)
+            out_names.append((loc.id, fname))
+        return out_names
+
+    def _may_sync(self, gen: Generator, e: Edge, sync: frozenset[str]) -> bool:
+        if e.comm is not None:
+            slot = gen.static_channel(e.comm.channel)
+            return slot is None or slot.capacity == 0
+        if e.event is None or e.effect or not sync:
+            return False
+        if event_is_constant(gen, e.event):
+            return event_constant(gen, e.event) in sync
+        return True
+
+    def _step_for(self, event: str | None, edges: tuple[tuple[int, int], ...]) -> Step:
+        """Return the interned step for an event taken by ``edges``."""
+        key = (event, edges)
+        st = self._steps.get(key)
+        if st is not None:
+            return st
+        processes = tuple(sorted({p for p, _ in edges}))
+        if self.csp:
+            if event is None:
+                st = Step(None, ("tau",) + edges[0], processes, edges, tau=True)
+            else:
+                st = Step(event, event, processes, edges)
+        else:
+            action: Hashable = edges[0] if len(edges) == 1 else edges
+            st = Step(event, action, processes, edges)
+        self._steps[key] = st
+        return st
+
+    def _gen_edge(self, gen: Generator, lines: list[str], ind: str, ctx: Context,
+                  tpl: ProcessLayout, k: int, e: Edge, sync: frozenset[str],
+                  base: int | str, pid: int | str, tag: str) -> None:
+        """Emit the code of one edge (enabled test, successor, step)."""
+        lay = self.layout
+        comment = (e.text or "").replace("\n", " ")[:60]
+        lines.append(f"{ind}# edge {k}: {comment}")
+        guard = "True"
+        if e.guard is not None and not isinstance(e.guard, ElseGuard):
+            guard = gen.expr(e.guard, ctx)
+        loc_slot = ctx.rel(0)
+        move = f"t[{loc_slot}] = {e.target}" if e.target != e.source else ""
+        last = f"t[{lay.last_slot}] = {pid}" if lay.last_slot is not None else ""
+        ectx = ctx.with_src("t")
+        ectx.block = {}
+        effect: list[str] = []
+        gen.stmts(e.effect, ectx, effect, ind + "    ")
+        # The step (event name) of this edge.
+        ev_const = event_is_constant(gen, e.event)
+        if e.event is None:
+            ev_code = "None"
+        elif ev_const:
+            ev_code = repr(event_constant(gen, e.event))
+        else:
+            ev_code = event_code(gen, e.event, ctx)
+        if isinstance(pid, int) and ev_const and not (self.csp and e.comm is not None and e.event is None):
+            name = None if e.event is None else event_constant(gen, e.event)
+            step_ref = gen.constant(self._step_for(name, ((pid, k),)), "_S")
+        else:
+            step_ref = f"_mkstep({ev_code}, {pid}, {k})"
+        # Synchronising pure events (CSP barriers).
+        if e.comm is None and e.event is not None and not e.effect and sync:
+            if ev_const:
+                if event_constant(gen, e.event) in sync:
+                    lines.append(f"{ind}if {guard}:")
+                    lines.append(
+                        f"{ind}    aux.append((3, {ev_code}, {pid}, {k}, {loc_slot}, {e.target}))"
+                    )
+                    return
+            else:
+                sname = gen.constant(sync, "_SY")
+                lines.append(f"{ind}if {guard}:")
+                lines.append(f"{ind}    _en = {ev_code}")
+                lines.append(f"{ind}    if _en in {sname}:")
+                lines.append(
+                    f"{ind}        aux.append((3, _en, {pid}, {k}, {loc_slot}, {e.target}))"
+                )
+                lines.append(f"{ind}    else:")
+                lines.append(f"{ind}        t = list(s)")
+                for x in (move, last):
+                    if x:
+                        lines.append(f"{ind}        {x}")
+                lines.append(f"{ind}        out.append((_mkstep(_en, {pid}, {k}), tuple(t)))")
+                return
+        if e.comm is None:
+            lines.append(f"{ind}if {guard}:")
+            lines.append(f"{ind}    t = list(s)")
+            for x in (move,):
+                if x:
+                    lines.append(f"{ind}    {x}")
+            lines.extend(effect)
+            if last:
+                lines.append(f"{ind}    {last}")
+            lines.append(f"{ind}    out.append(({step_ref}, tuple(t)))")
+            return
+        self._gen_comm_edge(gen, lines, ind, ctx, ectx, tpl, k, e, guard, move, last,
+                            effect, ev_code, step_ref, base, pid, tag)
+
+    def _gen_comm_edge(self, gen: Generator, lines: list[str], ind: str, ctx: Context,
+                       ectx: Context, tpl: ProcessLayout, k: int, e: Edge, guard: str,
+                       move: str, last: str, effect: list[str], ev_code: str, step_ref: str,
+                       base: int | str, pid: int | str, tag: str) -> None:
+        comm = e.comm
+        assert comm is not None
+        sid = gen.span_id(comm.span or e.span)
+        slot = gen.static_channel(comm.channel)
+        # Apply function for the rendezvous form (used when the channel has capacity 0).
+        aname = gen.fresh(f"_A{tag}_")
+        alines = [f"def {aname}(t, b, pid, _msg):"]
+        if move:
+            alines.append(f"    {move}")
+        if isinstance(comm, Receive):
+            gen.binds(comm.args, "_msg", ectx, alines, "    ")
+        alines.extend(x[len(ind):] if x.startswith(ind) else x for x in effect)
+        alines.append("    pass")
+        self._pending_code.extend(alines)
+        ch = gen.chan(comm.channel, ctx)
+        if isinstance(comm, Send):
+            msg = "(" + "".join(
+                store_code(gen.expr(a, ctx), ftype, self.language, sid) + ", "
+                for a, ftype in zip(comm.args, _field_types(comm, slot), strict=False)
+            ) + ")"
+            if len(comm.args) != len(_field_types(comm, slot)) and slot is not None:
+                raise UnsupportedError.at(comm.span, "send with the wrong number of fields")
+        else:
+            msg = gen.pattern(comm.args, ctx)
+        csp_event = self.csp and e.event is None
+        lines.append(f"{ind}if {guard}:")
+        ind2 = ind + "    "
+        lines.append(f"{ind2}_ch = {ch}")
+        lines.append(f"{ind2}_mv = {msg}")
+        kind = 1 if isinstance(comm, Send) else 2
+        lines.append(f"{ind2}if _ch[1] == 0:")
+        lines.append(f"{ind2}    aux.append(({kind}, _ch[3], _mv, {pid}, {k}, {aname}, {_b(base)}))")
+        if isinstance(comm, Send):
+            lines.append(f"{ind2}elif s[_ch[0]] < _ch[1]:")
+            lines.append(f"{ind2}    t = list(s)")
+            lines.append(f"{ind2}    _push(t, _ch, _mv, {comm.sorted})")
+            sref = f"_mkstep(_chev(_ch, '!', _mv), {pid}, {k})" if csp_event else step_ref
+        else:
+            lines.append(f"{ind2}else:")
+            lines.append(f"{ind2}    _mi = _find(s, _ch, _mv, {comm.random})")
+            lines.append(f"{ind2}    if _mi >= 0:")
+            ind2 = ind2 + "    "
+            lines.append(f"{ind2}    t = list(s)")
+            lines.append(f"{ind2}    _msg = _take(t, _ch, _mi, {comm.peek})")
+            gen.binds(comm.args, "_msg", ectx, lines, ind2 + "    ")
+            sref = f"_mkstep(_chev(_ch, '?', _msg), {pid}, {k})" if csp_event else step_ref
+        if move:
+            lines.append(f"{ind2}    {move}")
+        extra = "    " * (ind2.count("    ") - ind.count("    ") - 0)
+        for x in effect:
+            lines.append(extra + x)
+        if last:
+            lines.append(f"{ind2}    {last}")
+        lines.append(f"{ind2}    out.append(({sref}, tuple(t)))")
+        del slot, sid
+
+    def _gen_segment_init(self, gen: Generator, code: list[str], tpl: ProcessLayout) -> None:
+        lines = [f"def _seginit{tpl.index}(t, b, pid, args, cids):"]
+        ctx = Context("t", "b", "pid", tpl)
+        lines.append(f"    t[b] = {tpl.process.initial}")
+        params = tpl.process.parameters
+        lines.append(f"    if len(args) != {len(params)}:")
+        lines.append(
+            f"        _fail('process {tpl.process.name} takes {len(params)} arguments', -1)"
+        )
+        for j, pname in enumerate(params):
+            lslot = tpl.locals[pname]
+            lines.append(
+                f"    t[b+{lslot.offset}] = "
+                + store_code(f"args[{j}]", lslot.type, self.language, 0)
+            )
+        for v in tpl.process.locals:
+            if v.name in params or v.init is None:
+                continue
+            lslot = tpl.locals[v.name]
+            self._gen_init_value(gen, lines, ctx, f"b+{lslot.offset}", v.type, v.init, lslot.size)
+        for j, c in enumerate(tpl.channels):
+            lines.append(f"    t[b+{c.offset - 1}] = cids[{j}]")
+        lines.append("    pass")
+        code.extend(lines)
+
+    def _gen_init_value(self, gen: Generator, lines: list[str], ctx: Context, off: str,
+                        vtype, init, size: int) -> None:
+        from bridge.semantics.state import _dims
+
+        _, element = _dims(vtype)
+        if isinstance(init, tuple):
+            if len(init) > size:
+                raise UnsupportedError.at(None, "too many initial values for an array")
+            for j, x in enumerate(init):
+                val = store_code(gen.expr(x, ctx), element, self.language, 0)
+                lines.append(f"    t[{off}+{j}] = {val}")
+        else:
+            val = store_code(gen.expr(init, ctx), element, self.language, 0)
+            if size == 1:
+                lines.append(f"    t[{off}] = {val}")
+            else:
+                lines.append(f"    t[{off}:{off}+{size}] = [{val}] * {size}")
+
+    def _gen_globals_init(self, gen: Generator, code: list[str]) -> None:
+        lines = ["def _globals_init(t):"]
+        ctx = Context("t", None, None, None)
+        for v in self.system.globals:
+            if v.init is None:
+                continue
+            slot = self.layout.globals[v.name]
+            self._gen_init_value(gen, lines, ctx, str(slot.offset), v.type, v.init, slot.size)
+        lines.append("    pass")
+        code.extend(lines)
+
+    # ------------------------------------------------------------------ layouts
+
+    def _layout_for(self, templates: tuple[int, ...]) -> RuntimeLayout:
+        lid = self._layout_ids.get(templates)
+        if lid is not None:
+            return self._layouts[lid]
+        lay = self.layout
+        rl = RuntimeLayout(len(self._layouts), templates)
+        for c in lay.channels:
+            rl.chans[c.id] = (c.offset, c.capacity, c.fields, c.id)
+            rl.chan_names[c.id] = c.name
+        next_id = len(lay.channels) + 1
+        b = lay.static_size
+        bases = []
+        for i, t in enumerate(templates):
+            tpl = lay.processes[t]
+            bases.append(b)
+            ids = []
+            for c in tpl.channels:
+                rl.chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
+                rl.chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
+                ids.append(next_id)
+                next_id += 1
+            rl.segment_channel_ids.append(tuple(ids))
+            if i < len(lay.initial_templates) and templates[: i + 1] == lay.initial_templates[: i + 1]:
+                fns = self._static_fns[i]
+            elif t in self._generic_fns:
+                fns = self._generic_fns[t]
+            else:
+                raise UnsupportedError.at(
+                    None, f"no code for process '{tpl.process.name}' at pid {i}"
+                )
+            rl.runners.append(
+                (fns, b, i, self._atomic_sets[t] or None, self._terminal_sets[t])
+            )
+            b += tpl.size
+        rl.bases = tuple(bases)
+        rl.size = b
+        self._layouts.append(rl)
+        self._layout_ids[templates] = rl.id
+        if templates:
+            rl.pop_id = self._layout_for(templates[:-1]).id
+        return rl
+
+    def _instance_label(self, i: int, template: int) -> str:
+        insts = self.system.instances
+        if i < len(insts) and self.layout.process_index.get(insts[i].process) == template:
+            return insts[i].name or f"{insts[i].process}({i})"
+        return f"{self.layout.processes[template].process.name}({i})"
+
+    def _make_initial(self) -> StateVector:
+        lay = self.layout
+        t = [0] * lay.static_size
+        self._ns["_globals_init"](t)
+        if lay.dynamic:
+            empty = self._layout_for(())
+            t[lay.layout_slot] = empty.id
+            for i, inst in enumerate(self.system.instances):
+                args = tuple(self._const_eval(a, t) for a in inst.arguments)
+                self._ns["_run"](t, lay.initial_templates[i], args, -1)
+            self._static_layout = None
+        else:
+            rl = self._layout_for(lay.initial_templates)
+            self._static_layout = rl
+            t.extend([0] * (rl.size - lay.static_size))
+            for i, inst in enumerate(self.system.instances):
+                args = tuple(self._const_eval(a, t) for a in inst.arguments)
+                self._seg_init[lay.initial_templates[i]](
+                    t, rl.bases[i], i, args, rl.segment_channel_ids[i]
+                )
+        return tuple(t)
+
+    def _const_eval(self, e: Expr, t: list[int]) -> Any:
+        fn = self._compile_expr(e, "t")
+        return fn(t)
+
+    def _compile_expr(self, e: Expr, src: str) -> Callable[[Any], Any]:
+        gen = self._gen
+        ctx = Context(src, None, None, None)
+        code = gen.expr(e, ctx)
+        name = gen.fresh("_P")
+        text = f"def {name}({src}):\n    return {code}\n"
+        ns = self._ns
+        ns["_SPANS"] = gen.spans
+        exec(compile(text, f"<bridge:{self.system.name}:expr>", "exec"), ns)  # noqa: S102
+        return ns[name]
+
+    def _build_successors(self) -> Callable[[StateVector], list[tuple[Step, StateVector]]]:
+        lay = self.layout
+        static_rl = self._static_layout
+        layouts = self._layouts
+        ls = lay.layout_slot
+        last = lay.last_slot
+        death = self.language is SourceLanguage.PROMELA
+        any_atomic = self._any_atomic
+        step_for = self._step_for
+        composition = self.system.composition
+        chan_names = self._ns["_chev"]
+        csp = self.csp
+
+        def post(s, out, aux, rl) -> None:
+            sends, recvs, elses, tmos = [], [], [], []
+            barriers: dict[int, list[tuple[str, tuple]]] = {}
+            for item in aux:
+                tag = item[0]
+                if tag == 1:
+                    sends.append(item)
+                elif tag == 2:
+                    recvs.append(item)
+                elif tag == 3:
+                    barriers.setdefault(item[2], []).append(
+                        (item[1], ((item[2], item[3], item[4], item[5]),))
+                    )
+                elif tag == 4:
+                    elses.append(item)
+                else:
+                    tmos.append(item)
+            for _, cid, msg, pid, k, app, b in sends:
+                for _, cid2, pat, pid2, k2, app2, b2 in recvs:
+                    if cid2 != cid or pid2 == pid or len(pat) != len(msg):
+                        continue
+                    if any(w is not None and w != v for w, v in zip(pat, msg, strict=True)):
+                        continue
+                    t = list(s)
+                    app(t, b, pid, None)
+                    app2(t, b2, pid2, msg)
+                    if last is not None:
+                        t[last] = pid2
+                    event = chan_names((0, 0, 0, cid), ".", msg) if csp else None
+                    out.append((step_for(event, ((pid, k), (pid2, k2))), tuple(t)))
+            if barriers:
+                assert composition is not None
+                for name, parts in _combine(composition, barriers):
+                    t = list(s)
+                    for _, _, slot, target in parts:
+                        t[slot] = target
+                    out.append((step_for(name, tuple((p, k) for p, k, _, _ in parts)), tuple(t)))
+            extra: list = []
+            for _, pid, fn, b in elses:
+                if not any(pid in st.processes for st, _ in out):
+                    fn(s, b, pid, out, extra)
+            if tmos:
+                tv = not out
+                for _, pid, fn, b in tmos:
+                    fn(s, b, pid, out, extra, tv)
+            if extra:
+                raise UnsupportedError.at(
+                    None, "an 'else' or 'timeout' option that starts with a rendezvous"
+                )
+
+        death_steps: dict[int, Step] = {}
+
+        def death_step(pid: int) -> Step:
+            st = death_steps.get(pid)
+            if st is None:
+                st = death_steps[pid] = Step(None, (pid, -1), (pid,), ())
+            return st
+
+        def successors(s):
+            rl = static_rl if static_rl is not None else layouts[s[ls]]
+            out: list = []
+            aux: list = []
+            for fns, b, pid, _atom, _term in rl.runners:
+                loc = s[b]
+                f = fns[loc] if loc < len(fns) else None
+                if f is not None:
+                    f(s, b, pid, out, aux)
+            if death and rl.n:
+                _, b, pid, _, term = rl.runners[-1]
+                if s[b] in term:
+                    t = list(s[:b])
+                    t[ls] = rl.pop_id
+                    if last is not None:
+                        t[last] = pid
+                    out.append((death_step(pid), tuple(t)))
+            if aux:
+                post(s, out, aux, rl)
+            if any_atomic and out:
+                inside = [pid for _, b, pid, atom, _ in rl.runners if atom is not None and s[b] in atom]
+                if inside:
+                    chosen = [x for x in out if any(p in inside for p in x[0].processes)]
+                    if chosen:
+                        return chosen
+            return out
+
+        return successors
+
+    # ------------------------------------------------------------------ protocol
+
+    def initial_states(self) -> Sequence[StateVector]:
+        """Return the single initial state."""
+        return (self._initial,)
+
+    def layout_of(self, state: StateVector) -> RuntimeLayout:
+        """Return the runtime layout of ``state``."""
+        if self._static_layout is not None:
+            return self._static_layout
+        return self._layouts[state[self.layout.layout_slot]]
+
+    def successors(self, state: StateVector) -> list[tuple[Step, StateVector]]:
+        """Return every step enabled in ``state`` with its successor (see module doc)."""
+        return self._successors(state)
+
+    def state_key(self, state: StateVector) -> StateVector:
+        """Return the part of ``state`` that identifies it (hidden variables dropped)."""
+        h = self.layout.hidden_count
+        return state[h:] if h else state
+
+    def is_terminal(self, state: StateVector) -> bool:
+        """Return True if every live instance is at a terminal location."""
+        rl = self.layout_of(state)
+        return all(state[b] in term for (_, b, _, _, term) in rl.runners)
+
+    def is_valid_end(self, state: StateVector) -> bool:
+        """Return True if every live instance is terminated or at an end location."""
+        rl = self.layout_of(state)
+        ends = self._end_sets
+        return all(state[b] in ends[t] for (_, b, _, _, _), t in zip(rl.runners, rl.templates, strict=True))
+
+    def instance_name(self, i: int, state: StateVector | None = None) -> str:
+        """Return the printable name of instance ``i`` (in ``state``, for pids reused by
+        dynamic instances)."""
+        if state is not None and self.layout.dynamic:
+            rl = self.layout_of(state)
+            if i < rl.n:
+                return self._instance_label(i, rl.templates[i])
+        if i < len(self.instance_names):
+            return self.instance_names[i]
+        while len(self.instance_names) <= i:
+            self.instance_names.append(f"proc({len(self.instance_names)})")
+        return self.instance_names[i]
+
+    def process_of(self, i: int, state: StateVector | None = None) -> ProcessLayout:
+        """Return the template layout of instance ``i`` (in ``state`` if dynamic)."""
+        if state is not None:
+            rl = self.layout_of(state)
+            if i < rl.n:
+                return self.layout.processes[rl.templates[i]]
+        return self.layout.processes[self.layout.initial_templates[i]]
+
+    def edge(self, i: int, k: int, state: StateVector | None = None) -> Edge | None:
+        """Return edge ``k`` of instance ``i`` (None for a death step)."""
+        if k < 0:
+            return None
+        return self.process_of(i, state).process.edges[k]
+
+    def valuation(self, state: StateVector) -> dict[str, Any]:
+        """Return ``name -> value`` for every scalar: globals (``x``, ``a[1]``), channel
+        contents (``c`` -> tuple of messages), instance locations (``P(0)@``) and
+        locals (``P(0).x``)."""
+        lay = self.layout
+        result: dict[str, Any] = {}
+        for v in self.system.globals:
+            slot = lay.globals[v.name]
+            _flatten(result, v.name, slot.dims, state, slot.offset)
+        rl = self.layout_of(state)
+        for cid, (off, cap, nf, _) in rl.chans.items():
+            if cap > 0:
+                n = state[off]
+                result[rl.chan_names[cid]] = tuple(
+                    tuple(state[off + 1 + j * nf: off + 1 + (j + 1) * nf]) for j in range(n)
+                )
+        for i, (tpl_index, b) in enumerate(zip(rl.templates, rl.bases, strict=True)):
+            tpl = lay.processes[tpl_index]
+            name = self._instance_label(i, tpl_index)
+            result[f"{name}@"] = state[b]
+            for lname, slot in tpl.locals.items():
+                _flatten(result, f"{name}.{lname}", slot.dims, state, b + slot.offset)
+        return result
+
+    def action_name(self, action: Hashable) -> str:
+        """Return a printable name for an action."""
+        if isinstance(action, str):
+            return action
+        if isinstance(action, tuple) and action and action[0] == "tau":
+            return f"tau({self.instance_name(action[1])}:{action[2]})"
+        if isinstance(action, tuple) and len(action) == 2 and isinstance(action[0], int):
+            i, k = action
+            if k < 0:
+                return f"{self.instance_name(i)}:-end-"
+            e = self.edge(i, k) if i < len(self.system.instances) else None
+            text = f" {e.text}" if e is not None and e.text else ""
+            return f"{self.instance_name(i)}:{k}{text}"
+        if isinstance(action, tuple):
+            return " | ".join(self.action_name(a) for a in action)
+        return str(action)
+
+    def predicate(self, expr: Expr) -> Callable[[StateVector], bool]:
+        """Return a compiled state predicate for ``expr`` (raises ``ModelRuntimeError``
+        on model errors such as an index out of range)."""
+        fn = self._predicates.get(expr)
+        if fn is None:
+            inner = self._compile_expr(expr, "s")
+
+            def fn(state: StateVector, _inner=inner) -> bool:
+                return bool(_inner(state))
+
+            self._predicates[expr] = fn
+        return fn
+
+    def evaluator(self, expr: Expr) -> Callable[[StateVector], Any]:
+        """Return a compiled function computing the value of ``expr`` in a state."""
+        return self._compile_expr(expr, "s")
+
+
+def _b(base: int | str) -> str:
+    return str(base)
+
+
+def _flatten(result: dict[str, Any], name: str, dims: tuple[int, ...], state, off: int) -> None:
+    if not dims:
+        result[name] = state[off]
+        return
+    size = 1
+    for d in dims:
+        size *= d
+    for j in range(size):
+        idx = []
+        r = j
+        for d in reversed(dims):
+            idx.append(r % d)
+            r //= d
+        result[name + "".join(f"[{x}]" for x in reversed(idx))] = state[off + j]
+
+
+def _field_types(comm: Send, slot) -> tuple:
+    if slot is not None:
+        return slot.channel.fields
+    from bridge.ir import UNBOUNDED
+
+    return tuple(UNBOUNDED for _ in comm.args)
+
+
+def _run_targets(system: TransitionSystem) -> set[str]:
+    found: set[str] = set()
+    from bridge.ir import If, Run, While
+
+    def walk(stmts) -> None:
+        for s in stmts:
+            if isinstance(s, Run):
+                found.add(s.proctype)
+            elif isinstance(s, If):
+                for _, b in s.branches:
+                    walk(b)
+                walk(s.otherwise)
+            elif isinstance(s, While):
+                walk(s.body)
+
+    for p in system.processes:
+        for e in p.edges:
+            walk(e.effect)
+    return found
+
+
+def _sync_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
+    """Return, per static instance, the event names it may have to synchronise on:
+    names shared by several operands of an enclosing ``Parallel`` and in the alphabet of
+    the operand that contains the instance."""
+    sets: dict[int, set[str]] = {i: set() for i in range(len(system.instances))}
+
+    def instances(node: Composition) -> list[int]:
+        if isinstance(node, InstanceRef):
+            return [node.instance]
+        result: list[int] = []
+        for c in node.children:
+            result.extend(instances(c))
+        return result
+
+    stack: list[Composition] = [system.composition] if system.composition else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, InstanceRef):
+            continue
+        if isinstance(node, Parallel):
+            counts: dict[str, int] = {}
+            for a in node.alphabets:
+                for name in a:
+                    counts[name] = counts.get(name, 0) + 1
+            shared = {n for n, c in counts.items() if c >= 2}
+            for child, alpha in zip(node.children, node.alphabets, strict=True):
+                for i in instances(child):
+                    sets.setdefault(i, set()).update(shared & alpha)
+        stack.extend(node.children)
+    return {i: frozenset(s) for i, s in sets.items()}
+
+
+def _combine(node: Composition, offers: dict[int, list[tuple[str, tuple]]]) -> list[tuple[str, tuple]]:
+    """Return the barrier offers of ``node``: ``(event, parts)`` (CSP parallel rules)."""
+    if isinstance(node, InstanceRef):
+        return offers.get(node.instance, [])
+    kids = [_combine(c, offers) for c in node.children]
+    if isinstance(node, Interleave):
+        return [o for k in kids for o in k]
+    assert isinstance(node, Parallel)
+    counts: dict[str, int] = {}
+    for a in node.alphabets:
+        for name in a:
+            counts[name] = counts.get(name, 0) + 1
+    result: list[tuple[str, tuple]] = []
+    names: set[str] = set()
+    for ci, k in enumerate(kids):
+        for name, parts in k:
+            if counts.get(name, 0) >= 2 and name in node.alphabets[ci]:
+                names.add(name)
+            else:
+                result.append((name, parts))
+    for name in sorted(names):
+        lists = []
+        for ci, k in enumerate(kids):
+            if name in node.alphabets[ci]:
+                lists.append([parts for n, parts in k if n == name])
+        if all(lists):
+            for combo in itertools.product(*lists):
+                result.append((name, tuple(p for parts in combo for p in parts)))
+    return result
+
+
+# ---------------------------------------------------------------------------------
+# Runtime helpers bound into the generated code's namespace
+
+
+def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
+    lay = space.layout
+    spans_holder: dict[str, list[Span | None]] = {}
+
+    def span(sid: int) -> Span | None:
+        spans = space._gen.spans
+        return spans[sid] if 0 <= sid < len(spans) else None
+
+    def fail(kind: str, sid: int, message: str | None = None):
+        sp = span(sid)
+        where = f" at {sp}" if sp is not None else ""
+        raise ModelRuntimeError(f"{message or kind}{where}", sp, kind)
+
+    def _fail(kind: str, sid: int):
+        fail(kind, sid)
+
+    def _assert_fail(text: str, sid: int):
+        fail("assertion violated", sid, f"assertion violated{': ' + text if text else ''}")
+
+    def _ix(i: int, n: int, sid: int) -> int:
+        if 0 <= i < n:
+            return i
+        fail("index out of range", sid, f"index {i} out of range 0..{n - 1}")
+        return 0
+
+    def _div(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            fail("division by zero", sid)
+        return c_div(a, b)
+
+    def _rem(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            fail("division by zero", sid)
+        return c_rem(a, b)
+
+    def _mod(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            fail("division by zero", sid)
+        return a % b
+
+    def _shift(a: int, b: int, left: bool, sid: int) -> int:
+        if b < 0:
+            fail("negative shift count", sid)
+        return a << b if left else a >> b
+
+    def _rng(v: int, lo: int | None, hi: int | None, sid: int) -> int:
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            fail("range violation", sid, f"value {int(v)} outside the range "
+                 f"{'' if lo is None else lo}..{'' if hi is None else hi}")
+        return v
+
+    layouts = space._layouts
+    ls = lay.layout_slot
+
+    def _chan(src, cid: int, sid: int):
+        rl = space._static_layout if ls is None else layouts[src[ls]]
+        rec = rl.chans.get(cid)
+        if rec is None:
+            fail("invalid channel", sid, f"invalid channel id {cid}")
+        return rec
+
+    def _cquery(src, ch, op: str):
+        off, cap, nf, _ = ch
+        n = src[off] if cap > 0 else 0
+        if op == "len":
+            return n
+        if op == "empty":
+            return n == 0
+        if op == "nempty":
+            return n != 0
+        if op == "full":
+            return cap == 0 or n >= cap  # SPIN 6.5.2: a rendezvous port is full
+        if op == "nfull":
+            return cap > 0 and n < cap
+        fail("unknown channel query", -1, f"unknown channel query '{op}'")
+
+    def _matches(src, off: int, nf: int, j: int, pattern) -> bool:
+        p = off + 1 + j * nf
+        for q, want in enumerate(pattern):
+            if want is not None and src[p + q] != want:
+                return False
+        return True
+
+    def _find(src, ch, pattern, random: bool) -> int:
+        off, cap, nf, _ = ch
+        n = src[off]
+        if n == 0:
+            return -1
+        if not random:
+            return 0 if _matches(src, off, nf, 0, pattern) else -1
+        for j in range(n):
+            if _matches(src, off, nf, j, pattern):
+                return j
+        return -1
+
+    def _poll(src, ch, pattern, random: bool) -> bool:
+        if ch[1] == 0:
+            return False
+        return _find(src, ch, pattern, random) >= 0
+
+    def _take(t, ch, j: int, peek: bool):
+        off, cap, nf, _ = ch
+        p = off + 1 + j * nf
+        msg = tuple(t[p: p + nf])
+        if not peek:
+            n = t[off]
+            end = off + 1 + n * nf
+            t[p: end - nf] = t[p + nf: end]
+            t[end - nf: end] = [0] * nf
+            t[off] = n - 1
+        return msg
+
+    def _push(t, ch, msg, sorted_: bool) -> None:
+        off, cap, nf, _ = ch
+        n = t[off]
+        if sorted_:
+            j = 0
+            while j < n and tuple(t[off + 1 + j * nf: off + 1 + (j + 1) * nf]) <= tuple(msg):
+                j += 1
+            p = off + 1 + j * nf
+            end = off + 1 + n * nf
+            t[p + nf: end + nf] = t[p:end]
+            t[p: p + nf] = list(msg)
+        else:
+            p = off + 1 + n * nf
+            t[p: p + nf] = list(msg)
+        t[off] = n + 1
+
+    def _send_now(t, ch, msg, sorted_: bool, sid: int) -> None:
+        if ch[1] == 0:
+            fail("block in d_step", sid, "rendezvous send inside an atomic effect")
+        if t[ch[0]] >= ch[1]:
+            fail("block in d_step", sid, "send to a full channel inside an atomic effect")
+        _push(t, ch, msg, sorted_)
+
+    def _recv_now(t, ch, pattern, random: bool, peek: bool, sid: int):
+        if ch[1] == 0:
+            fail("block in d_step", sid, "rendezvous receive inside an atomic effect")
+        j = _find(t, ch, pattern, random)
+        if j < 0:
+            fail("block in d_step", sid, "receive that blocks inside an atomic effect")
+        return _take(t, ch, j, peek)
+
+    def _chev(ch, sep: str, msg) -> str:
+        rl = space._static_layout if space._static_layout is not None else None
+        names = rl.chan_names if rl is not None else _all_chan_names()
+        return f"{names.get(ch[3], str(ch[3]))}{sep}{'.'.join(str(v) for v in msg)}"
+
+    def _all_chan_names() -> dict[int, str]:
+        names: dict[int, str] = {}
+        for rl in layouts:
+            names.update(rl.chan_names)
+        return names
+
+    step_for = space._step_for
+
+    def _mkstep(event, pid: int, k: int) -> Step:
+        return step_for(event, ((pid, k),))
+
+    def _run(t, tpl: int, args, sid: int) -> int:
+        rl = layouts[t[ls]]
+        if rl.n >= space.system.max_instances:
+            fail("too many processes", sid)
+        new = space._layout_for(rl.templates + (tpl,))
+        pid = rl.n
+        b = len(t)
+        t.extend([0] * lay.processes[tpl].size)
+        t[ls] = new.id
+        space._seg_init[tpl](t, b, pid, args, new.segment_channel_ids[pid])
+        return pid
+
+    def _rbase(src, pid: int, tpl: int, sid: int) -> int:
+        rl = space._static_layout if ls is None else layouts[src[ls]]
+        if not (0 <= pid < rl.n) or rl.templates[pid] != tpl:
+            fail("invalid remote reference", sid,
+                 f"no live instance {pid} of process '{lay.processes[tpl].process.name}'")
+        return rl.bases[pid]
+
+    def _ronly(src, tpl: int, sid: int) -> int:
+        rl = space._static_layout if ls is None else layouts[src[ls]]
+        found = [i for i, t in enumerate(rl.templates) if t == tpl]
+        if len(found) != 1:
+            fail("invalid remote reference", sid,
+                 f"'{lay.processes[tpl].process.name}' has {len(found)} live instances")
+        return rl.bases[found[0]]
+
+    progress_sets = [frozenset(x.id for x in p.process.locations if x.progress)
+                     for p in lay.processes]
+
+    def _np(src) -> bool:
+        rl = space.layout_of(src)
+        return not any(src[b] in progress_sets[t] for t, b in zip(rl.templates, rl.bases, strict=True))
+
+    del spans_holder
+    return {
+        "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_div": _div,
+        "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
+        "_cquery": _cquery, "_find": _find, "_poll": _poll, "_take": _take,
+        "_push": _push, "_send_now": _send_now, "_recv_now": _recv_now, "_chev": _chev,
+        "_mkstep": _mkstep, "_run": _run, "_rbase": _rbase, "_ronly": _ronly, "_np": _np,
+        "_LAYOUTS": layouts, "BoolType": BoolType, "RecvBind": RecvBind,
+    }
+
+
+def build_state_space(system: TransitionSystem) -> CompiledStateSpace:
+    """Return the compiled state space of ``system`` (raises ``UnsupportedError`` for
+    constructs the engine cannot execute, naming them with their span)."""
+    return CompiledStateSpace(system)
+
+
+__all__ = ["CompiledStateSpace", "RuntimeLayout", "build_state_space", "scalar_count"]
