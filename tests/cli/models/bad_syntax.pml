@@ -1,0 +1,4 @@
+byte x = 0;
+active proctype P() {
+  x = ;
+}
