@@ -1,0 +1,475 @@
+"""Fairness conditions: one ``prune`` per notion behind one interface (paper 000 Figs. 7,
+8, 9, 11; paper 001 Theorem 1 and Lemma 2; paper 002 section 4).
+
+A condition looks at a strongly connected subgraph of the product (its nodes and its
+internal edges) and returns the nodes that cannot belong to any fair subgraph of it
+(``prune``): none (the subgraph is fair), all of them (no subgraph is fair), or some (the
+rest must be re-decomposed). The search in ``emptiness.py`` is shared by every notion.
+
+What fairness talks about (DESIGN.md section 3):
+- *actions*: ``Step.action`` (CSP#: the event name; Promela: a statement of a process
+  instance). ``enabled(s)`` is the set of actions of the steps of system state ``s``.
+  Tau steps (``Step.tau``) always count as engaged (PAT), so they never make a subgraph
+  unfair under the action-based notions;
+- *steps* ``(s, step, s')`` for strong global fairness;
+- *processes*: ``Step.processes`` for process-level fairness (002 Defs. 4-5);
+- *units* of annotations: ``wf``/``sf``/``f`` on an event name (every step whose event
+  is that name), ``wl``/``sl`` on one edge occurrence (every step that takes it).
+The stutter step of a deadlocked or terminated state enables and engages nothing: every
+notion accepts the stutter loop (a finite run is fair when it ends), except an ``f``
+annotation, which by definition demands its event infinitely often.
+
+Enabledness is that of the system state (the automaton never disables a step), and
+engagement is what the subgraph's edges do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+from bridge.fairness.product import Product
+from bridge.ir.model import FairnessMark
+from bridge.ir.property import Fairness
+from bridge.ir.verdict import FairnessWitness
+
+Edge = tuple[int, int, int, int]  # (source node, target node, step id, acceptance mask)
+
+
+@dataclass
+class Subgraph:
+    """A strongly connected subgraph of the product: ``nodes`` and internal ``edges``."""
+
+    nodes: set[int]
+    edges: list[Edge]
+
+
+class FairnessCondition:
+    """One fairness notion (or a conjunction). Subclasses implement ``prune``,
+    ``required_keys`` and ``edge_keys``.
+
+    ``prune(g)`` returns the set of nodes of ``g`` that lie in no fair subgraph of ``g``
+    (soundness: a node of a fair subgraph is never returned). ``required_keys(g)``, for a
+    fair ``g``, lists what a loop through ``g`` must engage (each key is met by some edge
+    of ``g``); ``edge_keys(source, step, target)`` the keys one edge meets.
+    ``needs_all_states``: a fair loop must also visit every node of ``g`` (notions that
+    depend on what is enabled along the loop).
+    """
+
+    name = "none"
+    needs_all_states = False
+
+    def __init__(self, product: Product) -> None:
+        self.product = product
+
+    def prune(self, g: Subgraph) -> set[int]:
+        """Return the nodes of ``g`` that belong to no fair subgraph of ``g``."""
+        return set()
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        """Return the keys a fair loop through ``g`` must meet."""
+        return set()
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        """Return the keys met by the edge ``source --step--> target``."""
+        return ()
+
+    def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
+        """Return why ``loop`` (edges ``(source, step id, target)``) is fair."""
+        p = self.product
+        en_sets = [_enabled_actions(p, p.node_sys[u]) for u, _k, _v in loop]
+        somewhere = set().union(*en_sets) if en_sets else set()
+        everywhere = set.intersection(*map(set, en_sets)) if en_sets else set()
+        engaged = {p.step_action[k] for _u, k, _v in loop if not p.steps[k].stutter}
+        return FairnessWitness(
+            fairness=self.name,
+            enabled_somewhere=_names(p, somewhere),
+            enabled_everywhere=_names(p, everywhere),
+            engaged=_names(p, engaged),
+            explanation=self.explain(),
+        )
+
+    def explain(self) -> str:
+        """Return one sentence saying what the loop satisfies."""
+        return "no fairness assumed: any accepting loop is a counterexample"
+
+
+def _names(p: Product, actions: Iterable[int]) -> tuple[str, ...]:
+    return tuple(sorted(p.space.action_name(p.actions[a]) for a in actions))
+
+
+# ---------------------------------------------------------------------------------
+# Cached per-system-state facts
+
+
+def _enabled_actions(p: Product, s: int) -> frozenset[int]:
+    """Return the non-tau actions enabled in system state ``s``."""
+    cache = p.__dict__.setdefault("_fair_enabled_actions", {})
+    hit = cache.get(s)
+    if hit is None:
+        hit = frozenset(
+            p.step_action[k] for k, _t in p.system_steps(s) if not p.steps[k].tau and not p.steps[k].stutter
+        )
+        cache[s] = hit
+    return hit
+
+
+def _enabled_processes(p: Product, s: int) -> frozenset[int]:
+    """Return the processes that can move in system state ``s``."""
+    cache = p.__dict__.setdefault("_fair_enabled_processes", {})
+    hit = cache.get(s)
+    if hit is None:
+        hit = frozenset(q for k, _t in p.system_steps(s) for q in p.steps[k].processes)
+        cache[s] = hit
+    return hit
+
+
+# ---------------------------------------------------------------------------------
+# Event-level notions (paper 000 section 2.2)
+
+
+class NoFairness(FairnessCondition):
+    """Every accepting SCC is a counterexample."""
+
+
+class WeakFairness(FairnessCondition):
+    """Event-level weak fairness (000 Def. 2; prune of Fig. 7): the subgraph is unfair,
+    with all its subgraphs, when an action enabled in every state is engaged nowhere."""
+
+    name = Fairness.WEAK.value
+    needs_all_states = True
+
+    def _engaged(self, g: Subgraph) -> set[int]:
+        p = self.product
+        return {p.step_action[k] for _u, _v, k, _a in g.edges}
+
+    def _always(self, g: Subgraph) -> set[int]:
+        p = self.product
+        always: set[int] | None = None
+        for n in g.nodes:
+            en = _enabled_actions(p, p.node_sys[n])
+            always = set(en) if always is None else always & en
+            if not always:
+                break
+        return always or set()
+
+    def prune(self, g: Subgraph) -> set[int]:
+        if self._always(g) - self._engaged(g):
+            return set(g.nodes)
+        return set()
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        return {("action", a) for a in self._always(g)}
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        return (("action", self.product.step_action[step]),)
+
+    def explain(self) -> str:
+        return "weak fairness: every action enabled in every state of the loop is engaged in it"
+
+
+class StrongLocalFairness(WeakFairness):
+    """Event-level strong fairness (000 Def. 3; prune of Fig. 8): a state enabling an
+    action that the subgraph never engages is in no fair subgraph."""
+
+    name = Fairness.STRONG_LOCAL.value
+
+    def prune(self, g: Subgraph) -> set[int]:
+        p = self.product
+        engaged = self._engaged(g)
+        return {n for n in g.nodes if not _enabled_actions(p, p.node_sys[n]) <= engaged}
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        p = self.product
+        keys: set[Hashable] = set()
+        for n in g.nodes:
+            keys.update(("action", a) for a in _enabled_actions(p, p.node_sys[n]))
+        return keys
+
+    def explain(self) -> str:
+        return "strong local fairness: every action enabled somewhere in the loop is engaged in it"
+
+
+class StrongGlobalFairness(FairnessCondition):
+    """Strong global fairness (000 Def. 4, prune of Fig. 9; 001 Theorem 1, Lemma 2).
+
+    The subgraph is fair iff every step ``(s, a, s')`` of every system state ``s`` it
+    visits is taken by one of its edges. If it fails, so does every subgraph: a fair
+    subgraph ``D`` of the SCC ``C`` has its system projection closed under steps, every
+    node of ``C`` is reachable from ``D``, so ``C`` projects onto the same states and
+    takes every step ``D`` takes (the proof of 001 Lemma 2). Hence all-or-nothing.
+    """
+
+    name = Fairness.STRONG_GLOBAL.value
+    needs_all_states = True
+
+    def prune(self, g: Subgraph) -> set[int]:
+        p = self.product
+        engaged = {(p.node_sys[u], k, p.node_sys[v]) for u, v, k, _a in g.edges}
+        seen: set[int] = set()
+        for n in g.nodes:
+            s = p.node_sys[n]
+            if s in seen:
+                continue
+            seen.add(s)
+            for k, t in p.system_steps(s):
+                if (s, k, t) not in engaged:
+                    return set(g.nodes)
+        return set()
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        p = self.product
+        keys: set[Hashable] = set()
+        for s in {p.node_sys[n] for n in g.nodes}:
+            keys.update(("step", s, k, t) for k, t in p.system_steps(s))
+        return keys
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        p = self.product
+        return (("step", p.node_sys[source], step, p.node_sys[target]),)
+
+    def explain(self) -> str:
+        return (
+            "strong global fairness: every step enabled in a state of the loop is taken "
+            "in the loop (the loop's states are closed under the system's steps)"
+        )
+
+
+# ---------------------------------------------------------------------------------
+# Process-level notions (paper 002 section 4: always / once / leave)
+
+
+class ProcessWeakFairness(FairnessCondition):
+    """Process-level weak fairness (002 Def. 4; Lemma 3): ``always(g) <= leave(g)``;
+    all-or-nothing, since ``always`` shrinks and ``leave`` grows with the subgraph."""
+
+    name = Fairness.PROCESS_WEAK.value
+    needs_all_states = True
+
+    def _leave(self, g: Subgraph) -> set[int]:
+        p = self.product
+        return {q for _u, _v, k, _a in g.edges for q in p.steps[k].processes}
+
+    def _always(self, g: Subgraph) -> set[int]:
+        p = self.product
+        always: set[int] | None = None
+        for n in g.nodes:
+            en = _enabled_processes(p, p.node_sys[n])
+            always = set(en) if always is None else always & en
+            if not always:
+                break
+        return always or set()
+
+    def prune(self, g: Subgraph) -> set[int]:
+        if self._always(g) - self._leave(g):
+            return set(g.nodes)
+        return set()
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        return {("process", q) for q in self._always(g)}
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        return tuple(("process", q) for q in self.product.steps[step].processes)
+
+    def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
+        p = self.product
+        en_sets = [_enabled_processes(p, p.node_sys[u]) for u, _k, _v in loop]
+        somewhere = set().union(*en_sets) if en_sets else set()
+        everywhere = set.intersection(*map(set, en_sets)) if en_sets else set()
+        engaged = {q for _u, k, _v in loop for q in p.steps[k].processes}
+        return FairnessWitness(
+            fairness=self.name,
+            enabled_somewhere=_process_names(p, somewhere),
+            enabled_everywhere=_process_names(p, everywhere),
+            engaged=_process_names(p, engaged),
+            explanation=self.explain(),
+        )
+
+    def explain(self) -> str:
+        return "process-level weak fairness: every process enabled in every state of the loop moves in it"
+
+
+def _process_names(p: Product, procs: Iterable[int]) -> tuple[str, ...]:
+    namer = getattr(p.space, "instance_name", None)
+    out = []
+    for q in sorted(procs):
+        try:
+            out.append(str(namer(q)) if callable(namer) else f"process {q}")
+        except Exception:  # an instance id the space cannot name
+            out.append(f"process {q}")
+    return tuple(out)
+
+
+class ProcessStrongFairness(ProcessWeakFairness):
+    """Process-level strong fairness (002 Def. 5; Lemma 4 and ``bad(scg)``): a state
+    where a process that never moves in the subgraph is enabled is pruned."""
+
+    name = Fairness.PROCESS_STRONG.value
+
+    def prune(self, g: Subgraph) -> set[int]:
+        p = self.product
+        leave = self._leave(g)
+        return {n for n in g.nodes if not _enabled_processes(p, p.node_sys[n]) <= leave}
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        p = self.product
+        keys: set[Hashable] = set()
+        for n in g.nodes:
+            keys.update(("process", q) for q in _enabled_processes(p, p.node_sys[n]))
+        return keys
+
+    def explain(self) -> str:
+        return "process-level strong fairness: every process enabled somewhere in the loop moves in it"
+
+
+# ---------------------------------------------------------------------------------
+# Annotations (paper 000 section 4, Fig. 11)
+
+StepUnits = Callable[[int], frozenset[Hashable]]
+
+
+class AnnotatedFairness(FairnessCondition):
+    """Per-event annotations (000 Fig. 11). ``units(step id)`` gives the annotation
+    units a step engages; ``marks`` maps each unit to ``f``, ``wf``/``wl`` (weak) or
+    ``sf``/``sl`` (strong). ``f``: engaged in the loop, or the subgraph is dropped;
+    weak: enabled in every state implies engaged, else dropped; strong: a state enabling
+    an unengaged strong unit is pruned."""
+
+    name = "annotations"
+
+    def __init__(self, product: Product, marks: dict[Hashable, FairnessMark], units: StepUnits) -> None:
+        super().__init__(product)
+        self.marks = marks
+        self.units = units
+        self.unconditional = {u for u, m in marks.items() if m is FairnessMark.F}
+        self.weak = {u for u, m in marks.items() if m in (FairnessMark.WF, FairnessMark.WL)}
+        self.strong = {u for u, m in marks.items() if m in (FairnessMark.SF, FairnessMark.SL)}
+        self.needs_all_states = bool(self.weak or self.strong)
+        self._enabled: dict[int, frozenset[Hashable]] = {}
+
+    def _enabled_units(self, s: int) -> frozenset[Hashable]:
+        hit = self._enabled.get(s)
+        if hit is None:
+            p = self.product
+            acc: set[Hashable] = set()
+            for k, _t in p.system_steps(s):
+                if not p.steps[k].stutter:
+                    acc.update(self.units(k))
+            hit = frozenset(acc)
+            self._enabled[s] = hit
+        return hit
+
+    def _engaged(self, g: Subgraph) -> set[Hashable]:
+        out: set[Hashable] = set()
+        for _u, _v, k, _a in g.edges:
+            out.update(self.units(k))
+        return out
+
+    def _always_weak(self, g: Subgraph) -> set[Hashable]:
+        p = self.product
+        weak = set(self.weak)
+        for n in g.nodes:
+            if not weak:
+                break
+            weak &= self._enabled_units(p.node_sys[n])
+        return weak
+
+    def prune(self, g: Subgraph) -> set[int]:
+        engaged = self._engaged(g)
+        if not self.unconditional <= engaged or not self._always_weak(g) <= engaged:
+            return set(g.nodes)
+        p = self.product
+        return {
+            n
+            for n in g.nodes
+            if not (self._enabled_units(p.node_sys[n]) & self.strong) <= engaged
+        }
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        p = self.product
+        keys: set[Hashable] = {("unit", u) for u in self.unconditional}
+        keys.update(("unit", u) for u in self._always_weak(g))
+        for n in g.nodes:
+            keys.update(("unit", u) for u in self._enabled_units(p.node_sys[n]) & self.strong)
+        return keys
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        return tuple(("unit", u) for u in self.units(step))
+
+    def explain(self) -> str:
+        return (
+            "annotated fairness: every f event is engaged in the loop, every wf/wl event "
+            "enabled throughout is engaged, every sf/sl event enabled somewhere is engaged"
+        )
+
+
+class AllOf(FairnessCondition):
+    """The conjunction of conditions: a node is pruned when any part prunes it (each
+    part is sound, so the union is)."""
+
+    def __init__(self, product: Product, parts: Sequence[FairnessCondition]) -> None:
+        super().__init__(product)
+        self.parts = tuple(parts)
+        self.name = " + ".join(c.name for c in self.parts) or "none"
+        self.needs_all_states = any(c.needs_all_states for c in self.parts)
+
+    def prune(self, g: Subgraph) -> set[int]:
+        removed: set[int] = set()
+        for c in self.parts:
+            removed |= c.prune(g)
+            if len(removed) == len(g.nodes):
+                break
+        return removed
+
+    def required_keys(self, g: Subgraph) -> set[Hashable]:
+        keys: set[Hashable] = set()
+        for i, c in enumerate(self.parts):
+            keys.update((i, key) for key in c.required_keys(g))
+        return keys
+
+    def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
+        out: list[Hashable] = []
+        for i, c in enumerate(self.parts):
+            out.extend((i, key) for key in c.edge_keys(source, step, target))
+        return out
+
+    def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
+        if not self.parts:
+            return FairnessCondition.witness(self, loop)
+        first = self.parts[0].witness(loop)
+        explanation = "; ".join(c.explain() for c in self.parts)
+        return FairnessWitness(
+            fairness=self.name,
+            enabled_somewhere=first.enabled_somewhere,
+            enabled_everywhere=first.enabled_everywhere,
+            engaged=first.engaged,
+            explanation=explanation,
+        )
+
+
+_NOTIONS: dict[Fairness, type[FairnessCondition]] = {
+    Fairness.NONE: NoFairness,
+    Fairness.WEAK: WeakFairness,
+    Fairness.STRONG_LOCAL: StrongLocalFairness,
+    Fairness.STRONG_GLOBAL: StrongGlobalFairness,
+    Fairness.PROCESS_WEAK: ProcessWeakFairness,
+    Fairness.PROCESS_STRONG: ProcessStrongFairness,
+}
+
+
+def make_condition(
+    product: Product,
+    fairness: Fairness,
+    marks: dict[Hashable, FairnessMark] | None = None,
+    units: StepUnits | None = None,
+) -> FairnessCondition:
+    """Return the condition for ``fairness`` conjoined with the annotations ``marks``
+    (units of each step given by ``units``)."""
+    base = _NOTIONS[fairness](product)
+    if not marks:
+        return base
+    assert units is not None
+    ann = AnnotatedFairness(product, marks, units)
+    if fairness is Fairness.NONE:
+        return ann
+    return AllOf(product, (base, ann))

@@ -1,0 +1,286 @@
+"""The on-the-fly product of a ``StateSpace`` with the Büchi automaton of ``!phi``.
+
+Product states are dense ints; a product state is a pair (system state id, automaton
+state). The system side is interned too: each system state gets an id, its steps are
+computed once and shared by every automaton state paired with it (DESIGN.md section 7).
+
+State/event convention (paper 000 section 2.1; 001 Def. 2; documented in the README):
+the automaton reads, on each product transition ``(s, q) --step--> (s', q')``, the
+state atoms of the *target* state ``s'`` and the event atoms of ``step``. The run starts
+with an initial pseudo-step whose event is ``init`` and whose target is the initial
+state, so the automaton reads ``(L(s0), init), (L(s1), e0), (L(s2), e1), ...``. This is
+PAT's convention (a configuration is the pair of the event that led to it and the state
+it reached; the initial configuration carries ``init``), and for state atoms it is the
+same sequence of states that a SPIN never claim reads (the claim sees ``s0`` first, then
+every state after a move). So ``[](eat.0 -> full)`` says the state reached by ``eat.0``
+satisfies ``full``.
+
+Finite runs: a state without steps (deadlock or valid termination) gets one idle
+self-loop ``STUTTER_STEP`` (SPIN and PAT extend finite runs by stuttering). The stutter
+step has no event (event atoms are false on it), no process and no action: it engages
+nothing and, because the state enables nothing, every fairness notion accepts a run that
+ends stuttering there (``conditions.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+
+from bridge.automata.buchi import Buchi
+from bridge.semantics.successors import StateSpace, StateVector, Step
+
+INIT_EVENT = "init"
+STUTTER_STEP = Step(event=None, action=("stutter",), processes=(), stutter=True)
+
+
+class LimitReached(Exception):
+    """The product grew past ``max_states`` or the search passed its deadline."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(what)
+
+
+class ModelErrorAt(Exception):
+    """A ``ModelRuntimeError`` raised while expanding product node ``node``."""
+
+    def __init__(self, node: int, error: Exception) -> None:
+        self.node = node
+        self.error = error
+        super().__init__(str(error))
+
+
+class Product:
+    """The product graph, built on the fly; nodes are dense ints from 0.
+
+    ``successors(node)`` returns the target nodes of ``node`` (computed and stored on
+    the first call); ``edges(node)`` the parallel ``(target, step id, acceptance mask)``
+    triples. The system side: ``sys_states[i]`` is system state ``i``, ``sys_steps[i]``
+    its ``(step id, target system id)`` list (a deadlock gets the stutter step),
+    ``steps[k]`` the interned ``Step`` with id ``k`` and ``step_action[k]`` the id of its
+    action in ``actions``.
+    """
+
+    def __init__(
+        self,
+        space: StateSpace,
+        buchi: Buchi,
+        state_letter: Callable[[StateVector], int],
+        event_letter: Callable[[str | None], int],
+        *,
+        max_states: int | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        self.space = space
+        self.buchi = buchi
+        self._state_letter = state_letter
+        self._event_letter = event_letter
+        self.max_states = max_states
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.started = time.monotonic()
+        # system side
+        self.sys_states: list[StateVector] = []
+        self._sys_index: dict[StateVector, int] = {}
+        self.sys_letter: list[int] = []
+        self.sys_steps: list[list[tuple[int, int]] | None] = []
+        self.steps: list[Step] = []
+        self._step_index: dict[Step, int] = {}
+        self.step_action: list[int] = []
+        self.step_letter: list[int] = []
+        self.actions: list[Hashable] = []
+        self._action_index: dict[Hashable, int] = {}
+        # product side
+        self._nq = max(1, buchi.num_states)
+        self.node_sys: list[int] = []
+        self.node_q: list[int] = []
+        self._node_index: dict[int, int] = {}
+        self._out_dst: list[list[int] | None] = []
+        self._out_edges: list[list[tuple[int, int, int]] | None] = []
+        self.transitions = 0
+        self.stutter_id = self._intern_step(STUTTER_STEP)
+        self.initial_nodes_list: list[int] = []
+        self.initial_sys: list[int] = []
+        for state in space.initial_states():
+            s = self._intern_sys(state)
+            self.initial_sys.append(s)
+            letter = self.sys_letter[s] | event_letter(INIT_EVENT)
+            for q, _acc in buchi.successors(buchi.initial, letter):
+                node = self._intern_node(s, q)
+                if node not in self.initial_nodes_list:
+                    self.initial_nodes_list.append(node)
+
+    # -- interning -------------------------------------------------------------------
+
+    def _intern_sys(self, state: StateVector) -> int:
+        s = self._sys_index.get(state)
+        if s is None:
+            s = len(self.sys_states)
+            self._sys_index[state] = s
+            self.sys_states.append(state)
+            self.sys_letter.append(self._state_letter(state))
+            self.sys_steps.append(None)
+        return s
+
+    def _intern_step(self, step: Step) -> int:
+        k = self._step_index.get(step)
+        if k is None:
+            k = len(self.steps)
+            self._step_index[step] = k
+            self.steps.append(step)
+            a = self._action_index.get(step.action)
+            if a is None:
+                a = len(self.actions)
+                self._action_index[step.action] = a
+                self.actions.append(step.action)
+            self.step_action.append(a)
+            self.step_letter.append(self._event_letter(step.event))
+        return k
+
+    def _intern_node(self, s: int, q: int) -> int:
+        key = s * self._nq + q
+        node = self._node_index.get(key)
+        if node is None:
+            node = len(self.node_sys)
+            if self.max_states is not None and node >= self.max_states:
+                raise LimitReached("states")
+            if self.deadline is not None and (node & 1023) == 0 and time.monotonic() > self.deadline:
+                raise LimitReached("time")
+            self._node_index[key] = node
+            self.node_sys.append(s)
+            self.node_q.append(q)
+            self._out_dst.append(None)
+            self._out_edges.append(None)
+        return node
+
+    # -- system side -----------------------------------------------------------------
+
+    def system_steps(self, s: int) -> list[tuple[int, int]]:
+        """Return ``(step id, target system id)`` of system state ``s`` (stutter for a
+        state without steps)."""
+        steps = self.sys_steps[s]
+        if steps is None:
+            succ = self.space.successors(self.sys_states[s])
+            if succ:
+                steps = [(self._intern_step(step), self._intern_sys(t)) for step, t in succ]
+            else:
+                steps = [(self.stutter_id, s)]
+            self.sys_steps[s] = steps
+        return steps
+
+    # -- product side ----------------------------------------------------------------
+
+    @property
+    def num_nodes(self) -> int:
+        """Return the number of product states reached so far."""
+        return len(self.node_sys)
+
+    def initial_nodes(self) -> list[int]:
+        """Return the initial product states."""
+        return self.initial_nodes_list
+
+    def is_expanded(self, node: int) -> bool:
+        """Return True if the successors of ``node`` have been computed."""
+        return self._out_dst[node] is not None
+
+    def successors(self, node: int) -> list[int]:
+        """Return the target nodes of ``node`` (one per edge, in edge order)."""
+        dst = self._out_dst[node]
+        if dst is None:
+            self._expand(node)
+            dst = self._out_dst[node]
+            assert dst is not None
+        return dst
+
+    def edges(self, node: int) -> list[tuple[int, int, int]]:
+        """Return ``(target node, step id, acceptance mask)`` for each edge of ``node``."""
+        out = self._out_edges[node]
+        if out is None:
+            self._expand(node)
+            out = self._out_edges[node]
+            assert out is not None
+        return out
+
+    def _expand(self, node: int) -> None:
+        s = self.node_sys[node]
+        q = self.node_q[node]
+        try:
+            sys_steps = self.system_steps(s)
+        except LimitReached:
+            raise
+        except Exception as error:  # ModelRuntimeError (and only that, in practice)
+            from bridge.diagnostics import ModelRuntimeError
+
+            if isinstance(error, ModelRuntimeError):
+                raise ModelErrorAt(node, error) from error
+            raise
+        buchi_succ = self.buchi.successors
+        sys_letter = self.sys_letter
+        step_letter = self.step_letter
+        dst: list[int] = []
+        out: list[tuple[int, int, int]] = []
+        for k, t in sys_steps:
+            succ = buchi_succ(q, sys_letter[t] | step_letter[k])
+            if len(succ) > 1:
+                # Parallel automaton edges to one target: merge their acceptance marks
+                # (a run may alternate between them, so the union is met infinitely
+                # often; it also keeps one product edge per (step, target)).
+                merged: dict[int, int] = {}
+                for q2, acc in succ:
+                    merged[q2] = merged.get(q2, 0) | acc
+                succ = tuple(merged.items())
+            for q2, acc in succ:
+                n2 = self._intern_node(t, q2)
+                dst.append(n2)
+                out.append((n2, k, acc))
+        self.transitions += len(out)
+        self._out_dst[node] = dst
+        self._out_edges[node] = out
+
+    def describe_node(self, node: int) -> str:
+        """Return ``(system state, automaton state)`` as text (debugging)."""
+        return f"({self.sys_states[self.node_sys[node]]}, q{self.node_q[node]})"
+
+    def path_from_initial(self, targets: set[int] | frozenset[int]) -> tuple[int, list[tuple[int, int, int]]]:
+        """Return ``(initial node, edges)`` of a shortest path (over the part explored so
+        far) from an initial node to some node of ``targets``; edges are
+        ``(source, step id, target)``."""
+        parent: dict[int, tuple[int, int] | None] = {}
+        queue: list[int] = []
+        for n in self.initial_nodes_list:
+            if n not in parent:
+                parent[n] = None
+                queue.append(n)
+        head = 0
+        found = -1
+        while head < len(queue):
+            v = queue[head]
+            head += 1
+            if v in targets:
+                found = v
+                break
+            out = self._out_edges[v]
+            if out is None:
+                continue
+            for w, k, _acc in out:
+                if w not in parent:
+                    parent[w] = (v, k)
+                    queue.append(w)
+        if found < 0:
+            raise ValueError("target not reachable in the explored product")
+        path: list[tuple[int, int, int]] = []
+        v = found
+        while parent[v] is not None:
+            u, k = parent[v]  # type: ignore[misc]
+            path.append((u, k, v))
+            v = u
+        path.reverse()
+        return v, path
+
+    def elapsed(self) -> float:
+        """Return seconds since the product was created."""
+        return time.monotonic() - self.started
+
+    def system_path(self, edges: Sequence[tuple[int, int, int]]) -> list[tuple[Step, StateVector]]:
+        """Return the system steps of product ``edges`` as ``(Step, target state)``."""
+        return [(self.steps[k], self.sys_states[self.node_sys[v]]) for _u, k, v in edges]
