@@ -53,8 +53,8 @@ class NotAvailableError(ConfigurationError):
 # Options
 
 
-Progress = Callable[[int, int], None]
-"""A callback ``progress(states, transitions)`` a long run may call now and then."""
+Progress = Callable[[int, int, float], None]
+"""A callback ``progress(states, transitions, seconds)`` a long run calls now and then."""
 
 
 @dataclass(frozen=True, slots=True)

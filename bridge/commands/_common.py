@@ -159,8 +159,9 @@ class ProgressLine:
         self._thread: threading.Thread | None = None
         self._drawn = False
 
-    def update(self, states: int, transitions: int) -> None:
-        """Record the engine's latest counts (called from the engine)."""
+    def update(self, states: int, transitions: int, seconds: float | None = None) -> None:
+        """Record the engine's latest counts (called from the engine; ``seconds``, the
+        engine's own clock, is not needed: the line times itself)."""
         self.states, self.transitions = states, transitions
 
     def restart(self, label: str) -> None:
@@ -307,9 +308,11 @@ def print_lasso(out: Console, lasso: Lasso) -> None:
                 out.print(Text(f"    {label}: {', '.join(names)}"))
 
 
-def print_verdict(out: Console, number: int, verdict: Verdict) -> None:
-    """Print one assertion's result: headline, statistics, notes, counterexample."""
-    head = Text(f"[{number}] {verdict.property}  ")
+def print_verdict(out: Console, number: int, verdict: Verdict, label: str | None = None
+                  ) -> None:
+    """Print one assertion's result: headline (``label``, default the verdict's property),
+    statistics, notes, counterexample."""
+    head = Text(f"[{number}] {label or verdict.property}  ")
     head.append(outcome_text(verdict.outcome))
     if verdict.reason:
         head.append(f" ({verdict.reason})")
@@ -329,7 +332,7 @@ def print_verdict(out: Console, number: int, verdict: Verdict) -> None:
         print_trace(out, verdict.trace)
 
 
-def summary_table(rows: Sequence[tuple[str, int, Verdict]], show_model: bool = False
+def summary_table(rows: Sequence[tuple[str, int, str, Verdict]], show_model: bool = False
                   ) -> Table:
     """Return one row per assertion: (model,) #, assertion, fairness, verdict, counts,
     time."""
@@ -341,9 +344,9 @@ def summary_table(rows: Sequence[tuple[str, int, Verdict]], show_model: bool = F
         columns.insert(0, ("model", "left"))
     for name, justify in columns:
         table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for model, number, verdict in rows:
+    for model, number, label, verdict in rows:
         s = verdict.statistics
-        cells = [str(number), Text(verdict.property), verdict.fairness,
+        cells = [str(number), Text(label), verdict.fairness,
                  outcome_text(verdict.outcome), str(s.states), str(s.transitions),
                  format_seconds(s.seconds)]
         if show_model:

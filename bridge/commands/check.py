@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         max_states=args.max_states, timeout=args.timeout,
         ignore_end_states=args.ignore_end_states, por=args.por, symmetry=args.symmetry)
     several = len(args.models) > 1
-    results: list[tuple[str, int, Verdict]] = []
+    results: list[tuple[str, int, str, Verdict]] = []
     bad_input = False
     with _common.ProgressLine() as progress:
         options = dataclasses.replace(options, progress=progress.update)
@@ -84,18 +84,19 @@ def run(args: argparse.Namespace) -> int:
             for index, (system, prop) in enumerate(pairs, 1):
                 progress.restart(f"{path} assertion {index}/{len(pairs)} ({prop.text})")
                 verdict = api.check_property(system, prop, options)
-                results.append((path, prop.number, verdict))
+                results.append((path, prop.number, prop.text, verdict))
                 if args.json:
-                    print(json.dumps(verdict_to_json(verdict, prop.number, path)), flush=True)
+                    print(json.dumps(verdict_to_json(verdict, prop.number, path, prop.text)),
+                          flush=True)
                     continue
                 if len(results) > 1:
                     out.print()
                 if several:
                     out.print(Text(f"{path}", style="bold"))
-                _common.print_verdict(out, prop.number, verdict)
+                _common.print_verdict(out, prop.number, verdict, prop.text)
     if not args.json and len(results) > 1:
         out.print()
         out.print(_common.summary_table(results, show_model=several))
     if bad_input:
         return 2
-    return api.outcome_exit_code([verdict for _, _, verdict in results])
+    return api.outcome_exit_code([verdict for *_, verdict in results])

@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write JUnit XML (one testcase per row)")
     parser.add_argument("--markdown", default=None, metavar="FILE",
                         help="write the results as a Markdown table")
+    parser.add_argument("--results", default=None, metavar="FILE",
+                        help="write the results document (case_studies/RESULTS.md); "
+                             "keeps the FILE's '## Notes' section if it has one")
     parser.set_defaults(run=run)
 
 
@@ -101,5 +104,15 @@ def run(args: argparse.Namespace) -> int:
         Path(args.junit).write_text(regress.format_junit(results), encoding="utf-8")
     if args.markdown:
         Path(args.markdown).write_text(regress.format_markdown(results), encoding="utf-8")
+    if args.results:
+        target = Path(args.results)
+        notes = ""
+        if target.is_file():
+            old = target.read_text(encoding="utf-8")
+            start = old.find("## Notes")
+            if start >= 0:
+                end = old.find("## All rows", start)
+                notes = old[start:end if end >= 0 else None]
+        target.write_text(regress.format_results_document(results, notes), encoding="utf-8")
     failing = [r for r in results if r.status in regress.Status.FAILING]
     return 1 if failing else 0

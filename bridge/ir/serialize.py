@@ -160,18 +160,20 @@ def lasso_to_json(lasso: Lasso) -> dict[str, Any]:
 
 
 def verdict_to_json(result: Verdict, number: int | None = None,
-                    model: str | None = None) -> dict[str, Any]:
+                    model: str | None = None, assertion: str | None = None
+                    ) -> dict[str, Any]:
     """Return the flat JSON object of one verdict (``bridge check --json``).
 
     ``model``: the model file's path (default: the system name); ``system`` is always
-    the system name, ``number`` the assertion's 1-based position in the file.
+    the system name, ``number`` the assertion's 1-based position in the file,
+    ``assertion`` its text as written (default: the verdict's property).
     """
     statistics = result.statistics
     return {
         "model": model if model is not None else result.model,
         "system": result.model,
         "number": number,
-        "assertion": result.property,
+        "assertion": assertion if assertion is not None else result.property,
         "verdict": result.outcome.value,
         "reason": result.reason,
         "fairness": result.fairness,
