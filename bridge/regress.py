@@ -56,6 +56,7 @@ __all__ = [
     "format_junit",
     "format_lasso",
     "format_markdown",
+    "format_results_document",
     "format_table",
     "instantiate",
     "load_row_model",
@@ -607,3 +608,34 @@ def format_junit(results: Sequence[RowResult], suite: str = "bridge-regress") ->
             out.append(f"  <testcase {attrs}><system-out>{detail}</system-out></testcase>")
     out.append("</testsuite>")
     return "\n".join(out) + "\n"
+
+
+RESULTS_HEADER = """# Case-study results
+
+Every row of every table of the papers in `shared/papers/`, with the paper's verdict
+and time and ours here (2 cores), and the ratio (ours / the paper's PAT time; the
+papers' machines are 2008-2010 desktops, and our models are written from the papers'
+descriptions, so state counts and times are comparable only roughly). Rows whose
+verdict the papers do not give are `expected = unknown`; they are reported, never
+counted as failures. Rows of case studies we have no model for are `missing`, with the
+reason. Regenerate with:
+
+    python3 -m bridge regress --show-missing --jobs 2 --timeout 600 --results case_studies/RESULTS.md
+
+(the fast subset: `python3 -m bridge regress --fast`; the full suite with the big sizes
+runs for hours, as in the papers).
+
+Statuses: `pass` (our verdict = the paper's), `MISMATCH`, `reported` (no paper verdict),
+`limit` (our time/state limit stopped the check), `ERROR` (the model could not be loaded
+or checked: the message says why), `missing` (no model), `skipped` (outside the budget).
+"""
+
+
+def format_results_document(results: Sequence[RowResult], preamble: str = "") -> str:
+    """Return ``case_studies/RESULTS.md``: the header, ``preamble`` and the table."""
+    parts = [RESULTS_HEADER]
+    if preamble:
+        parts.append(preamble.rstrip() + "\n")
+    parts.append("## All rows\n")
+    parts.append(format_markdown(results))
+    return "\n".join(parts)
