@@ -71,6 +71,7 @@ class Product:
         *,
         max_states: int | None = None,
         timeout: float | None = None,
+        progress: Callable[[int, int, float], None] | None = None,
     ) -> None:
         self.space = space
         self.buchi = buchi
@@ -79,6 +80,11 @@ class Product:
         self.max_states = max_states
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.started = time.monotonic()
+        self.progress = progress
+        self._next_report = self.started + 1.0
+        # Hidden variables (CSP# ``hvar``) are kept in the state but ignored when states
+        # are compared: intern system states by ``state_key`` when the space has one.
+        self._key_of: Callable[[StateVector], StateVector] | None = getattr(space, "state_key", None)
         # system side
         self.sys_states: list[StateVector] = []
         self._sys_index: dict[StateVector, int] = {}
@@ -88,6 +94,7 @@ class Product:
         self._step_index: dict[Step, int] = {}
         self.step_action: list[int] = []
         self.step_letter: list[int] = []
+        self.step_source: list[StateVector | None] = []  # a state where the step was first seen
         self.actions: list[Hashable] = []
         self._action_index: dict[Hashable, int] = {}
         # product side
@@ -113,21 +120,23 @@ class Product:
     # -- interning -------------------------------------------------------------------
 
     def _intern_sys(self, state: StateVector) -> int:
-        s = self._sys_index.get(state)
+        key = state if self._key_of is None else self._key_of(state)
+        s = self._sys_index.get(key)
         if s is None:
             s = len(self.sys_states)
-            self._sys_index[state] = s
+            self._sys_index[key] = s
             self.sys_states.append(state)
             self.sys_letter.append(self._state_letter(state))
             self.sys_steps.append(None)
         return s
 
-    def _intern_step(self, step: Step) -> int:
+    def _intern_step(self, step: Step, source: StateVector | None = None) -> int:
         k = self._step_index.get(step)
         if k is None:
             k = len(self.steps)
             self._step_index[step] = k
             self.steps.append(step)
+            self.step_source.append(source)
             a = self._action_index.get(step.action)
             if a is None:
                 a = len(self.actions)
@@ -144,8 +153,13 @@ class Product:
             node = len(self.node_sys)
             if self.max_states is not None and node >= self.max_states:
                 raise LimitReached("states")
-            if self.deadline is not None and (node & 1023) == 0 and time.monotonic() > self.deadline:
-                raise LimitReached("time")
+            if (node & 1023) == 0:
+                now = time.monotonic()
+                if self.deadline is not None and now > self.deadline:
+                    raise LimitReached("time")
+                if self.progress is not None and now >= self._next_report:
+                    self._next_report = now + 1.0
+                    self.progress(node, self.transitions, now - self.started)
             self._node_index[key] = node
             self.node_sys.append(s)
             self.node_q.append(q)
@@ -160,9 +174,10 @@ class Product:
         state without steps)."""
         steps = self.sys_steps[s]
         if steps is None:
-            succ = self.space.successors(self.sys_states[s])
+            state = self.sys_states[s]
+            succ = self.space.successors(state)
             if succ:
-                steps = [(self._intern_step(step), self._intern_sys(t)) for step, t in succ]
+                steps = [(self._intern_step(step, state), self._intern_sys(t)) for step, t in succ]
             else:
                 steps = [(self.stutter_id, s)]
             self.sys_steps[s] = steps

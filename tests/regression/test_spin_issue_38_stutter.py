@@ -73,3 +73,56 @@ def test_increment_alone_holds(fairness):
 )
 def test_increment_and_loop(fairness, holds):
     assert violated(INCREMENT_AND_LOOP, F(G(atom("n1"))), fairness) is not holds
+
+
+# ---------------------------------------------------------------------------------
+# Through check_ltl on IR systems (front-end free; semantics engine required)
+
+from bridge.ir.property import LtlState, LtlUnary, Property, PropertyKind  # noqa: E402
+from tests.irbuild import G as Gv  # noqa: E402
+from tests.irbuild import assign, edge, eq, int_var, process, system  # noqa: E402
+
+
+def _issue_38_system(q_loops: bool = False):
+    p = process("P", [edge(0, 1, effect=[assign("n", 1)], text="n = 1")], terminal=[1])
+    if q_loops:
+        q = process("Q", [edge(0, 0, text="skip")])
+    else:
+        q = process("Q", [edge(0, 1, effect=[assign("n", 2)], text="n = 2")], terminal=[1])
+    return system([p, q], globals_=[int_var("n", 0)], name="issue38")
+
+
+def _eventually_always_n1() -> Property:
+    formula = LtlUnary("F", LtlUnary("G", LtlState(eq(Gv("n"), 1), "n==1")))
+    return Property("test", PropertyKind.LTL, "<>[](n==1)", formula=formula)
+
+
+@pytest.mark.parametrize("fairness", list(Fairness))
+def test_issue_38_check_ltl(fairness):
+    check = pytest.importorskip("bridge.fairness.check")
+    verdict = check.check_ltl(_issue_38_system(), _eventually_always_n1(), check.LtlOptions(fairness=fairness))
+    assert verdict.outcome.value == "violated"
+    assert verdict.lasso is not None
+    # the loop is the stutter at the end state where n == 2
+    assert all(s.stutter for s in verdict.lasso.loop)
+    assert verdict.fairness.startswith(fairness.value)
+
+
+@pytest.mark.parametrize(
+    "fairness, holds",
+    [
+        (Fairness.NONE, False),
+        (Fairness.WEAK, True),
+        (Fairness.STRONG_LOCAL, True),
+        (Fairness.STRONG_GLOBAL, True),
+        (Fairness.PROCESS_WEAK, True),
+        (Fairness.PROCESS_STRONG, True),
+    ],
+)
+def test_increment_and_loop_check_ltl(fairness, holds):
+    check = pytest.importorskip("bridge.fairness.check")
+    verdict = check.check_ltl(
+        _issue_38_system(q_loops=True), _eventually_always_n1(), check.LtlOptions(fairness=fairness)
+    )
+    assert (verdict.outcome.value == "holds") is holds
+    assert verdict.fairness == fairness.value

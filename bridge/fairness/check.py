@@ -1,0 +1,348 @@
+"""Check an LTL property of a transition system under fairness: ``check_ltl``.
+
+The pipeline of DESIGN.md section 4: translate ``!phi`` with Spot (``automata/ltl.py``),
+build the product with the compiled state space on the fly (``product.py``), search it
+for a fair accepting SCC (``emptiness.py``, paper 000 Fig. 5 with the prunes of
+``conditions.py``), and map a fair lasso back to model steps (``semantics/trace.py``).
+
+Semantics (documented once, here and in the README):
+- state/event LTL, PAT's convention: the automaton reads the state reached and the event
+  that reached it; the run starts with the pseudo-event ``init`` (``product.py``);
+- an event atom ``e`` holds on a step whose event name is exactly ``e`` (no prefix
+  matching: ``eat`` does not match ``eat.0``);
+- finite runs stutter at their last state; the stutter step has no event;
+- actions, processes and steps for fairness as in ``conditions.py``;
+- annotations: ``LtlOptions.annotations`` pairs ``(mark, name)``; ``name`` is an event
+  name (CSP#) or a statement label (Promela, whose labelled statements carry the label as
+  their event). Marks written in the model (``Edge.fairness``) apply too unless
+  ``model_annotations`` is False: ``wf``/``sf``/``f`` to every step with the edge's event
+  name, ``wl``/``sl`` to the steps that take that very edge (one occurrence).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from bridge.automata.ltl import NegatedAutomaton, translate_formula
+from bridge.diagnostics import ConfigurationError, ModelRuntimeError
+from bridge.fairness.conditions import (
+    AllOf,
+    AnnotatedFairness,
+    FairnessCondition,
+    make_condition,
+)
+from bridge.fairness.emptiness import FairLasso, SearchStatistics, find_fair_lasso
+from bridge.fairness.product import INIT_EVENT, LimitReached, ModelErrorAt, Product
+from bridge.ir.model import FairnessMark, TransitionSystem
+from bridge.ir.property import Fairness, LtlEvent, LtlState, Property, PropertyKind
+from bridge.ir.verdict import Lasso, Outcome, Statistics, Trace, Verdict
+from bridge.semantics.successors import StateVector
+
+
+@dataclass(frozen=True, slots=True)
+class LtlOptions:
+    """Options of ``check_ltl``.
+
+    ``fairness``: the notion to assume (None: the one written with the property, else
+    none). ``annotations``: extra per-event marks ``(FairnessMark, event name or
+    label)``. ``model_annotations``: also honour marks written in the model.
+    ``max_states``: limit on product states; ``timeout``: seconds. ``progress``: called
+    about once a second with ``(product states, transitions, seconds)``.
+    """
+
+    fairness: Fairness | None = None
+    annotations: tuple[tuple[FairnessMark, str], ...] = ()
+    max_states: int | None = None
+    timeout: float | None = None
+    model_annotations: bool = True
+    progress: Callable[[int, int, float], None] | None = None
+
+
+def _validate(options: LtlOptions) -> None:
+    if options.fairness is not None and not isinstance(options.fairness, Fairness):
+        allowed = ", ".join(f.value for f in Fairness)
+        raise ConfigurationError(f"unknown fairness {options.fairness!r}; allowed: {allowed}")
+    for pair in options.annotations:
+        if (
+            not isinstance(pair, tuple)
+            or len(pair) != 2
+            or not isinstance(pair[0], FairnessMark)
+            or not isinstance(pair[1], str)
+        ):
+            allowed = ", ".join(m.value for m in FairnessMark)
+            raise ConfigurationError(
+                f"bad fairness annotation {pair!r}; expected (mark, event) with mark one of {allowed}"
+            )
+    if options.max_states is not None and options.max_states < 1:
+        raise ConfigurationError(f"max_states must be at least 1, not {options.max_states}")
+    if options.timeout is not None and options.timeout <= 0:
+        raise ConfigurationError(f"timeout must be positive, not {options.timeout}")
+
+
+class _AnnotationUnits:
+    """Which annotation units each step engages, and the mark of each unit.
+
+    Units: ``("event", name)`` for ``wf``/``sf``/``f`` (all steps with that event) and
+    ``("edge", instance, edge)`` for ``wl``/``sl`` (the steps taking that edge). Event
+    names of marked model edges with computed components (``rule1.i.(i+1)%N``) are learnt
+    when a step taking the edge is first met; ``version`` grows when the marks change so
+    that cached facts are recomputed.
+    """
+
+    def __init__(self, product: Product, cli: tuple[tuple[FairnessMark, str], ...], use_model: bool) -> None:
+        self.product = product
+        self.marks: dict[Hashable, FairnessMark] = {}
+        self.use_model = use_model
+        for mark, name in cli:
+            unit_mark = {FairnessMark.WL: FairnessMark.WF, FairnessMark.SL: FairnessMark.SF}.get(mark, mark)
+            self._set(("event", name), unit_mark)
+        self._cache: dict[int, frozenset[Hashable]] = {}
+        self.version = 0
+
+    def _set(self, unit: Hashable, mark: FairnessMark) -> bool:
+        old = self.marks.get(unit)
+        # Two marks on one unit: keep the stronger (f > sf > wf).
+        rank = {FairnessMark.WF: 0, FairnessMark.WL: 0, FairnessMark.SF: 1, FairnessMark.SL: 1, FairnessMark.F: 2}
+        if old is None or rank[mark] > rank[old]:
+            self.marks[unit] = mark
+            return True
+        return False
+
+    def __call__(self, k: int) -> frozenset[Hashable]:
+        hit = self._cache.get(k)
+        if hit is not None:
+            return hit
+        p = self.product
+        step = p.steps[k]
+        units: set[Hashable] = set()
+        if self.use_model and step.edges:
+            edge_of = getattr(p.space, "edge", None)
+            if edge_of is not None:
+                for inst, idx in step.edges:
+                    try:
+                        e = edge_of(inst, idx, p.step_source[k])
+                    except (IndexError, KeyError, TypeError):
+                        e = None
+                    if e is None or e.fairness is None:
+                        continue
+                    if e.fairness in (FairnessMark.WL, FairnessMark.SL):
+                        unit: Hashable = ("edge", inst, idx)
+                    elif step.event is not None:
+                        unit = ("event", step.event)
+                    else:
+                        continue
+                    if self._set(unit, e.fairness):
+                        self.version += 1
+                        self._cache.clear()
+                    units.add(unit)
+        if step.event is not None and ("event", step.event) in self.marks:
+            units.add(("event", step.event))
+        for inst, idx in step.edges:
+            if ("edge", inst, idx) in self.marks:
+                units.add(("edge", inst, idx))
+        result = frozenset(units)
+        self._cache[k] = result
+        return result
+
+
+class _VersionedAnnotations(AnnotatedFairness):
+    """``AnnotatedFairness`` whose mark sets follow ``_AnnotationUnits.marks``."""
+
+    def __init__(self, product: Product, units: _AnnotationUnits) -> None:
+        super().__init__(product, units.marks, units)
+        self._units = units
+        self._seen_version = -1
+
+    def _refresh(self) -> None:
+        if self._seen_version != self._units.version:
+            self._seen_version = self._units.version
+            marks = self._units.marks
+            self.unconditional = {u for u, m in marks.items() if m is FairnessMark.F}
+            self.weak = {u for u, m in marks.items() if m in (FairnessMark.WF, FairnessMark.WL)}
+            self.strong = {u for u, m in marks.items() if m in (FairnessMark.SF, FairnessMark.SL)}
+            self.needs_all_states = bool(self.weak or self.strong)
+            self._enabled.clear()
+
+    def prune(self, g):  # type: ignore[no-untyped-def]
+        # Compute the units of every step of the subgraph first: that may learn marks.
+        p = self.product
+        for n in g.nodes:
+            for k, _t in p.system_steps(p.node_sys[n]):
+                self._units(k)
+        self._refresh()
+        return super().prune(g)
+
+    def required_keys(self, g):  # type: ignore[no-untyped-def]
+        self._refresh()
+        return super().required_keys(g)
+
+
+def _model_has_marks(system: TransitionSystem) -> bool:
+    return any(e.fairness is not None for proc in system.processes for e in proc.edges)
+
+
+def _state_letter(space: Any, na: NegatedAutomaton) -> Callable[[StateVector], int]:
+    preds: list[tuple[int, Callable[[StateVector], bool]]] = []
+    for i, atom in enumerate(na.binding.atoms):
+        if isinstance(atom, LtlState):
+            preds.append((1 << i, space.predicate(atom.expr)))
+
+    def letter(state: StateVector) -> int:
+        bits = 0
+        for bit, pred in preds:
+            if pred(state):
+                bits |= bit
+        return bits
+
+    return letter
+
+
+def _event_letter(na: NegatedAutomaton) -> Callable[[str | None], int]:
+    bits: dict[str, int] = {}
+    for i, atom in enumerate(na.binding.atoms):
+        if isinstance(atom, LtlEvent):
+            bits[atom.name] = bits.get(atom.name, 0) | (1 << i)
+
+    def letter(event: str | None) -> int:
+        if event is None:
+            return 0
+        return bits.get(event, 0)
+
+    return letter
+
+
+def build_condition(
+    product: Product, fairness: Fairness, options: LtlOptions, system: TransitionSystem | None
+) -> FairnessCondition:
+    """Return the fairness condition (notion plus annotations) for ``product``."""
+    use_model = options.model_annotations and system is not None and _model_has_marks(system)
+    if not options.annotations and not use_model:
+        return make_condition(product, fairness)
+    units = _AnnotationUnits(product, options.annotations, use_model)
+    ann = _VersionedAnnotations(product, units)
+    if fairness is Fairness.NONE:
+        return ann
+    return AllOf(product, (make_condition(product, fairness), ann))
+
+
+def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStatistics, started: float) -> Statistics:
+    extra: tuple[tuple[str, Any], ...] = (
+        ("automaton", na.kind),
+        ("automaton_states", na.buchi.num_states),
+        ("automaton_edges", na.buchi.num_edges),
+        ("acceptance_sets", na.buchi.num_sets),
+        ("sccs", stats.sccs),
+        ("nontrivial_sccs", stats.nontrivial_sccs),
+        ("subgraphs_checked", stats.subgraphs),
+        ("pruned_states", stats.pruned),
+    )
+    if product is None:
+        return Statistics(seconds=time.monotonic() - started, extra=extra)
+    return Statistics(
+        states=product.num_nodes,
+        transitions=product.transitions,
+        seconds=time.monotonic() - started,
+        extra=(("system_states", len(product.sys_states)),) + extra,
+    )
+
+
+def _lasso(space: Any, product: Product, condition: FairnessCondition, found: FairLasso) -> Lasso:
+    from bridge.semantics.trace import make_steps, make_trace
+
+    initial_state = product.sys_states[product.node_sys[found.initial]]
+    prefix_path = product.system_path(found.prefix)
+    loop_path = product.system_path(found.loop)
+    loop_start = product.sys_states[product.node_sys[found.loop_start]]
+    return Lasso(
+        prefix=make_trace(space, initial_state, prefix_path),
+        loop=make_steps(space, loop_start, loop_path),
+        witness=condition.witness(found.loop),
+    )
+
+
+def _error_trace(space: Any, product: Product, node: int) -> Trace:
+    from bridge.semantics.trace import make_trace
+
+    initial, edges = product.path_from_initial({node})
+    return make_trace(space, product.sys_states[product.node_sys[initial]], product.system_path(edges))
+
+
+def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = LtlOptions()) -> Verdict:
+    """Return the verdict of LTL property ``prop`` on ``system`` under fairness.
+
+    HOLDS when no fair run violates the formula (``Verdict.fairness`` names the notion
+    and annotations assumed); VIOLATED with a ``Lasso`` (prefix plus a fair loop, with a
+    ``FairnessWitness``) otherwise; VIOLATED with a ``Trace`` when a model error (failed
+    assert, index out of range...) is met during the search; UNKNOWN when
+    ``max_states`` or ``timeout`` stops the search first. Paper 000 section 3.2 (product
+    with the automaton of the negation, Fig. 5 on the product); DESIGN.md section 4.
+    """
+    started = time.monotonic()
+    _validate(options)
+    if prop.kind is not PropertyKind.LTL or prop.formula is None:
+        raise ConfigurationError(f"check_ltl checks LTL properties; {prop.name!r} is {prop.kind.value}")
+    fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
+    from bridge.semantics.statespace import build_state_space
+
+    space = build_state_space(system)
+    na = translate_formula(prop.formula)
+    stats = SearchStatistics()
+    fair_name = fairness.value
+    if options.annotations:
+        fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
+
+    def verdict(outcome: Outcome, reason: str = "", product: Product | None = None, **kw: Any) -> Verdict:
+        notes = tuple(na.binding.describe()) + (f"automaton of the negation: {na.spot_text}",)
+        return Verdict(
+            model=system.name,
+            property=prop.name,
+            outcome=outcome,
+            reason=reason,
+            fairness=fair_name,
+            statistics=_statistics(product, na, stats, started),
+            notes=notes,
+            **kw,
+        )
+
+    product: Product | None = None
+    try:
+        product = Product(
+            space,
+            na.buchi,
+            _state_letter(space, na),
+            _event_letter(na),
+            max_states=options.max_states,
+            timeout=options.timeout,
+            progress=options.progress,
+        )
+        condition = build_condition(product, fairness, options, system)
+        found = find_fair_lasso(product, condition, stats)
+    except LimitReached as limit:
+        what = "state limit" if limit.what == "states" else "time limit"
+        return verdict(Outcome.UNKNOWN, f"{what} reached before a verdict", product)
+    except ModelErrorAt as failure:
+        assert product is not None
+        err = failure.error
+        kind = getattr(err, "kind", "error")
+        return verdict(
+            Outcome.VIOLATED, f"{kind}: {err}", product, trace=_error_trace(space, product, failure.node)
+        )
+    except ModelRuntimeError as err:  # in the initial state
+        from bridge.semantics.trace import make_trace
+
+        init = space.initial_states()[0]
+        return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
+    if found is None:
+        return verdict(Outcome.HOLDS, "", product)
+    lasso = _lasso(space, product, condition, found)
+    ends = all(product.steps[k].stutter for _u, k, _v in found.loop)
+    reason = "acceptance cycle"
+    if ends:
+        reason = "acceptance cycle (the run ends: its last state stutters)"
+    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso)
+
+
+__all__ = ["INIT_EVENT", "LtlOptions", "build_condition", "check_ltl"]
