@@ -1,0 +1,112 @@
+"""Reductions preserve verdicts (STYLE.md section 6): hypothesis builds small systems and
+formulas; the same fair LTL checker runs on the full and on the reduced space.
+
+- POR (no fairness, weak, process-weak): equal verdicts; a counterexample of the reduced
+  space is a run of the full space, fair there (judged on the *full* enabled sets).
+- Symmetry (no fairness, strong global): equal verdicts; the reduced lasso maps back to
+  a concrete run that replays in the full space.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bridge.ir import Fairness, LtlBinary, LtlState, LtlUnary
+from bridge.reductions.por import PartialOrderReduction
+from bridge.semantics.statespace import build_state_space
+from tests.irbuild import G, add, assign, edge, eq, int_var, op, process, system
+from tests.unit.reductions.fairtools import check, replay
+
+VARS = ("x", "y", "z")
+
+
+@st.composite
+def edges_of(draw, n_locations: int, own: str):
+    n = draw(st.integers(1, 3))
+    out = []
+    for _ in range(n):
+        src = draw(st.integers(0, n_locations - 1))
+        dst = draw(st.integers(0, n_locations - 1))
+        # mostly the process's own variable, sometimes a shared one
+        var = own if draw(st.integers(0, 3)) else draw(st.sampled_from(VARS))
+        guard = None
+        if draw(st.booleans()):
+            gv = own if draw(st.booleans()) else draw(st.sampled_from(VARS))
+            guard = eq(G(gv), draw(st.integers(0, 2)))
+            if draw(st.booleans()):
+                guard = op("!=", G(gv), draw(st.integers(0, 2)))
+        if draw(st.booleans()):
+            value = op("mod", add(G(var), draw(st.integers(1, 2))), 3)
+        else:
+            value = draw(st.integers(0, 2))
+        out.append(edge(src, dst, guard=guard, effect=[assign(var, value)]))
+    return out
+
+
+@st.composite
+def systems(draw):
+    n = draw(st.integers(2, 3))
+    procs = []
+    for k in range(n):
+        locs = draw(st.integers(1, 3))
+        procs.append(process(f"P{k}", draw(edges_of(locs, VARS[k])), n_locations=locs))
+    return system(procs, globals_=[int_var(v, 0) for v in VARS])
+
+
+def _atom(draw) -> LtlState:
+    v = draw(st.sampled_from(VARS[:2]))
+    c = draw(st.integers(0, 2))
+    return LtlState(eq(G(v), c), f"{v}=={c}")
+
+
+@st.composite
+def formulas(draw):
+    p, q = _atom(draw), _atom(draw)
+    assume(p.text != q.text)  # keep clear of tautologies (an empty automaton)
+    shape = draw(st.integers(0, 5))
+    if shape == 0:
+        return LtlUnary("F", p)
+    if shape == 1:
+        return LtlUnary("G", p)
+    if shape == 2:
+        return LtlUnary("G", LtlUnary("F", p))
+    if shape == 3:
+        return LtlUnary("F", LtlUnary("G", p))
+    if shape == 4:
+        return LtlUnary("G", LtlBinary("->", p, LtlUnary("F", q)))
+    return LtlBinary("U", p, q)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ts=systems(), formula=formulas())
+def test_por_preserves_verdicts_without_fairness(ts, formula):
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    expected = check(full, formula)
+    got = check(por, formula)
+    assert got.violated == expected.violated
+    if got.violated:
+        replay(full, got.initial, got.prefix + got.loop)
+
+
+@pytest.mark.parametrize("fairness", [Fairness.WEAK, Fairness.PROCESS_WEAK])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ts=systems(), formula=formulas())
+def test_por_keeps_every_weakly_fair_counterexample(fairness, ts, formula):
+    """No fair counterexample of the full space is lost: a 'holds' on the reduced space
+    is a 'holds' on the full space (the direction a wrong verdict would be dangerous).
+
+    The other direction needs the fairness engine to judge enabledness with the full
+    enabled sets (``PartialOrderReduction.enabled_actions``): a loop fair with respect to
+    the ample sets alone may not be fair (see ``test_por_weak_needs_full_enabled_sets``).
+    """
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, formula, fairness)
+    expected = check(full, formula, fairness)
+    got = check(por, formula, fairness)
+    if expected.violated:
+        assert got.violated
+    if got.violated:
+        replay(full, got.initial, got.prefix + got.loop)

@@ -1,0 +1,123 @@
+"""Partial order reduction (bridge/reductions/por.py): ample sets C0-C3, refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.diagnostics import ConfigurationError
+from bridge.ir import Fairness, LtlEvent, LtlState, LtlUnary
+from bridge.reductions.dependencies import analyse_edges, conflicts_across_instances
+from bridge.reductions.por import PartialOrderReduction, back_edges, por_refusal
+from bridge.semantics.statespace import build_state_space
+from tests.irbuild import G, add, assign, counter, edge, eq, int_var, op, process, system
+from tests.unit.reductions.fairtools import check, reachable, replay
+
+
+def _state(text: str, expr) -> LtlState:
+    return LtlState(expr, text)
+
+
+def F(f):
+    return LtlUnary("F", f)
+
+
+def Gl(f):
+    return LtlUnary("G", f)
+
+
+def _independent_counters():
+    # three processes each counting on a private variable, forever
+    procs = [counter("A", "x", 3), counter("B", "y", 3), counter("C", "z", 3)]
+    return system(procs, globals_=[int_var("x", 0), int_var("y", 0), int_var("z", 0)])
+
+
+def test_dependencies_see_shared_and_private_variables():
+    ts = _independent_counters()
+    acc = analyse_edges(ts)
+    a, b = acc[("A", 0)], acc[("B", 0)]
+    assert ("g", "x", None) in a.writes and ("g", "x", None) in a.reads
+    assert not conflicts_across_instances(a, "A", b, "B")
+    assert conflicts_across_instances(a, "A", a, "A")  # two instances of A share x
+
+
+def _steppers(n: int = 3, length: int = 3):
+    # n processes, each taking ``length`` steps on a private variable, then stopping
+    names = "xyzuvw"[:n]
+    procs = [
+        process(
+            f"P{k}",
+            [edge(i, i + 1, effect=[assign(v, i + 1)]) for i in range(length)],
+            terminal=[length],
+        )
+        for k, v in enumerate(names)
+    ]
+    return system(procs, globals_=[int_var(v, 0) for v in names])
+
+
+def test_independent_processes_are_reduced_and_verdict_kept():
+    ts = _steppers()
+    full = build_state_space(ts)
+    formula = Gl(F(_state("x==3", eq(G("x"), 3))))
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    n_full, n_por = len(reachable(full)), len(reachable(por))
+    assert n_full == 64
+    assert n_por < n_full
+    assert por.statistics.reduced > 0
+    assert check(full, formula).violated == check(por, formula).violated
+
+
+def test_visible_edges_are_never_ample_alone():
+    ts = _independent_counters()
+    formula = Gl(F(_state("x==0", eq(G("x"), 0))))
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    reducible = por.reducible_locations()
+    assert reducible[("A", 0)] is False  # A writes x, which the formula reads
+    assert reducible[("B", 0)] is True
+
+
+def test_violation_found_in_reduced_space_is_a_real_run():
+    # x only increases to 2 then stays; F G x==0 is violated
+    inc = process("Inc", [edge(0, 1, effect=[assign("x", 2)]), edge(1, 1, effect=[assign("x", 2)])])
+    other = counter("B", "y", 2)
+    ts = system([inc, other], globals_=[int_var("x", 0), int_var("y", 0)])
+    formula = F(Gl(_state("x==0", eq(G("x"), 0))))
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    got = check(por, formula)
+    assert got.violated and check(full, formula).violated
+    replay(full, got.initial, got.prefix + got.loop)
+
+
+@pytest.mark.parametrize(
+    "fairness", [Fairness.STRONG_LOCAL, Fairness.STRONG_GLOBAL, Fairness.PROCESS_STRONG]
+)
+def test_refused_under_strong_fairness(fairness):
+    ts = _independent_counters()
+    formula = F(_state("x==0", eq(G("x"), 0)))
+    reason = por_refusal(fairness, formula, ts)
+    assert reason is not None and "unsound" in reason
+    with pytest.raises(ConfigurationError, match="unsound"):
+        PartialOrderReduction(build_state_space(ts), ts, formula, fairness)
+
+
+def test_refused_for_next_and_event_atoms():
+    ts = _independent_counters()
+    assert "X" in por_refusal(Fairness.NONE, LtlUnary("X", _state("x", eq(G("x"), 0))), ts)
+    assert "event" in por_refusal(Fairness.NONE, F(LtlEvent("a")), ts)
+    assert por_refusal(Fairness.WEAK, F(_state("x", eq(G("x"), 0))), ts) is None
+
+
+def test_shared_variable_blocks_reduction():
+    # both processes write x: no ample set may contain only one of them
+    p = process("P", [edge(0, 0, effect=[assign("x", op("mod", add(G("x"), 1), 3))])])
+    q = process("Q", [edge(0, 0, effect=[assign("x", 0)])])
+    ts = system([p, q], globals_=[int_var("x", 0), int_var("y", 0)])
+    formula = F(_state("y==1", eq(G("y"), 1)))
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    assert len(reachable(por)) == len(reachable(build_state_space(ts)))
+    assert por.statistics.reduced == 0
+
+
+def test_back_edges_of_a_loop():
+    p = process("P", [edge(0, 1), edge(1, 2), edge(2, 0), edge(1, 1)])
+    assert back_edges(p) == frozenset({2, 3})
