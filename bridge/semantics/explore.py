@@ -17,6 +17,7 @@ all of them, as in PAT.
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -131,6 +132,10 @@ class _Search:
         for s in space.initial_states():
             self.add(s, -1, None)
         start = self.start
+        # States are tuples of ints: no reference cycles, but the cyclic collector would
+        # still traverse every stored tuple again and again as the visited map grows.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
         next_check = 1024
         last_print = start
         head = 0
@@ -176,6 +181,8 @@ class _Search:
                         self.transitions = transitions
                         _report(progress, len(states), transitions, now - start)
         finally:
+            if gc_was_enabled:
+                gc.enable()
             self.transitions = transitions
             self.explored = head
 

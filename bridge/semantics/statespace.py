@@ -535,7 +535,7 @@ class CompiledStateSpace:
         death = self.language is SourceLanguage.PROMELA
         any_atomic = self._any_atomic
         step_for = self._step_for
-        composition = self.system.composition
+        combine = make_combiner(self.system.composition) if self.system.composition else None
         chan_names = self._ns["_chev"]
         csp = self.csp
 
@@ -570,8 +570,8 @@ class CompiledStateSpace:
                     event = chan_names((0, 0, 0, cid), ".", msg) if csp else None
                     out.append((step_for(event, ((pid, k), (pid2, k2))), tuple(t)))
             if barriers:
-                assert composition is not None
-                for name, parts in _combine(composition, barriers):
+                assert combine is not None
+                for name, parts in combine(barriers):
                     t = list(s)
                     for _, _, slot, target in parts:
                         t[slot] = target
@@ -825,35 +825,57 @@ def _sync_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
     return {i: frozenset(s) for i, s in sets.items()}
 
 
-def _combine(node: Composition, offers: dict[int, list[tuple[str, tuple]]]) -> list[tuple[str, tuple]]:
-    """Return the barrier offers of ``node``: ``(event, parts)`` (CSP parallel rules)."""
+Offers = dict[int, list[tuple[str, tuple]]]
+
+
+def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple]]]:
+    """Return a function from the barrier offers of each instance (``pid -> [(event,
+    parts)]``) to the offers of ``node`` after its synchronisations (cspsharp.md section
+    7: an event in the alphabets of several operands of a ``Parallel`` happens only if
+    every operand with it in its alphabet offers it; they move together). Alphabets and
+    shared sets are computed once, here."""
     if isinstance(node, InstanceRef):
-        return offers.get(node.instance, [])
-    kids = [_combine(c, offers) for c in node.children]
+        i = node.instance
+
+        def leaf(offers: Offers) -> list[tuple[str, tuple]]:
+            return offers.get(i, [])
+
+        return leaf
+    kids = [make_combiner(c) for c in node.children]
     if isinstance(node, Interleave):
-        return [o for k in kids for o in k]
+        def inter(offers: Offers) -> list[tuple[str, tuple]]:
+            return [o for k in kids for o in k(offers)]
+
+        return inter
     assert isinstance(node, Parallel)
     counts: dict[str, int] = {}
     for a in node.alphabets:
         for name in a:
             counts[name] = counts.get(name, 0) + 1
-    result: list[tuple[str, tuple]] = []
-    names: set[str] = set()
-    for ci, k in enumerate(kids):
-        for name, parts in k:
-            if counts.get(name, 0) >= 2 and name in node.alphabets[ci]:
-                names.add(name)
-            else:
-                result.append((name, parts))
-    for name in sorted(names):
-        lists = []
+    shared = frozenset(n for n, c in counts.items() if c >= 2)
+    shared_in = [shared & a for a in node.alphabets]
+    needed = {name: [ci for ci, a in enumerate(node.alphabets) if name in a] for name in shared}
+
+    def par(offers: Offers) -> list[tuple[str, tuple]]:
+        result: list[tuple[str, tuple]] = []
+        pending: dict[str, dict[int, list[tuple]]] = {}
         for ci, k in enumerate(kids):
-            if name in node.alphabets[ci]:
-                lists.append([parts for n, parts in k if n == name])
-        if all(lists):
+            mine = shared_in[ci]
+            for name, parts in k(offers):
+                if name in mine:
+                    pending.setdefault(name, {}).setdefault(ci, []).append(parts)
+                else:
+                    result.append((name, parts))
+        for name, by_child in pending.items():
+            need = needed[name]
+            if len(by_child) != len(need):
+                continue
+            lists = [by_child[ci] for ci in need]
             for combo in itertools.product(*lists):
                 result.append((name, tuple(p for parts in combo for p in parts)))
-    return result
+        return result
+
+    return par
 
 
 # ---------------------------------------------------------------------------------
