@@ -1,0 +1,1452 @@
+"""Emit Promela from the IR: ``emit_promela`` returns an ``EmittedModel`` (text + map).
+
+DESIGN.md section 5; paper 000 section 1 (formula F1: fairness as premises); paper 003
+section 3 (each action its own process, so that SPIN's process-level weak fairness,
+``pan -a -f``, is event-level weak fairness). Two emission styles:
+
+* **structured** (plain encoding of systems without CSP barriers): one proctype per
+  process, each location a labelled ``if``; an edge into an atomic location starts an
+  ``atomic { stmt; goto L }`` and atomic locations sit inside ``atomic { false; L: ... }``
+  (a goto into the middle of an atomic sequence keeps exclusivity, checked with SPIN
+  6.5.2). Initial instances are ``active`` proctypes declared in instance order, so
+  SPIN's pids are the IR's instance ids; an instance with arguments gets its own copy
+  ``P_i`` whose parameters are locals holding the arguments.
+* **explicit-pc** (CSP# models, and every encoding with fairness): every control
+  location is a global ``pc_<i>``, locals are globals, and each *option* (one step of
+  the system: a local edge, a CSP barrier taken by every participant, or a rendezvous
+  pair) is one ``d_step { condition -> effects; pc updates }``. Every option's
+  condition is thus a state predicate, which is what "enabled" must be in an LTL
+  premise. The options live in one scheduler proctype (``plain``, ``premise``) or one
+  proctype per action (``action-process``).
+
+Encodings: ``plain`` (no fairness); ``premise``: each LTL property becomes
+``(P_1 && ... && P_n) -> phi`` with one conjunct per action: weak
+``<>[] en_a -> []<> ex_a``, strong local ``[]<> en_a -> []<> ex_a``, process-level per
+instance; ``ex_a`` is ``last == a`` where the global ``last`` holds the action just
+taken (paper 000 Table 1 shows why this does not scale: the automaton of F1 grows
+exponentially in n); ``action-process``: one proctype per action, for ``pan -a -f``.
+
+State/event LTL follows the native engine (``fairness/product.py``): an event atom holds
+in the state its step reached, ``init`` in the initial state. When a property has event
+atoms, a deadlocked state first takes one extra step ``last = 0`` (the native idle step
+has no event), so ``[]<> e`` cannot hold by a stale ``last``.
+
+Known limits (rejected with ``UnsupportedError`` naming the construct): strong global
+fairness; in explicit-pc: ``run``, process-local channels, ``_last``, ``np_``, channel
+variables, ``timeout`` together with event atoms; in both: ``X`` in ltl blocks (SPIN is
+built without it; use a Spot never claim). Under ``action-process`` every tau edge is
+its own weakly fair process, which the native engine does not require (stated in
+``notes``). Dynamic event names (components that depend on the state) are allowed only
+where no event id is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import jinja2
+
+from bridge._resources import template_dir
+from bridge.backends.spin.promela_text import (
+    Declared,
+    ExprWriter,
+    Scope,
+    block_locals,
+    declaration,
+    declare_type,
+    fold,
+    global_name,
+    has_statement,
+    sanitize,
+    sub_expressions,
+)
+from bridge.backends.spin.run import SpinOptions
+from bridge.backends.spin.trail import LineInfo, SourceMap
+from bridge.diagnostics import ConfigurationError, Span, UnsupportedError
+from bridge.ir.expr import (
+    Builtin,
+    ElseGuard,
+    Expr,
+    Receive,
+    RecvBind,
+    RecvMatch,
+    RemoteLabel,
+    RemoteVar,
+    Run,
+    Send,
+    Stmt,
+    Var,
+)
+from bridge.ir.model import (
+    Composition,
+    Edge,
+    FairnessMark,
+    Instance,
+    InstanceRef,
+    Interleave,
+    Parallel,
+    Process,
+    SourceLanguage,
+    TransitionSystem,
+)
+from bridge.ir.property import (
+    Fairness,
+    Ltl,
+    LtlBinary,
+    LtlConst,
+    LtlEvent,
+    LtlState,
+    LtlUnary,
+    Property,
+    PropertyKind,
+)
+from bridge.ir.types import Type
+
+ENCODINGS = ("plain", "premise", "action-process")
+STYLES = ("auto", "structured", "explicit-pc")
+INIT_EVENT = "init"
+_INIT_ID = 1
+
+
+@dataclass(frozen=True, slots=True)
+class EmittedProperty:
+    """How one IR property is checked on the emitted model.
+
+    ``check``: ``ltl`` (an ltl block ``ltl_name``; pan ``-a -N ltl_name``), ``safety``
+    (assertions and invalid end states, no claim), ``deadlock`` (invalid end states).
+    ``spin_formula``: the formula of the ltl block (over ``#define`` names);
+    ``spot_formula``: the same in Spot syntax over the same names (for a Spot-built
+    never claim, ``spin -a -N``); ``negated``: the block checks the negation of a
+    reachability property (``reaches c`` holds iff the block is *violated*).
+    """
+
+    name: str
+    number: int
+    check: str
+    ltl_name: str | None = None
+    spin_formula: str | None = None
+    spot_formula: str | None = None
+    premises: int = 0
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class EmittedModel:
+    """Promela text and what is needed to run it and read its trails back."""
+
+    text: str
+    source_map: SourceMap
+    encoding: str
+    style: str
+    fairness: Fairness
+    properties: tuple[EmittedProperty, ...]
+    actions: tuple[str, ...] = ()
+    processes: int = 0
+    notes: tuple[str, ...] = ()
+
+    def find_property(self, name_or_number: str | int) -> EmittedProperty:
+        """Return the emitted property by IR name or 1-based number (KeyError if none)."""
+        for p in self.properties:
+            if p.name == name_or_number or p.number == name_or_number:
+                return p
+        raise KeyError(name_or_number)
+
+    def spin_options(
+        self, prop: EmittedProperty, timeout: float = 60.0, memory_mb: int = 1024
+    ) -> SpinOptions:
+        """Return the ``SpinOptions`` that check ``prop`` on this model.
+
+        ``action-process`` runs ``-a -f`` (SPIN's weak fairness); POR is off
+        (``-DNOREDUCE``) in every encoding so that state counts compare.
+        """
+        defines = ("NOREDUCE",)
+        if prop.check == "ltl":
+            weak = self.encoding == "action-process" and self.fairness is Fairness.WEAK
+            return SpinOptions(
+                timeout=timeout,
+                memory_mb=memory_mb,
+                acceptance=True,
+                weak_fairness=weak,
+                ltl=prop.ltl_name if len(self.ltl_names) > 1 else None,
+                defines=defines,
+                max_depth=1_000_000,
+                processes=self.processes,
+            )
+        return SpinOptions(
+            timeout=timeout,
+            memory_mb=memory_mb,
+            ignore_end_states=False,
+            defines=defines,
+            max_depth=1_000_000,
+            processes=self.processes,
+        )
+
+    @property
+    def ltl_names(self) -> tuple[str, ...]:
+        """Return the names of the ltl blocks in the text."""
+        return tuple(p.ltl_name for p in self.properties if p.ltl_name and p.check == "ltl")
+
+
+# ---------------------------------------------------------------------------------
+# Entry point
+
+
+def emit_promela(
+    system: TransitionSystem,
+    encoding: str = "plain",
+    fairness: Fairness = Fairness.NONE,
+    property: Property | None = None,  # noqa: A002 - the brief's name
+    style: str = "auto",
+    annotations: Sequence[tuple[FairnessMark, str]] = (),
+    ltl_blocks: bool = True,
+) -> EmittedModel:
+    """Return the Promela text of ``system`` under ``encoding``, with its source map.
+
+    ``property``: emit only this property (default: every property of the system).
+    ``fairness``: the notion the premise / action-process encodings build in (plain
+    ignores it: SPIN then checks without fairness, or with ``-f`` process fairness on
+    the structured style). ``annotations``: per-event ``wf``/``sf``/``f`` marks, each a
+    premise (paper 000 section 4). ``ltl_blocks=False`` leaves the ltl blocks out (to
+    check with a never claim file instead) but keeps their atoms' ``#define``s.
+    Output is deterministic (golden-tested).
+    """
+    if encoding not in ENCODINGS:
+        raise ConfigurationError(f"unknown encoding {encoding!r}; allowed: {', '.join(ENCODINGS)}")
+    if style not in STYLES:
+        raise ConfigurationError(f"unknown style {style!r}; allowed: {', '.join(STYLES)}")
+    if not isinstance(fairness, Fairness):
+        raise ConfigurationError(f"fairness must be a Fairness, got {fairness!r}")
+    properties = (property,) if property is not None else system.properties
+    if encoding != "plain" and fairness is Fairness.STRONG_GLOBAL:
+        raise UnsupportedError.at(
+            None,
+            "strong global fairness has no premise or action-process encoding here: it is "
+            "over steps (s, e, s') and needs the explicit state graph (paper 000 Def. 4); "
+            "use the native checker",
+        )
+    if encoding == "action-process" and fairness not in (Fairness.WEAK, Fairness.NONE):
+        raise UnsupportedError.at(
+            None,
+            f"the action-process encoding gives event-level weak fairness only (pan -f), "
+            f"not {fairness.value}",
+        )
+    if style == "auto":
+        has_events = any(_events_in(_formula_of(p)) for p in properties)
+        explicit = encoding != "plain" or has_events or _needs_explicit(system)
+        style = "explicit-pc" if explicit else "structured"
+    if style == "structured" and encoding != "plain":
+        raise ConfigurationError(f"the {encoding} encoding needs the explicit-pc style")
+    if style == "structured":
+        return _Structured(system, properties, ltl_blocks).emit()
+    return _Explicit(system, properties, encoding, fairness, tuple(annotations), ltl_blocks).emit()
+
+
+def _needs_explicit(system: TransitionSystem) -> bool:
+    """Return True if the system synchronises on CSP barriers (a Parallel node)."""
+    stack: list[Composition] = [system.composition] if system.composition else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Parallel):
+            return True
+        if isinstance(node, Interleave):
+            stack.extend(node.children)
+    return False
+
+
+# ---------------------------------------------------------------------------------
+# Shared helpers
+
+
+_TAG = re.compile(r"\s*/\*@(\d+)\*/")
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir())),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def render_template(name: str, infos: list[LineInfo], **context: object) -> tuple[str, dict]:
+    """Return the rendered template with line tags removed, and line -> LineInfo."""
+    text = _environment().get_template(name).render(**context)
+    lines = text.split("\n")
+    mapping: dict[int, LineInfo] = {}
+    for number, line in enumerate(lines, start=1):
+        m = _TAG.search(line)
+        if m:
+            mapping[number] = infos[int(m.group(1))]
+            lines[number - 1] = _TAG.sub("", line)
+    return "\n".join(lines), mapping
+
+
+def _instance_label(system: TransitionSystem, i: int) -> str:
+    inst = system.instances[i]
+    return inst.name or f"{inst.process}({i})"
+
+
+class _Formulas:
+    """LTL of the IR -> (Promela ltl text, Spot text) over ``#define``d atoms."""
+
+    def __init__(self, atom: Callable[[LtlState | LtlEvent], str]) -> None:
+        self.atom = atom
+
+    def both(self, f: Ltl) -> tuple[str, str]:
+        if isinstance(f, LtlConst):
+            return ("true", "1") if f.value else ("false", "0")
+        if isinstance(f, LtlState | LtlEvent):
+            name = self.atom(f)
+            return name, name
+        if isinstance(f, LtlUnary):
+            a, b = self.both(f.operand)
+            if f.op == "X":
+                raise UnsupportedError.at(
+                    f.span, "SPIN 6.5.2 ltl blocks have no X (next) operator: use a never claim"
+                )
+            spin_op = {"!": "!", "G": "[]", "F": "<>"}[f.op]
+            return f"({spin_op}({a}))", f"({f.op}({b}))"
+        if isinstance(f, LtlBinary):
+            (la, lb), (ra, rb) = self.both(f.left), self.both(f.right)
+            spot_op = {"&&": "&", "||": "|"}.get(f.op, f.op)
+            if f.op == "W":
+                return f"(([]({la})) || (({la}) U ({ra})))", f"(({lb}) W ({rb}))"
+            if f.op == "R":
+                return f"(({la}) V ({ra}))", f"(({lb}) R ({rb}))"
+            return f"(({la}) {f.op} ({ra}))", f"(({lb}) {spot_op} ({rb}))"
+        raise UnsupportedError.at(None, f"formula node {type(f).__name__}")
+
+
+def _events_in(f: Ltl | None) -> list[LtlEvent]:
+    out: list[LtlEvent] = []
+    stack: list[Ltl] = [f] if f is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LtlEvent):
+            out.append(node)
+        elif isinstance(node, LtlUnary):
+            stack.append(node.operand)
+        elif isinstance(node, LtlBinary):
+            stack += [node.left, node.right]
+    return out
+
+
+def _formula_of(p: Property) -> Ltl | None:
+    return p.formula if p.kind is PropertyKind.LTL else None
+
+
+def _ltl_property(p: Property) -> tuple[str, Ltl | None, bool]:
+    """Return (check kind, formula to put in an ltl block, negated?) for property ``p``."""
+    if p.kind is PropertyKind.LTL:
+        return "ltl", p.formula, False
+    if p.kind is PropertyKind.INVARIANT and p.condition is not None:
+        return "ltl", LtlUnary("G", LtlState(p.condition, "invariant")), False
+    if p.kind is PropertyKind.REACHES and p.condition is not None:
+        if p.optimise is not None:
+            raise UnsupportedError.at(p.span, "'reaches ... with min/max' has no SPIN form")
+        return "ltl", LtlUnary("G", LtlUnary("!", LtlState(p.condition, "target"))), True
+    if p.kind is PropertyKind.SAFETY:
+        return "safety", None, False
+    if p.kind is PropertyKind.DEADLOCK_FREE:
+        return "deadlock", None, False
+    raise UnsupportedError.at(p.span, f"property kind '{p.kind.value}' has no SPIN check")
+
+
+# ---------------------------------------------------------------------------------
+# Structured style
+
+
+class _Structured:
+    """One proctype per process; locations are labelled ``if``s (see module doc)."""
+
+    def __init__(
+        self, system: TransitionSystem, properties: Sequence[Property], ltl_blocks: bool
+    ) -> None:
+        self.system = system
+        self.properties = properties
+        self.ltl_blocks = ltl_blocks
+        self.infos: list[LineInfo] = []
+        self.globals_: dict[str, Type] = {v.name: v.type for v in system.globals}
+        self.channels = {c.name: i + 1 for i, c in enumerate(system.channels)}
+        self.names: dict[str, str] = {}
+
+    def tag(self, info: LineInfo) -> str:
+        self.infos.append(info)
+        return f"/*@{len(self.infos) - 1}*/"
+
+    def emit(self) -> EmittedModel:
+        system = self.system
+        global_scope = self._scope(None, "global declarations")
+        writer = ExprWriter(global_scope)
+        globals_ = [
+            self._declare(v.name, v.type, v.init, writer, v.hidden, v.span, global_name)
+            for v in system.globals
+        ]
+        channels = [self._channel(c, writer, global_name(c.name)) for c in system.channels]
+        proctypes = self._proctypes()
+        defines, props = self._properties()
+        text, mapping = render_template(
+            "promela_structured.pml.j2",
+            self.infos,
+            model=system.name,
+            source=", ".join(system.source_files),
+            globals=globals_,
+            channels=channels,
+            proctypes=proctypes,
+            defines=defines,
+            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name]
+            if self.ltl_blocks
+            else [],
+        )
+        instances = {i: _instance_label(system, i) for i in range(len(system.instances))}
+        hidden = frozenset()
+        return EmittedModel(
+            text,
+            SourceMap(mapping, instances, hidden),
+            "plain",
+            "structured",
+            Fairness.NONE,
+            tuple(props),
+            processes=len(system.instances),
+        )
+
+    # -- declarations -----------------------------------------------------------
+    def _declare(
+        self,
+        name: str,
+        t: Type,
+        init: Expr | tuple[Expr, ...] | None,
+        writer: ExprWriter,
+        hidden: bool,
+        span: Span | None,
+        namer: Callable[[str], str],
+    ) -> str:
+        declared = declare_type(t, span)
+        return declaration(namer(name), declared, _init_text(init, declared, writer), hidden)
+
+    def _channel(self, c, writer: ExprWriter, name: str) -> str:  # noqa: ANN001
+        fields = ", ".join(_field_type(t, c.span) for t in c.fields)
+        return f"chan {name} = [{c.capacity}] of {{ {fields} }}"
+
+    def _scope(self, process: Process | None, where: str) -> Scope:
+        local_types: dict[str, Type] = {}
+        if process is not None:
+            local_types = {v.name: v.type for v in process.locals}
+        system = self.system
+
+        def local(name: str) -> str:
+            return "l_" + sanitize(name)
+
+        def remote_label(e: RemoteLabel) -> str:
+            target = system.process(e.proctype)
+            pid = "" if e.pid is None else f"[{ExprWriter(scope).expr(e.pid)}]"
+            label = self._label_names(target).get(e.label, sanitize(e.label))
+            return f"({self._proctype_name(e.proctype, e.pid, e.span)}{pid}@{label})"
+
+        def remote_var(e: RemoteVar, render: Callable[[Expr], str]) -> str:
+            pid = "" if e.pid is None else f"[{render(e.pid)}]"
+            return f"{self._proctype_name(e.proctype, e.pid, e.span)}{pid}:l_{sanitize(e.name)}"
+
+        scope = Scope(
+            self.globals_,
+            self.channels,
+            local=local if process is not None else None,
+            local_type=local_types.get,
+            remote_label=remote_label,
+            remote_var=remote_var,
+            where=where,
+        )
+        return scope
+
+    def _proctype_name(self, proctype: str, pid: Expr | None, span: Span | None) -> str:
+        copies = [
+            i
+            for i, inst in enumerate(self.system.instances)
+            if inst.process == proctype and inst.arguments
+        ]
+        if not copies:
+            return sanitize(proctype)
+        value = fold(pid) if pid is not None else (copies[0] if len(copies) == 1 else None)
+        if value is None or value not in copies:
+            raise UnsupportedError.at(
+                span,
+                f"remote reference to '{proctype}' with a non-constant pid: its "
+                "instances are emitted as separate proctypes",
+            )
+        return f"{sanitize(proctype)}_{value}"
+
+    def _label_names(self, process: Process) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for loc in process.locations:
+            for label in loc.labels:
+                out[label] = sanitize(label)
+        return out
+
+    # -- proctypes --------------------------------------------------------------
+    def _proctypes(self) -> list[dict]:
+        system = self.system
+        run_targets = {
+            s.proctype
+            for p in system.processes
+            for e in p.edges
+            for s in _all_stmts(e.effect)
+            if isinstance(s, Run)
+        }
+        out: list[dict] = []
+        emitted: set[str] = set()
+        # Active declarations in instance order, so pids equal instance ids.
+        i = 0
+        instances = system.instances
+        while i < len(instances):
+            inst = instances[i]
+            process = system.process(inst.process)
+            if inst.arguments:
+                out.append(self._proctype(process, f"{sanitize(process.name)}_{i}", 1, inst, i))
+                i += 1
+                continue
+            j = i
+            while (
+                j < len(instances)
+                and instances[j].process == inst.process
+                and not instances[j].arguments
+            ):
+                j += 1
+            if process.name in emitted:
+                raise UnsupportedError.at(
+                    inst.span,
+                    f"instances of '{process.name}' are not consecutive: SPIN "
+                    "numbers active processes in declaration order",
+                )
+            emitted.add(process.name)
+            out.append(self._proctype(process, sanitize(process.name), j - i, None, i))
+            i = j
+        for process in system.processes:
+            if process.name in run_targets and process.name not in emitted:
+                emitted.add(process.name)
+                out.append(self._proctype(process, sanitize(process.name), 0, None, None))
+        return out
+
+    def _proctype(
+        self, process: Process, name: str, active: int, instance: Instance | None, first: int | None
+    ) -> dict:
+        scope = self._scope(process, f"process {process.name}")
+        writer = ExprWriter(scope)
+        local_names = {v.name for v in process.locals}
+        params: list[str] = []
+        locals_: list[str] = []
+        param_types = {v.name: v.type for v in process.locals}
+        if instance is None:
+            for p in process.parameters:
+                t = param_types.get(p)
+                base = declare_type(t, process.span).base if t is not None else "int"
+                params.append(f"{base} l_{sanitize(p)}")
+        else:
+            global_writer = ExprWriter(self._scope(None, f"arguments of {name}"))
+            for p, arg in zip(process.parameters, instance.arguments, strict=True):
+                t = param_types.get(p)
+                declared = (
+                    declare_type(t, process.span) if t is not None else Declared("int", None, ())
+                )
+                locals_.append(declaration(f"l_{sanitize(p)}", declared, global_writer.expr(arg)))
+        for v in process.locals:
+            if v.name in process.parameters:
+                continue
+            declared = declare_type(v.type, v.span)
+            locals_.append(
+                declaration(
+                    "l_" + sanitize(v.name),
+                    declared,
+                    _init_text(v.init, declared, writer),
+                    v.hidden,
+                )
+            )
+        for c in process.channels:
+            locals_.append(self._channel(c, writer, "l_" + sanitize(c.name)))
+        blocks: dict[str, Type] = {}
+        for e in process.edges:
+            for lv in block_locals(e.effect):
+                blocks.setdefault(lv.name, lv.type)
+        for bname, btype in sorted(blocks.items()):
+            locals_.append(declaration("b_" + sanitize(bname), declare_type(btype), None))
+        scope.block = {b: "b_" + sanitize(b) for b in blocks}
+        scope.block_types = dict(blocks)
+        del local_names
+        locations = self._locations(process, writer, first)
+        return {
+            "name": name,
+            "init": process.name in ("init", ":init:"),
+            "active": active,
+            "params": "; ".join(params),
+            "locals": locals_,
+            "locations": locations,
+        }
+
+    def _locations(self, process: Process, writer: ExprWriter, first: int | None) -> list[dict]:
+        by_id = {loc.id: loc for loc in process.locations}
+        order = [process.initial] + [
+            loc.id for loc in process.locations if loc.id != process.initial
+        ]
+        terminal = [lid for lid in order if by_id[lid].terminal and not _outgoing(process, lid)]
+        order = [lid for lid in order if lid not in terminal] + terminal
+        out: list[dict] = []
+        for lid in order:
+            loc = by_id[lid]
+            labels = [sanitize(lab) for lab in loc.labels]
+            labels.append(f"L{lid}")
+            if loc.end and not any(lab.startswith("end") for lab in labels):
+                labels.insert(0, f"end_L{lid}")
+            if loc.progress and not any(lab.startswith("progress") for lab in labels):
+                labels.insert(0, f"progress_L{lid}")
+            if loc.accept and not any(lab.startswith("accept") for lab in labels):
+                labels.insert(0, f"accept_L{lid}")
+            options = []
+            for _index, e in _outgoing(process, lid):
+                text = self._edge(e, writer, by_id)
+                target_atomic = by_id[e.target].atomic
+                goto = f"goto L{e.target}"
+                if target_atomic and not loc.atomic:
+                    body = f"atomic {{ {text}; {goto} }}"
+                else:
+                    body = f"{text}; {goto}"
+                info = LineInfo(
+                    e.span,
+                    e.event.base if e.event and not e.event.components else e.label,
+                    e.text or text,
+                    True,
+                )
+                options.append(f"{body} {self.tag(info)}")
+            out.append(
+                {
+                    "labels": labels,
+                    "atomic": loc.atomic,
+                    "options": options,
+                    "terminal": lid in terminal,
+                }
+            )
+        return out
+
+    def _edge(self, e: Edge, writer: ExprWriter, by_id: Mapping) -> str:  # noqa: ARG002
+        parts: list[str] = []
+        guard_text = None
+        if isinstance(e.guard, ElseGuard):
+            guard_text = "else"
+        elif e.guard is not None:
+            guard_text = f"({writer.expr(e.guard)})"
+        comm_text = writer.stmt(e.comm)[0] if e.comm is not None else None
+        effects = [line for s in e.effect for line in writer.stmt(s)]
+        blocking = has_statement(e.effect, (Send, Receive, Run))
+        if comm_text is None and not effects:
+            return guard_text or "skip"
+        if guard_text is None and comm_text is None and len(effects) == 1 and blocking is None:
+            return effects[0]
+        if guard_text is None and comm_text is not None and not effects:
+            return comm_text
+        if comm_text is not None:
+            if guard_text is not None and guard_text != "else":
+                if self._rendezvous(e.comm):
+                    raise UnsupportedError.at(
+                        e.span, "a guarded rendezvous cannot be emitted as one Promela step"
+                    )
+                enable = self._enabling(e.comm, writer)
+                guard_text = f"({guard_text} && {enable})"
+            parts = [p for p in (guard_text, comm_text) if p] + effects
+            head = parts[0] if guard_text != "else" else "else"
+            rest = parts[1:]
+            return f"atomic {{ {head} -> {'; '.join(rest)} }}" if rest else head
+        if guard_text == "else":
+            return "else -> " + (
+                "atomic { " + "; ".join(effects) + " }"
+                if blocking
+                else "d_step { " + "; ".join(effects) + " }"
+            )
+        if blocking is not None:
+            head = guard_text or "true"
+            return f"atomic {{ {head} -> {'; '.join(effects)} }}"
+        if guard_text is None:
+            return "d_step { " + "; ".join(effects) + " }"
+        return f"d_step {{ {guard_text} -> {'; '.join(effects)} }}"
+
+    def _rendezvous(self, comm: Send | Receive | None) -> bool:
+        if comm is None:
+            return False
+        ch = comm.channel
+        if isinstance(ch, Var) and ch.scope == "global" and ch.name in self.channels:
+            return self.system.channels[self.channels[ch.name] - 1].capacity == 0
+        return True  # unknown at emission time: treat as possibly rendezvous
+
+    def _enabling(self, comm: Send | Receive, writer: ExprWriter) -> str:
+        ch = writer.expr(comm.channel)
+        if isinstance(comm, Send):
+            return f"nfull({ch})"
+        mark = "??" if comm.random else "?"
+        return f"{ch}{mark}[{writer.recv_args(comm.args, poll=True)}]"
+
+    # -- properties ---------------------------------------------------------------
+    def _properties(self) -> tuple[list[str], list[EmittedProperty]]:
+        defines: list[str] = []
+        atoms: dict[str, str] = {}
+        writer = ExprWriter(self._scope(None, "ltl formula"))
+
+        def atom(a: LtlState | LtlEvent) -> str:
+            if isinstance(a, LtlEvent):
+                raise UnsupportedError.at(
+                    a.span, f"event '{a.name}' in a formula needs the explicit-pc style"
+                )
+            text = writer.expr(a.expr)
+            if text not in atoms:
+                atoms[text] = f"p_{len(atoms)}"
+                defines.append(f"#define {atoms[text]} {text}")
+            return atoms[text]
+
+        return defines, _emit_properties(self.properties, _Formulas(atom), ())
+
+
+def _emit_properties(
+    properties: Sequence[Property], formulas: _Formulas, premises: Sequence[tuple[str, str]]
+) -> list[EmittedProperty]:
+    out: list[EmittedProperty] = []
+    for index, p in enumerate(properties):
+        check, formula, negated = _ltl_property(p)
+        name = f"ltl_{index}_{sanitize(p.name)}"[:60]
+        if check != "ltl" or formula is None:
+            out.append(EmittedProperty(p.name, p.number, check))
+            continue
+        spin_phi, spot_phi = formulas.both(formula)
+        if premises:
+            spin_pre = " && ".join(s for s, _ in premises)
+            spot_pre = " & ".join(t for _, t in premises)
+            spin_text = f"({spin_pre}) -> ({spin_phi})"
+            spot_text = f"({spot_pre}) -> ({spot_phi})"
+        else:
+            spin_text, spot_text = spin_phi, spot_phi
+        out.append(
+            EmittedProperty(
+                p.name, p.number, "ltl", name, spin_text, spot_text, len(premises), negated
+            )
+        )
+    return out
+
+
+def _init_text(
+    init: Expr | tuple[Expr, ...] | None, declared: Declared, writer: ExprWriter
+) -> str | None:
+    if init is None:
+        return None
+    if isinstance(init, tuple):
+        values = [writer.expr(v) for v in init]
+        if len(set(values)) == 1:
+            return values[0]
+        return "{" + ", ".join(values) + "}"
+    return writer.expr(init)
+
+
+def _field_type(t: Type, span: Span | None) -> str:
+    declared = declare_type(t, span)
+    if declared.length is not None or declared.bits is not None:
+        raise UnsupportedError.at(span, "array or unsigned message fields cannot be emitted")
+    return declared.base
+
+
+def _outgoing(process: Process, lid: int) -> list[tuple[int, Edge]]:
+    return [(i, e) for i, e in enumerate(process.edges) if e.source == lid]
+
+
+def _all_stmts(stmts: tuple[Stmt, ...]) -> list[Stmt]:
+    from bridge.ir.expr import If, While
+
+    out: list[Stmt] = []
+    work = [stmts]
+    while work:
+        for s in work.pop():
+            out.append(s)
+            if isinstance(s, If):
+                work.extend(b for _, b in s.branches)
+                work.append(s.otherwise)
+            elif isinstance(s, While):
+                work.append(s.body)
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# Explicit-pc style
+
+
+@dataclass
+class _Part:
+    """One instance's share of an option: its edge, condition conjuncts and body."""
+
+    instance: int
+    edge_index: int
+    edge: Edge
+    conds: list[str]
+    body: list[str]
+
+
+@dataclass
+class _Option:
+    parts: list[_Part]
+    event: str | None
+    dynamic_event: bool
+    action: str = ""
+    cond: str = ""
+    raw: str = ""
+    body: list[str] = field(default_factory=list)
+
+
+class _Explicit:
+    def __init__(
+        self,
+        system: TransitionSystem,
+        properties: Sequence[Property],
+        encoding: str,
+        fairness: Fairness,
+        annotations: tuple[tuple[FairnessMark, str], ...],
+        ltl_blocks: bool,
+    ) -> None:
+        self.system = system
+        self.properties = properties
+        self.encoding = encoding
+        self.fairness = fairness
+        self.annotations = annotations
+        self.ltl_blocks = ltl_blocks
+        self.infos: list[LineInfo] = []
+        self.notes: list[str] = []
+        self.globals_: dict[str, Type] = {v.name: v.type for v in system.globals}
+        self.channels = {c.name: i + 1 for i, c in enumerate(system.channels)}
+        self.locals_: dict[tuple[int, str], Type] = {}
+        self.blocks: dict[str, Type] = {}
+        self.event_mode = (
+            system.language is not SourceLanguage.PROMELA
+            and any(e.event is not None for p in system.processes for e in p.edges)
+            or system.language is SourceLanguage.CSP
+        )
+        for i, inst in enumerate(system.instances):
+            process = system.process(inst.process)
+            for v in process.locals:
+                self.locals_[(i, v.name)] = v.type
+            if process.channels:
+                raise UnsupportedError.at(
+                    process.channels[0].span,
+                    f"process-local channel '{process.channels[0].name}' (explicit-pc style)",
+                )
+        self._check_supported()
+
+    def tag(self, info: LineInfo) -> str:
+        self.infos.append(info)
+        return f"/*@{len(self.infos) - 1}*/"
+
+    # -- names --------------------------------------------------------------------
+    def local_name(self, i: int, name: str) -> str:
+        return f"i{i}_{sanitize(name)}"
+
+    def pc(self, i: int) -> str:
+        return f"pc_{i}"
+
+    def _instances_of(self, proctype: str) -> list[int]:
+        return [i for i, inst in enumerate(self.system.instances) if inst.process == proctype]
+
+    def scope(self, i: int | None, where: str) -> Scope:
+        system = self.system
+
+        def local(name: str) -> str:
+            assert i is not None
+            return self.local_name(i, name)
+
+        def local_type(name: str) -> Type | None:
+            return self.locals_.get((i, name)) if i is not None else None
+
+        def builtin(b: Builtin) -> str:
+            if b.name == "_pid" and i is not None:
+                return str(i)
+            if b.name == "timeout":
+                return "timeout"
+            if b.name == "_nr_pr":
+                terms = [f"({self._not_terminated(k)})" for k in range(len(system.instances))]
+                return "(" + " + ".join(terms) + ")" if terms else "0"
+            raise UnsupportedError.at(b.span, f"'{b.name}' in the explicit-pc style")
+
+        def remote_label(e: RemoteLabel) -> str:
+            candidates = self._remote_instances(e.proctype, e.pid, e.span, writer)
+            terms = []
+            for k, cond in candidates:
+                process = system.process(system.instances[k].process)
+                locs = [loc.id for loc in process.locations if e.label in loc.labels]
+                at = " || ".join(f"({self.pc(k)} == {lid})" for lid in locs) or "0"
+                terms.append(f"({cond} && ({at}))" if cond != "1" else f"({at})")
+            return "(" + " || ".join(terms) + ")" if terms else "0"
+
+        def remote_var(e: RemoteVar, render: Callable[[Expr], str]) -> str:
+            candidates = self._remote_instances(e.proctype, e.pid, e.span, writer)
+            text = "0"
+            for k, cond in reversed(candidates):
+                name = self.local_name(k, e.name)
+                text = name if cond == "1" else f"(({cond}) -> ({name}) : ({text}))"
+            return text
+
+        scope = Scope(
+            self.globals_,
+            self.channels,
+            local=local if i is not None else None,
+            local_type=local_type,
+            builtin=builtin,
+            remote_label=remote_label,
+            remote_var=remote_var,
+            where=where,
+        )
+        scope.block = {b: "b_" + sanitize(b) for b in self.blocks}
+        scope.block_types = dict(self.blocks)
+        writer = ExprWriter(scope)
+        return scope
+
+    def _remote_instances(
+        self, proctype: str, pid: Expr | None, span: Span | None, writer: ExprWriter
+    ) -> list[tuple[int, str]]:
+        ids = self._instances_of(proctype)
+        if not ids:
+            raise UnsupportedError.at(span, f"no instance of process '{proctype}'")
+        if pid is None:
+            if len(ids) != 1:
+                raise UnsupportedError.at(span, f"'{proctype}' has several instances: give a pid")
+            return [(ids[0], "1")]
+        value = fold(pid)
+        if value is not None:
+            if value not in ids:
+                raise UnsupportedError.at(span, f"pid {value} is not an instance of '{proctype}'")
+            return [(value, "1")]
+        pid_text = writer.expr(pid)
+        return [(k, f"({pid_text} == {k})") for k in ids]
+
+    def _not_terminated(self, k: int) -> str:
+        process = self.system.process(self.system.instances[k].process)
+        term = [loc.id for loc in process.locations if loc.terminal]
+        if not term:
+            return "1"
+        return " && ".join(f"({self.pc(k)} != {t})" for t in term)
+
+    # -- checks ---------------------------------------------------------------------
+    def _check_supported(self) -> None:
+        for process in self.system.processes:
+            for e in process.edges:
+                found = has_statement(e.effect, (Run,))
+                if found is not None:
+                    raise UnsupportedError.at(
+                        found.span or e.span,
+                        f"'run {found.proctype}' (dynamic process creation) in the explicit-pc "
+                        "style: use the plain encoding",
+                    )
+                for lv in block_locals(e.effect):
+                    self.blocks.setdefault(lv.name, lv.type)
+
+    # -- options --------------------------------------------------------------------
+    def _event_name(self, i: int, e: Edge) -> tuple[str | None, bool]:
+        if e.event is None:
+            return None, False
+        env = self._params(i)
+        values = [fold(c, env) for c in e.event.components]
+        if any(v is None for v in values):
+            return e.event.base, True
+        return ".".join([e.event.base, *(str(v) for v in values)]), False
+
+    def _params(self, i: int) -> dict[str, int]:
+        inst = self.system.instances[i]
+        process = self.system.process(inst.process)
+        assigned = {
+            s.target.name
+            for ed in process.edges
+            for s in _all_stmts(ed.effect)
+            if hasattr(s, "target") and isinstance(getattr(s, "target", None), Var)
+        }
+        env: dict[str, int] = {}
+        for p, arg in zip(process.parameters, inst.arguments, strict=False):
+            v = fold(arg)
+            if v is not None and p not in assigned:
+                env[p] = v
+        return env
+
+    def _channel_of(self, comm: Send | Receive) -> tuple[str, int] | None:
+        ch = comm.channel
+        if isinstance(ch, Var) and ch.scope == "global" and ch.name in self.channels:
+            return ch.name, self.system.channels[self.channels[ch.name] - 1].capacity
+        return None
+
+    def _part(self, i: int, index: int, e: Edge, writer: ExprWriter, with_comm: bool) -> _Part:
+        conds = [f"({self.pc(i)} == {e.source})"]
+        if e.guard is not None and not isinstance(e.guard, ElseGuard):
+            conds.append(f"({writer.expr(e.guard)})")
+        body: list[str] = []
+        if e.comm is not None and with_comm:
+            ch = writer.expr(e.comm.channel)
+            if isinstance(e.comm, Send):
+                conds.append(f"nfull({ch})")
+            else:
+                mark = "??" if e.comm.random else "?"
+                conds.append(f"{ch}{mark}[{writer.recv_args(e.comm.args, poll=True)}]")
+            body += writer.stmt(e.comm)
+        return _Part(i, index, e, conds, body)
+
+    def _finish(self, part: _Part, writer: ExprWriter) -> list[str]:
+        body = list(part.body)
+        body += [line for s in part.edge.effect for line in writer.stmt(s)]
+        if part.edge.target != part.edge.source:
+            body.append(f"{self.pc(part.instance)} = {part.edge.target}")
+        return body
+
+    def _options(self) -> list[_Option]:
+        system = self.system
+        writers = [
+            ExprWriter(self.scope(i, f"instance {_instance_label(system, i)}"))
+            for i in range(len(system.instances))
+        ]
+        local: list[_Option] = []
+        by_event: dict[str, list[_Part]] = {}
+        sends: dict[str, list[_Part]] = {}
+        receives: dict[str, list[_Part]] = {}
+        dynamic: dict[int, bool] = {}
+        for i, inst in enumerate(system.instances):
+            process = system.process(inst.process)
+            for index, e in enumerate(process.edges):
+                name, is_dynamic = self._event_name(i, e)
+                rendezvous = None
+                if e.comm is not None:
+                    found = self._channel_of(e.comm)
+                    if found is None:
+                        raise UnsupportedError.at(
+                            e.comm.span or e.span,
+                            "a channel operation on a channel variable (explicit-pc style)",
+                        )
+                    if found[1] == 0:
+                        rendezvous = found[0]
+                part = self._part(i, index, e, writers[i], rendezvous is None)
+                if rendezvous is not None:
+                    comm = e.comm
+                    if isinstance(comm, Receive) and (comm.random or comm.peek):
+                        raise UnsupportedError.at(comm.span, "?? or ?<> on a rendezvous channel")
+                    (sends if isinstance(comm, Send) else receives).setdefault(
+                        rendezvous, []
+                    ).append(part)
+                    dynamic[id(part)] = is_dynamic
+                elif name is not None and not is_dynamic:
+                    by_event.setdefault(name, []).append(part)
+                else:
+                    if is_dynamic and self._barrier_base(e.event.base if e.event else ""):
+                        raise UnsupportedError.at(
+                            e.span,
+                            f"event '{e.event.base}' has state-dependent components and "
+                            "may synchronise: it cannot be matched statically",
+                        )
+                    local.append(_Option([part], name, is_dynamic))
+        options = list(local)
+        for name in sorted(by_event):
+            for combo in self._combos(system.composition, name, by_event[name]):
+                options.append(_Option(list(combo), name, False))
+        for ch in sorted(set(sends) | set(receives)):
+            for s in sends.get(ch, []):
+                for r in receives.get(ch, []):
+                    if s.instance == r.instance:
+                        continue
+                    options.append(self._pair(s, r, writers, dynamic))
+        options.sort(key=lambda o: [(p.instance, p.edge_index) for p in o.parts])
+        for o in options:
+            if not o.body:
+                body: list[str] = []
+                for p in o.parts:
+                    body += self._finish(p, writers[p.instance])
+                o.body = body
+        return options
+
+    def _pair(self, s: _Part, r: _Part, writers: list[ExprWriter], dynamic: dict) -> _Option:
+        send, recv = s.edge.comm, r.edge.comm
+        assert isinstance(send, Send) and isinstance(recv, Receive)
+        if len(send.args) != len(recv.args):
+            raise UnsupportedError.at(recv.span, "send and receive differ in the number of fields")
+        values = [writers[s.instance].expr(a) for a in send.args]
+        conds = s.conds + r.conds
+        binds: list[str] = []
+        for k, (value, arg) in enumerate(zip(values, recv.args, strict=True)):
+            if isinstance(arg, RecvMatch):
+                conds.append(f"({value} == {writers[r.instance].expr(arg.value)})")
+            elif isinstance(arg, RecvBind) and arg.target is not None:
+                target = writers[r.instance].expr(arg.target)
+                if any(target in later for later in values[k + 1 :]):
+                    raise UnsupportedError.at(
+                        recv.span, "a receive target also read by a later field of the send"
+                    )
+                binds.append(f"{target} = {value}")
+                binds += writers[r.instance].check_after(arg.target)
+        body = binds + self._finish(s, writers[s.instance]) + self._finish(r, writers[r.instance])
+        ev_s, dyn_s = self._event_name(s.instance, s.edge)
+        ev_r, dyn_r = self._event_name(r.instance, r.edge)
+        event, dyn = (ev_s, dyn_s) if ev_s is not None else (ev_r, dyn_r)
+        option = _Option([s, r], event, dyn)
+        option.body = body
+        s2 = _Part(s.instance, s.edge_index, s.edge, conds, [])
+        option.parts = [s2, r]
+        return option
+
+    def _barrier_base(self, base: str) -> bool:
+        for alphabet in self._alphabets():
+            for name in alphabet:
+                if name == base or name.startswith(base + "."):
+                    return True
+        return False
+
+    def _alphabets(self) -> list[frozenset[str]]:
+        out: list[frozenset[str]] = []
+        stack: list[Composition] = [self.system.composition] if self.system.composition else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Parallel):
+                out.extend(node.alphabets)
+                stack.extend(node.children)
+            elif isinstance(node, Interleave):
+                stack.extend(node.children)
+        return out
+
+    def _combos(
+        self, node: Composition | None, event: str, parts: list[_Part]
+    ) -> list[tuple[_Part, ...]]:
+        """Return every way ``event`` can happen below ``node``: an interleaving offers any
+        child's way; a Parallel node whose alphabets share ``event`` needs one way of
+        every child that has it in its alphabet (the barrier), the others interleave.
+        Recursive over the composition tree (its depth is the nesting of operators)."""
+        if node is None:
+            return [(p,) for p in parts]
+        if isinstance(node, InstanceRef):
+            return [(p,) for p in parts if p.instance == node.instance]
+        if isinstance(node, Interleave):
+            return [c for child in node.children for c in self._combos(child, event, parts)]
+        having = [k for k, a in enumerate(node.alphabets) if event in a]
+        if len(having) < 2:
+            return [c for child in node.children for c in self._combos(child, event, parts)]
+        product: list[tuple[_Part, ...]] = [()]
+        for k in having:
+            ways = self._combos(node.children[k], event, parts)
+            product = [done + way for done in product for way in ways]
+        others = [
+            c
+            for k, child in enumerate(node.children)
+            if k not in having
+            for c in self._combos(child, event, parts)
+        ]
+        return product + others
+
+    # -- emission ---------------------------------------------------------------------
+    def emit(self) -> EmittedModel:
+        system = self.system
+        options = self._options()
+        prop_events = [ev for p in self.properties for ev in _events_in(_ltl_property(p)[1])]
+        premises_wanted = self.encoding == "premise" and (
+            self.fairness is not Fairness.NONE or self.annotations
+        )
+        track = premises_wanted or bool(prop_events)
+        reset = bool(prop_events)
+        # Actions and their ids (sorted for determinism; 0 = idle, 1 = init).
+        for o in options:
+            if self.event_mode:
+                o.action = (
+                    o.event
+                    if o.event is not None and not o.dynamic_event
+                    else ("tau:" + "+".join(f"{p.instance}.{p.edge_index}" for p in o.parts))
+                )
+            else:
+                p = o.parts[0]
+                o.action = f"{_instance_label(system, p.instance)}:{p.edge_index}"
+            if track and o.dynamic_event and o.event is not None:
+                raise UnsupportedError.at(
+                    o.parts[0].edge.span,
+                    f"event '{o.event}' has state-dependent components: no static id for 'last'",
+                )
+        actions = sorted({o.action for o in options})
+        action_id = {a: k + 2 for k, a in enumerate(actions)}
+        # Conditions: else guards, then atomic exclusivity.
+        for o in options:
+            o.raw = " && ".join(c for p in o.parts for c in p.conds)
+        for o in options:
+            for p in o.parts:
+                if isinstance(p.edge.guard, ElseGuard):
+                    siblings = [
+                        q.raw
+                        for q in options
+                        if q is not o
+                        and any(
+                            pp.instance == p.instance and pp.edge.source == p.edge.source
+                            for pp in q.parts
+                        )
+                    ]
+                    if siblings:
+                        o.raw += " && !(" + " || ".join(f"({s})" for s in siblings) + ")"
+        exclusive: dict[int, str] = {}
+        for i, inst in enumerate(system.instances):
+            process = system.process(inst.process)
+            atomic = {loc.id for loc in process.locations if loc.atomic}
+            if not atomic:
+                continue
+            mine = [
+                o.raw
+                for o in options
+                if any(p.instance == i and p.edge.source in atomic for p in o.parts)
+            ]
+            if mine:
+                exclusive[i] = " || ".join(f"({m})" for m in mine)
+        defines: list[str] = []
+        for i in sorted(exclusive):
+            defines.append(f"#define ax_{i} ({exclusive[i]})")
+        for o in options:
+            others = [
+                f"!ax_{i}" for i in sorted(exclusive) if all(p.instance != i for p in o.parts)
+            ]
+            o.cond = " && ".join([f"({o.raw})", *others]) if others else o.raw
+        # Bookkeeping assignments.
+        process_bits = self.encoding == "premise" and self.fairness in (
+            Fairness.PROCESS_WEAK,
+            Fairness.PROCESS_STRONG,
+        )
+        for o in options:
+            if track:
+                o.body.append(f"last = {action_id[o.action]}")
+            if process_bits:
+                moved = {p.instance for p in o.parts}
+                o.body += [f"mv_{i} = {int(i in moved)}" for i in range(len(system.instances))]
+            o.body += [
+                f"b_{sanitize(b)} = 0"
+                for b in sorted(self.blocks)
+                if any(lv.name == b for p in o.parts for lv in block_locals(p.edge.effect))
+            ]
+        if reset and any(
+            isinstance(x, Builtin) and x.name == "timeout"
+            for o in options
+            for p in o.parts
+            for x in (sub_expressions(p.edge.guard) if p.edge.guard else [])
+        ):
+            raise UnsupportedError.at(None, "'timeout' in a model whose property has event atoms")
+        # Properties and premises.
+        premise_pairs: list[tuple[str, str]] = []
+        if premises_wanted:
+            premise_pairs = self._premises(options, actions, action_id, defines)
+        atoms: dict[str, str] = {}
+        prop_writer = ExprWriter(self.scope(None, "ltl formula"))
+
+        def atom(a: LtlState | LtlEvent) -> str:
+            if isinstance(a, LtlEvent):
+                if a.name == INIT_EVENT:
+                    text = f"(last == {_INIT_ID})"
+                else:
+                    ids = [action_id[o.action] for o in options if o.event == a.name]
+                    ids = sorted(set(ids))
+                    text = "(" + " || ".join(f"(last == {k})" for k in ids) + ")" if ids else "0"
+            else:
+                text = f"({prop_writer.expr(a.expr)})"
+            if text not in atoms:
+                atoms[text] = f"p_{len(atoms)}"
+                defines.append(f"#define {atoms[text]} {text}")
+            return atoms[text]
+
+        props = _emit_properties(self.properties, _Formulas(atom), premise_pairs)
+        # Declarations.
+        gwriter = ExprWriter(self.scope(None, "global declarations"))
+        globals_ = []
+        for v in system.globals:
+            declared = declare_type(v.type, v.span)
+            globals_.append(
+                declaration(
+                    global_name(v.name), declared, _init_text(v.init, declared, gwriter), v.hidden
+                )
+            )
+        channels = [
+            f"chan {global_name(c.name)} = [{c.capacity}] of "
+            f"{{ {', '.join(_field_type(t, c.span) for t in c.fields)} }}"
+            for c in system.channels
+        ]
+        instance_vars: list[str] = []
+        for i, inst in enumerate(system.instances):
+            process = system.process(inst.process)
+            w = ExprWriter(self.scope(i, f"instance {_instance_label(system, i)}"))
+            top = max([loc.id for loc in process.locations] + [0])
+            instance_vars.append(
+                f"{'byte' if top < 256 else 'short'} {self.pc(i)} = {process.initial}"
+            )
+            param_env = {p: a for p, a in zip(process.parameters, inst.arguments, strict=False)}
+            local_names = {v.name for v in process.locals}
+            for p in process.parameters:
+                if p in local_names:
+                    continue
+                arg = param_env.get(p)
+                value = fold(arg) if arg is not None else 0
+                if value is None:
+                    raise UnsupportedError.at(inst.span, f"argument for '{p}' is not a constant")
+                instance_vars.append(f"int {self.local_name(i, p)} = {value}")
+            for v in process.locals:
+                declared = declare_type(v.type, v.span)
+                init = v.init
+                if v.name in param_env and init is None:
+                    init = param_env[v.name]
+                init_text = _init_text(init, declared, w)
+                if init_text is not None and any(c.isalpha() for c in init_text.replace("{", "")):
+                    folded = _fold_init(init, self._params(i))
+                    if folded is None:
+                        raise UnsupportedError.at(
+                            v.span, f"initial value of local '{v.name}' is not a constant"
+                        )
+                    init_text = folded
+                instance_vars.append(
+                    declaration(self.local_name(i, v.name), declared, init_text, v.hidden)
+                )
+        for b, t in sorted(self.blocks.items()):
+            instance_vars.append(declaration("b_" + sanitize(b), declare_type(t), None, True))
+        if track:
+            instance_vars.append(
+                f"byte last = {_INIT_ID}" if len(actions) < 250 else f"short last = {_INIT_ID}"
+            )
+        if process_bits:
+            instance_vars += [f"bit mv_{i}" for i in range(len(system.instances))]
+        # Option texts with line tags.
+        all_end = " && ".join(self._at_end(i) for i in range(len(system.instances))) or "1"
+        rendered = []
+        for o in options:
+            first = o.parts[0]
+            info = LineInfo(
+                first.edge.span,
+                o.event if not o.dynamic_event else None,
+                " | ".join(p.edge.text for p in o.parts if p.edge.text) or o.action,
+                True,
+            )
+            rendered.append(
+                {
+                    "action": o.action,
+                    "text": f"d_step {{ ({o.cond}) -> {'; '.join(o.body) or 'skip'} }} {self.tag(info)}",
+                }
+            )
+        groups: list[dict] = []
+        if self.encoding == "action-process":
+            for a in actions:
+                groups.append(
+                    {
+                        "name": "a_" + sanitize(a)[:40] + f"_{action_id[a]}",
+                        "action": a,
+                        "options": [r["text"] for r in rendered if r["action"] == a],
+                    }
+                )
+            if any(a.startswith("tau:") for a in actions):
+                self.notes.append(
+                    "action-process: each tau edge is its own process, so pan -f makes tau "
+                    "steps weakly fair too (the native engine does not)"
+                )
+            self.notes.append(
+                "pan -f may miss acceptance cycles made only of stuttering in a deadlocked "
+                "state (SPIN issue #38; promela-spin.md section 13)"
+            )
+        processes = len(groups) + (1 if reset and self.encoding == "action-process" else 0)
+        if self.encoding != "action-process":
+            processes = 1
+        text, mapping = render_template(
+            "promela_explicit.pml.j2",
+            self.infos,
+            model=system.name,
+            source=", ".join(system.source_files),
+            encoding=self.encoding,
+            fairness=self.fairness.value,
+            actions=[(action_id[a], a) for a in actions],
+            globals=globals_,
+            channels=channels,
+            instance_vars=instance_vars,
+            defines=defines,
+            scheduler=[r["text"] for r in rendered] if self.encoding != "action-process" else [],
+            groups=groups,
+            reset=reset,
+            all_end=all_end,
+            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name]
+            if self.ltl_blocks
+            else [],
+        )
+        instances = (
+            {0: "scheduler"}
+            if self.encoding != "action-process"
+            else {k: g["action"] for k, g in enumerate(groups)}
+        )
+        hidden = frozenset({"last", *(f"mv_{i}" for i in range(len(system.instances)))})
+        return EmittedModel(
+            text,
+            SourceMap(mapping, instances, hidden),
+            self.encoding,
+            "explicit-pc",
+            self.fairness,
+            tuple(props),
+            tuple(actions),
+            processes,
+            tuple(self.notes),
+        )
+
+    def _at_end(self, i: int) -> str:
+        process = self.system.process(self.system.instances[i].process)
+        ends = [loc.id for loc in process.locations if loc.end or loc.terminal]
+        if not ends:
+            return "0"
+        return "(" + " || ".join(f"({self.pc(i)} == {e})" for e in ends) + ")"
+
+    def _premises(
+        self,
+        options: list[_Option],
+        actions: list[str],
+        action_id: Mapping[str, int],
+        defines: list[str],
+    ) -> list[tuple[str, str]]:
+        """Return the premise conjuncts (Promela text, Spot text); add their defines."""
+        pairs: list[tuple[str, str]] = []
+
+        def enabled(pred: Callable[[_Option], bool]) -> str:
+            conds = [f"({o.cond})" for o in options if pred(o)]
+            return " || ".join(conds) if conds else "0"
+
+        def conjunct(k: str, kind: str, en: str, ex: str) -> None:
+            defines.append(f"#define en_{k} ({en})")
+            defines.append(f"#define ex_{k} ({ex})")
+            if kind == "weak":
+                pairs.append((f"((<>[] en_{k}) -> ([]<> ex_{k}))", f"((FG en_{k}) -> (GF ex_{k}))"))
+            elif kind == "strong":
+                pairs.append((f"(([]<> en_{k}) -> ([]<> ex_{k}))", f"((GF en_{k}) -> (GF ex_{k}))"))
+            else:  # unconditional (annotation f)
+                pairs.append((f"([]<> ex_{k})", f"(GF ex_{k})"))
+
+        if self.fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL):
+            kind = "weak" if self.fairness is Fairness.WEAK else "strong"
+            for a in actions:
+                if a.startswith("tau:"):
+                    continue  # tau steps are never constrained (Step.tau; fairness/conditions)
+                k = str(action_id[a])
+                conjunct(k, kind, enabled(lambda o, a=a: o.action == a), f"last == {k}")
+        elif self.fairness in (Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG):
+            kind = "weak" if self.fairness is Fairness.PROCESS_WEAK else "strong"
+            for i in range(len(self.system.instances)):
+                en = enabled(lambda o, i=i: any(p.instance == i for p in o.parts))
+                conjunct(f"i{i}", kind, en, f"mv_{i} == 1")
+        for mark, event in self.annotations:
+            ids = sorted({action_id[o.action] for o in options if o.event == event})
+            if not ids:
+                raise UnsupportedError.at(None, f"annotated event '{event}' occurs on no edge")
+            k = "n" + sanitize(event)
+            en = enabled(lambda o, event=event: o.event == event)
+            ex = " || ".join(f"(last == {x})" for x in ids)
+            if mark in (FairnessMark.WF, FairnessMark.WL):
+                conjunct(k, "weak", en, ex)
+            elif mark in (FairnessMark.SF, FairnessMark.SL):
+                conjunct(k, "strong", en, ex)
+            else:
+                conjunct(k, "always", en, ex)
+        return pairs
+
+
+def _fold_init(init: Expr | tuple[Expr, ...] | None, env: Mapping[str, int]) -> str | None:
+    if init is None:
+        return None
+    if isinstance(init, tuple):
+        values = [fold(v, env) for v in init]
+        if any(v is None for v in values):
+            return None
+        return "{" + ", ".join(str(v) for v in values) + "}"
+    value = fold(init, env)
+    return None if value is None else str(value)
