@@ -287,7 +287,11 @@ def check_property(
     unless ``ignore_end_states``, no invalid end state (cspsharp.md sections 6-7,
     promela-spin.md section 11).
     """
-    space = _space(system)
+    try:
+        space = _space(system)
+    except ModelRuntimeError as err:  # the initial state itself is erroneous
+        name = system.system.name if isinstance(system, CompiledStateSpace) else system.name
+        return Verdict(name, prop.name, Outcome.VIOLATED, err.kind, notes=(str(err),))
     kind = prop.kind
     if kind is PropertyKind.LTL:
         raise ConfigurationError(

@@ -665,10 +665,12 @@ class CompiledStateSpace:
             rl = self.layout_of(state)
             if i < rl.n:
                 return self._instance_label(i, rl.templates[i])
-        if i < len(self.instance_names):
-            return self.instance_names[i]
         while len(self.instance_names) <= i:
-            self.instance_names.append(f"proc({len(self.instance_names)})")
+            j = len(self.instance_names)
+            rl = next((x for x in self._layouts if x.n > j), None)
+            self.instance_names.append(
+                self._instance_label(j, rl.templates[j]) if rl is not None else f"proc({j})"
+            )
         return self.instance_names[i]
 
     def process_of(self, i: int, state: StateVector | None = None) -> ProcessLayout:
