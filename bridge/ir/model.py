@@ -125,6 +125,11 @@ class Edge:
     fairness: FairnessMark | None = None
     text: str = ""
     span: Span | None = None
+    # CSP#: True for an event with a program (``e{...} -> P``, a "data operation"),
+    # which never takes part in a barrier even if its name is in a shared alphabet
+    # (cspsharp.md section 7). A plain CSP# event may still carry an effect that the
+    # front-end adds for bookkeeping (parameter passing), and it still synchronises.
+    data_operation: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +206,10 @@ class TransitionSystem:
     source_files: tuple[str, ...] = ()
     max_instances: int = 255  # SPIN's limit on simultaneously running processes
     notes: tuple[str, ...] = field(default=())
+    # Promela ``never { }`` claim, kept as parsed (a Process that is not an instance;
+    # its ``accept`` locations and terminal location carry the claim's meaning). The
+    # engine checks LTL properties with its own automata; the SPIN back-end may emit it.
+    never: Process | None = None
 
     def process(self, name: str) -> Process:
         """Return the process template called ``name`` (KeyError if none)."""
