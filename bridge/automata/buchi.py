@@ -133,16 +133,12 @@ def buchi_from_spot(aut: object, ap_names: Sequence[str]) -> Buchi:
     if not (acc.is_t() or acc.is_generalized_buchi()):
         raise ValueError(f"expected generalized Büchi acceptance, got {acc}")
     bdict = aut.get_dict()  # type: ignore[attr-defined]
-    import spot
-
     var_to_ap: dict[int, int] = {}
-    for i, name in enumerate(ap_names):
-        f = spot.formula.ap(name)
-        if bdict.has_registered_proposition(f, aut):
-            var_to_ap[bdict.varnum(f)] = i
     for ap in aut.ap():  # type: ignore[attr-defined]
-        if str(ap) not in ap_names:
-            raise ValueError(f"automaton AP {ap} is not bound to an atom")
+        name = ap.ap_name()
+        if name not in ap_names:
+            raise ValueError(f"automaton AP {name} is not bound to an atom")
+        var_to_ap[bdict.varnum(ap)] = list(ap_names).index(name)
 
     memo: dict[int, Condition] = {}
 
