@@ -1,0 +1,128 @@
+"""Unit tests for ``check_ltl`` on IR systems built by hand: annotations (model and
+command line, event- and occurrence-level), event atoms, limits, model errors, options."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bridge.diagnostics import ConfigurationError
+from bridge.fairness.check import LtlOptions, check_ltl
+from bridge.ir.model import FairnessMark
+from bridge.ir.property import Fairness, LtlEvent, LtlState, LtlUnary, Property, PropertyKind
+from bridge.ir.verdict import Outcome
+from tests.irbuild import G, add, assign, edge, eq, int_var, ix, process, system
+
+
+def _ltl(formula, name="p") -> Property:
+    return Property(name, PropertyKind.LTL, name, formula=formula)
+
+
+def _eventually(expr, text):
+    return _ltl(LtlUnary("F", LtlState(expr, text)))
+
+
+def _detector(mark=None):
+    oracle = edge(0, 0, effect=[assign("correct", 1)], event="oracle")
+    if mark is not None:
+        oracle = dataclasses.replace(oracle, fairness=mark)
+    det = process("Detector", [oracle, edge(0, 0, event="guess1"), edge(0, 0, event="guess2")])
+    return system([det], globals_=[int_var("correct", 0)])
+
+
+def test_figure_10_model_annotation():
+    prop = _eventually(eq(G("correct"), 1), "correct==1")
+    assert check_ltl(_detector(), prop).outcome is Outcome.VIOLATED
+    annotated = _detector(FairnessMark.WF)
+    verdict = check_ltl(annotated, prop)
+    assert verdict.outcome is Outcome.HOLDS
+    off = check_ltl(annotated, prop, LtlOptions(model_annotations=False))
+    assert off.outcome is Outcome.VIOLATED
+    lasso = off.lasso
+    assert lasso is not None and lasso.witness is not None
+    assert all(s.event in ("guess1", "guess2") for s in lasso.loop)
+
+
+def test_command_line_annotation():
+    prop = _eventually(eq(G("correct"), 1), "correct==1")
+    v = check_ltl(_detector(), prop, LtlOptions(annotations=((FairnessMark.WF, "oracle"),)))
+    assert v.outcome is Outcome.HOLDS
+    assert "wf(oracle)" in v.fairness
+    v = check_ltl(_detector(), prop, LtlOptions(annotations=((FairnessMark.SF, "guess1"),)))
+    assert v.outcome is Outcome.VIOLATED
+
+
+def test_event_atoms_and_init():
+    prop = _ltl(LtlUnary("G", LtlUnary("F", LtlEvent("oracle"))))
+    assert check_ltl(_detector(), prop, LtlOptions(fairness=Fairness.WEAK)).outcome is Outcome.HOLDS
+    assert check_ltl(_detector(), prop).outcome is Outcome.VIOLATED
+    first = _ltl(LtlEvent("init"))
+    assert check_ltl(_detector(), first).outcome is Outcome.HOLDS
+    # no prefix matching: "guess" is not "guess1"
+    guess = _ltl(LtlUnary("F", LtlEvent("guess")))
+    assert check_ltl(_detector(), guess, LtlOptions(fairness=Fairness.WEAK)).outcome is Outcome.VIOLATED
+
+
+def _occurrence_system(mark):
+    a_go = edge(0, 1, effect=[assign("x", 1)], event="go")
+    if mark is not None:
+        a_go = dataclasses.replace(a_go, fairness=mark)
+    a = process("A", [a_go, edge(1, 1, event="idle")])
+    b = process("B", [edge(0, 0, event="go")])
+    return system([a, b], globals_=[int_var("x", 0)])
+
+
+@pytest.mark.parametrize(
+    "mark, holds",
+    [
+        (None, False),
+        (FairnessMark.WF, False),  # the event go is engaged by B forever
+        (FairnessMark.WL, True),  # this very occurrence (A's go) must be taken
+        (FairnessMark.SL, True),
+    ],
+)
+def test_occurrence_level_marks(mark, holds):
+    prop = _eventually(eq(G("x"), 1), "x==1")
+    v = check_ltl(_occurrence_system(mark), prop)
+    assert (v.outcome is Outcome.HOLDS) is holds
+
+
+def test_state_limit_gives_unknown():
+    counter = process("C", [edge(0, 0, effect=[assign("n", add(G("n"), 1))])])
+    ts = system([counter], globals_=[int_var("n", 0, lo=0, hi=1000)])
+    v = check_ltl(ts, _eventually(eq(G("n"), -1), "n==-1"), LtlOptions(max_states=50))
+    assert v.outcome is Outcome.UNKNOWN
+    assert "limit" in v.reason
+    assert v.statistics.states <= 50
+
+
+def test_model_error_is_a_verdict_with_trace():
+    bad = process("P", [edge(0, 0, effect=[assign("i", add(G("i"), 1)), assign(ix("a", G("i")), 1)])])
+    ts = system([bad], globals_=[int_var("i", 0), int_var("a", 0, length=2)])
+    v = check_ltl(ts, _ltl(LtlUnary("G", LtlUnary("F", LtlEvent("never")))))
+    assert v.outcome is Outcome.VIOLATED
+    assert v.trace is not None and v.lasso is None
+    assert v.reason
+
+
+def test_holds_says_under_which_fairness():
+    v = check_ltl(_detector(), _ltl(LtlUnary("G", LtlUnary("F", LtlEvent("oracle")))), LtlOptions(fairness=Fairness.STRONG_GLOBAL))
+    assert v.outcome is Outcome.HOLDS
+    assert v.fairness == "strong-global"
+    assert v.statistics.states > 0 and dict(v.statistics.extra)["automaton"] in ("TGBA", "BA")
+
+
+def test_property_fairness_used_when_options_leave_it_open():
+    prop = dataclasses.replace(_ltl(LtlUnary("G", LtlUnary("F", LtlEvent("oracle")))), fairness=Fairness.WEAK)
+    assert check_ltl(_detector(), prop).outcome is Outcome.HOLDS
+    assert check_ltl(_detector(), prop, LtlOptions(fairness=Fairness.NONE)).outcome is Outcome.VIOLATED
+
+
+def test_bad_options_and_kinds():
+    with pytest.raises(ConfigurationError, match="allowed"):
+        check_ltl(_detector(), _ltl(LtlEvent("x")), LtlOptions(fairness="weak"))  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="annotation"):
+        check_ltl(_detector(), _ltl(LtlEvent("x")), LtlOptions(annotations=(("wf", "x"),)))  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="LTL"):
+        check_ltl(_detector(), Property("s", PropertyKind.DEADLOCK_FREE, "s"))
