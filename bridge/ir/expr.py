@@ -242,6 +242,9 @@ class Receive:
     random: bool = False
     peek: bool = False
     span: Span | None = None
+    # CSP# ``c?[cond]x``: the message is accepted only if ``cond`` holds, evaluated
+    # with the fields already bound (bound locals hold the received values).
+    condition: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
