@@ -110,3 +110,62 @@ def test_por_keeps_every_weakly_fair_counterexample(fairness, ts, formula):
         assert got.violated
     if got.violated:
         replay(full, got.initial, got.prefix + got.loop)
+
+
+# ---------------------------------------------------------------------------------
+# Symmetry
+
+WHICH = st.sampled_from(["me", "nb", "x"])
+
+
+@st.composite
+def symmetric_systems(draw):
+    from tests.unit.reductions.symmodels import node_family
+
+    n = draw(st.integers(3, 4))
+    ring = draw(st.booleans())
+    rules = draw(
+        st.lists(
+            st.tuples(WHICH, st.integers(0, 2), WHICH, st.integers(0, 2), WHICH, st.integers(0, 2)),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return n, node_family(n, rules, ring, init=draw(st.integers(0, 1)))
+
+
+@st.composite
+def symmetric_formulas(draw, n: int):
+    from tests.unit.reductions.symmodels import count_atom
+
+    p = count_atom(n, draw(st.integers(0, 2)), draw(st.integers(0, n)))
+    q = LtlState(eq(G("x"), draw(st.integers(0, 1))), "x")
+    shape = draw(st.integers(0, 4))
+    if shape == 0:
+        return LtlUnary("F", LtlUnary("G", p))
+    if shape == 1:
+        return LtlUnary("G", LtlUnary("F", p))
+    if shape == 2:
+        return LtlUnary("G", LtlBinary("->", q, LtlUnary("F", p)))
+    if shape == 3:
+        return LtlUnary("F", p)
+    return LtlBinary("U", q, p)
+
+
+@pytest.mark.parametrize("fairness", [Fairness.NONE, Fairness.STRONG_GLOBAL])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_symmetry_preserves_verdicts(fairness, data):
+    from bridge.reductions.symmetry import SymmetryReduction, detect_symmetry
+
+    n, ts = data.draw(symmetric_systems())
+    formula = data.draw(symmetric_formulas(n))
+    spec = detect_symmetry(ts, formula, fairness)
+    full = build_state_space(ts)
+    red = SymmetryReduction(build_state_space(ts), ts, spec)
+    expected = check(full, formula, fairness)
+    got = check(red, formula, fairness)
+    assert got.violated == expected.violated
+    if got.violated:
+        init, prefix, loop = red.concretize(got.prefix, got.loop)
+        replay(full, init, prefix + loop)
