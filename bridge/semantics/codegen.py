@@ -147,6 +147,9 @@ class Generator:
         self.spans: list[Span | None] = []
         self._counter = 0
         self._span_ids: dict[Span | None, int] = {}
+        # Locals of the instance being generated that are never assigned (parameters,
+        # mostly) with their values: folded like constants (specialised instance code).
+        self.consts: dict[str, int] = {}
 
     # -------------------------------------------------------------- bookkeeping
 
@@ -174,6 +177,8 @@ class Generator:
         """Return the value of a constant expression, or ``_NO``."""
         if isinstance(e, Const):
             return int(e.value) if isinstance(e.value, bool) else e.value
+        if isinstance(e, Var) and e.scope == "local" and e.name in self.consts:
+            return self.consts[e.name]
         if isinstance(e, Var) and e.scope == "global" and e.name in self.layout.channel_ids:
             if e.name not in self.layout.globals:
                 return self.layout.channel_ids[e.name]
@@ -582,6 +587,41 @@ def _fold_binary(op: str, a: int, b: int) -> int:
         raise ValueError
     result = eval(f"a {_PY_BINARY[op]} b", {}, {"a": a, "b": b})  # noqa: S307 - op is whitelisted
     return int(result) if isinstance(result, bool) else result
+
+
+def assigned_locals(edges) -> set[str]:
+    """Return the names of process-local variables that some statement may change
+    (assignment, receive, ``x = run P()``), through any index."""
+    found: set[str] = set()
+
+    def root(e) -> None:
+        while isinstance(e, Index):
+            e = e.base
+        if isinstance(e, Var) and e.scope == "local":
+            found.add(e.name)
+
+    def walk(stmts) -> None:
+        for st in stmts:
+            if isinstance(st, Assign):
+                root(st.target)
+            elif isinstance(st, Run) and st.target is not None:
+                root(st.target)
+            elif isinstance(st, Receive):
+                for a in st.args:
+                    if isinstance(a, RecvBind) and a.target is not None:
+                        root(a.target)
+            elif isinstance(st, If):
+                for _, body in st.branches:
+                    walk(body)
+                walk(st.otherwise)
+            elif isinstance(st, While):
+                walk(st.body)
+
+    for e in edges:
+        if e.comm is not None:
+            walk((e.comm,))
+        walk(e.effect)
+    return found
 
 
 def guard_mentions(e: Expr | None, name: str) -> bool:

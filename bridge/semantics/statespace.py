@@ -53,6 +53,7 @@ from bridge.ir import (
 from bridge.semantics.codegen import (
     Context,
     Generator,
+    assigned_locals,
     c_div,
     c_rem,
     event_code,
@@ -74,7 +75,7 @@ class RuntimeLayout:
 
     __slots__ = (
         "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
-        "segment_channel_ids", "pop_id",
+        "segment_channel_ids", "pop_id", "key", "fn", "visits",
     )
 
     def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
@@ -88,6 +89,9 @@ class RuntimeLayout:
         self.size = 0
         self.segment_channel_ids: list[tuple[int, ...]] = []
         self.pop_id = -1
+        self.key: tuple = ()
+        self.fn: Callable | None = None  # the inlined successor function, once hot
+        self.visits = 0
 
 
 class CompiledStateSpace:
@@ -100,9 +104,8 @@ class CompiledStateSpace:
         self.csp = system.language is SourceLanguage.CSP
         self._steps: dict[tuple, Step] = {}
         self._layouts: list[RuntimeLayout] = []
-        self._layout_ids: dict[tuple[int, ...], int] = {}
-        self._static_fns: list[tuple] = []
-        self._generic_fns: dict[int, tuple] = {}
+        self._layout_ids: dict[tuple, int] = {}
+        self._geometries: dict[tuple[int, ...], tuple] = {}
         self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
         self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
         self._has_barriers = any(self._sync_sets.values())
@@ -111,6 +114,9 @@ class CompiledStateSpace:
             inst.name or f"{inst.process}({i})" for i, inst in enumerate(system.instances)
         ]
         self._initial = self._make_initial()
+        # A dynamic layout gets its own inlined successor function once it has been
+        # visited this often (layouts seen only while processes start stay generic).
+        self.inline_after = 2000  # compiling costs about as much as 1000 generic visits
         self._successors = self._build_successors()
 
     # ------------------------------------------------------------------ compile
@@ -132,20 +138,21 @@ class CompiledStateSpace:
             self._terminal_sets.append(frozenset(x.id for x in locs if x.terminal))
             self._end_sets.append(frozenset(x.id for x in locs if x.end or x.terminal))
         self._any_atomic = any(self._atomic_sets)
-        # Instance-specific code.
-        static_names: list[list[tuple[int, str]]] = []
-        for i, tpl_index in enumerate(lay.initial_templates):
-            tpl = lay.processes[tpl_index]
-            base = lay.initial_bases[i]
-            static_names.append(self._gen_process(gen, code, tpl, base, i, f"i{i}"))
-        # Generic template code for templates that Run can start.
-        run_targets = _run_targets(self.system)
-        generic_names: dict[int, list[tuple[int, str]]] = {}
-        for name in run_targets:
-            if name not in lay.process_index:
-                raise UnsupportedError.at(None, f"run of unknown process '{name}'")
-            k = lay.process_index[name]
-            generic_names[k] = self._gen_process(gen, code, lay.processes[k], "b", "pid", f"t{k}")
+        # Validate every template once with generic code (base and pid as variables), so
+        # unsupported constructs are reported when the model is built, not mid-search.
+        for tpl in lay.processes:
+            self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
+        self._pending_code = code
+        self._const_locals: list[list[tuple[str, int]]] = []
+        for tpl in lay.processes:
+            assigned = assigned_locals(tpl.process.edges)
+            self._const_locals.append([
+                (name, slot.offset) for name, slot in tpl.locals.items()
+                if name not in assigned and slot.size == 1
+            ])
+        for run_target in _run_targets(self.system):
+            if run_target not in lay.process_index:
+                raise UnsupportedError.at(None, f"run of unknown process '{run_target}'")
         # Segment initialisers.
         for tpl in lay.processes:
             self._gen_segment_init(gen, code, tpl)
@@ -156,24 +163,104 @@ class CompiledStateSpace:
         ns["_SPANS"] = gen.spans
         exec(compile(source, f"<bridge:{self.system.name}>", "exec"), ns)  # noqa: S102
         self._ns = ns
-
-        def table(tpl: ProcessLayout, names: list[tuple[int, str]]) -> tuple:
-            size = 1 + max([loc.id for loc in tpl.process.locations], default=-1)
-            fns: list[Any] = [None] * size
-            for loc, fname in names:
-                fns[loc] = ns[fname]
-            return tuple(fns)
-
-        self._static_fns = [
-            table(lay.processes[lay.initial_templates[i]], n) for i, n in enumerate(static_names)
-        ]
-        self._generic_fns = {k: table(lay.processes[k], n) for k, n in generic_names.items()}
         self._seg_init = [ns[f"_seginit{t.index}"] for t in lay.processes]
+        self._spec_cache: dict[tuple, tuple] = {}
+        self._spec_bodies: dict[tuple, list[tuple[int, list[str]]]] = {}
+
+    def _specialised(self, tpl_index: int, pid: int, base: int, consts: tuple[int, ...]) -> tuple:
+        """Return the location-function table of one instance, generated and compiled on
+        first use with its base, pid and never-assigned locals folded in."""
+        key = (tpl_index, pid, base, consts)
+        fns = self._spec_cache.get(key)
+        if fns is not None:
+            return fns
+        gen = self._gen
+        tpl = self.layout.processes[tpl_index]
+        names = [n for n, _ in self._const_locals[tpl_index]]
+        gen.consts = dict(zip(names, consts, strict=True))
+        code: list[str] = []
+        self._pending_code = code
+        try:
+            named = self._gen_process(gen, code, tpl, base, pid, gen.fresh("i"))
+        finally:
+            gen.consts = {}
+        source = "\n".join(code) + "\n"
+        self.source += source
+        exec(compile(source, f"<bridge:{self.system.name}:{tpl.process.name}({pid})>", "exec"),  # noqa: S102
+             self._ns)
+        size = 1 + max([loc.id for loc in tpl.process.locations], default=-1)
+        table: list[Any] = [None] * size
+        for loc, fname, _ in named:
+            table[loc] = self._ns[fname]
+        fns = tuple(table)
+        self._spec_cache[key] = fns
+        self._spec_bodies[fns] = [(loc, lines[1:]) for loc, _, lines in named]
+        return fns
+
+    def _inline_layout(self, rl: RuntimeLayout) -> Callable:
+        """Return one compiled successor function for layout ``rl`` with the location
+        code of every instance inlined (no call per instance; DESIGN.md section 7)."""
+        lay = self.layout
+        ns = self._ns
+        name = f"_succ{rl.id}"
+        lines = [f"def {name}(s):", "    out = []", "    aux = []"]
+        for fns, b, _pid, _atom, _term in rl.runners:
+            bodies = self._spec_bodies[fns]
+            if not bodies:
+                continue
+            if len(bodies) > 6:
+                # Many locations: a table lookup beats a long if/elif chain.
+                tname = self._gen.constant(fns, "_FT")
+                lines.append(f"    _f = {tname}[s[{b}]]")
+                lines.append("    if _f is not None:")
+                lines.append(f"        _f(s, {b}, {_pid}, out, aux)")
+                continue
+            lines.append(f"    _l = s[{b}]")
+            kw = "if"
+            for loc, body in bodies:
+                lines.append(f"    {kw} _l == {loc}:")
+                lines.extend("    " + x for x in body)
+                kw = "elif"
+        if self.language is SourceLanguage.PROMELA and rl.n:
+            _, b, pid, _, term = rl.runners[-1]
+            if term:
+                tname = self._gen.constant(term, "_TM")
+                dname = self._gen.constant(Step(None, (pid, -1), (pid,), ()), "_DS")
+                lines.append(f"    if s[{b}] in {tname}:")
+                lines.append(f"        t = list(s[:{b}])")
+                lines.append(f"        t[{lay.layout_slot}] = {rl.pop_id}")
+                if lay.last_slot is not None:
+                    lines.append(f"        t[{lay.last_slot}] = {pid}")
+                lines.append(f"        out.append(({dname}, tuple(t)))")
+        lines.append("    if aux:")
+        lines.append("        _post(s, out, aux, None)")
+        atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
+        if atomic:
+            lines.append("    if out:")
+            lines.append("        _in = []")
+            for b, pid, atom in atomic:
+                aname = self._gen.constant(atom, "_AT")
+                lines.append(f"        if s[{b}] in {aname}: _in.append({pid})")
+            lines.append("        if _in:")
+            lines.append(
+                "            _ch = [x for x in out if any(p in _in for p in x[0].processes)]"
+            )
+            lines.append("            if _ch:")
+            lines.append("                return _ch")
+        lines.append("    return out")
+        source = "\n".join(lines) + "\n"
+        exec(compile(source, f"<bridge:{self.system.name}:layout{rl.id}>", "exec"), ns)  # noqa: S102
+        return ns[name]
+
+    def const_values(self, t: Sequence[int], tpl_index: int, base: int) -> tuple[int, ...]:
+        """Return the values of the never-assigned locals of an instance at ``base``."""
+        return tuple(t[base + off] for _, off in self._const_locals[tpl_index])
 
     def _gen_process(self, gen: Generator, code: list[str], tpl: ProcessLayout,
-                     base: int | str, pid: int | str, tag: str) -> list[tuple[int, str]]:
-        """Emit one function per location of ``tpl``; return (location id, name) pairs."""
-        out_names: list[tuple[int, str]] = []
+                     base: int | str, pid: int | str, tag: str) -> list[tuple[int, str, list[str]]]:
+        """Emit one function per location of ``tpl``; return (location id, function name,
+        its source lines) triples."""
+        out_names: list[tuple[int, str, list[str]]] = []
         by_source: dict[int, list[tuple[int, Edge]]] = {}
         for k, e in enumerate(tpl.process.edges):
             by_source.setdefault(e.source, []).append((k, e))
@@ -226,7 +313,7 @@ class CompiledStateSpace:
                 lines.append(f"    aux.append((5, {pid}, {tname}, {_b(base)}))")
             lines.append("    pass")
             code.extend(lines)
-            out_names.append((loc.id, fname))
+            out_names.append((loc.id, fname, lines))
         return out_names
 
     def _may_sync(self, gen: Generator, e: Edge, sync: frozenset[str]) -> bool:
@@ -441,46 +528,56 @@ class CompiledStateSpace:
 
     # ------------------------------------------------------------------ layouts
 
-    def _layout_for(self, templates: tuple[int, ...]) -> RuntimeLayout:
-        lid = self._layout_ids.get(templates)
-        if lid is not None:
-            return self._layouts[lid]
+    def _geometry(self, templates: tuple[int, ...]) -> tuple:
+        """Return ``(bases, chans, chan_names, segment channel ids, size)`` of a tuple
+        of live templates."""
+        geo = self._geometries.get(templates)
+        if geo is not None:
+            return geo
         lay = self.layout
-        rl = RuntimeLayout(len(self._layouts), templates)
+        chans: dict[int, tuple[int, int, int, int]] = {}
+        chan_names: dict[int, str] = {}
         for c in lay.channels:
-            rl.chans[c.id] = (c.offset, c.capacity, c.fields, c.id)
-            rl.chan_names[c.id] = c.name
+            chans[c.id] = (c.offset, c.capacity, c.fields, c.id)
+            chan_names[c.id] = c.name
         next_id = len(lay.channels) + 1
         b = lay.static_size
-        bases = []
+        bases: list[int] = []
+        seg_ids: list[tuple[int, ...]] = []
         for i, t in enumerate(templates):
             tpl = lay.processes[t]
             bases.append(b)
             ids = []
             for c in tpl.channels:
-                rl.chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
-                rl.chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
+                chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
+                chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
                 ids.append(next_id)
                 next_id += 1
-            rl.segment_channel_ids.append(tuple(ids))
-            if i < len(lay.initial_templates) and templates[: i + 1] == lay.initial_templates[: i + 1]:
-                fns = self._static_fns[i]
-            elif t in self._generic_fns:
-                fns = self._generic_fns[t]
-            else:
-                raise UnsupportedError.at(
-                    None, f"no code for process '{tpl.process.name}' at pid {i}"
-                )
-            rl.runners.append(
-                (fns, b, i, self._atomic_sets[t] or None, self._terminal_sets[t])
-            )
+            seg_ids.append(tuple(ids))
             b += tpl.size
-        rl.bases = tuple(bases)
-        rl.size = b
+        geo = (tuple(bases), chans, chan_names, seg_ids, b)
+        self._geometries[templates] = geo
+        return geo
+
+    def _layout_for(self, key: tuple[tuple[int, tuple[int, ...]], ...]) -> RuntimeLayout:
+        """Return the runtime layout of live instances ``key``: per instance its
+        template and the values of its never-assigned locals (interned)."""
+        lid = self._layout_ids.get(key)
+        if lid is not None:
+            return self._layouts[lid]
+        templates = tuple(t for t, _ in key)
+        rl = RuntimeLayout(len(self._layouts), templates)
+        rl.key = key
+        rl.bases, rl.chans, rl.chan_names, rl.segment_channel_ids, rl.size = self._geometry(templates)
+        for i, (t, consts) in enumerate(key):
+            fns = self._specialised(t, i, rl.bases[i], consts)
+            rl.runners.append(
+                (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])
+            )
         self._layouts.append(rl)
-        self._layout_ids[templates] = rl.id
-        if templates:
-            rl.pop_id = self._layout_for(templates[:-1]).id
+        self._layout_ids[key] = rl.id
+        if key:
+            rl.pop_id = self._layout_for(key[:-1]).id
         return rl
 
     def _instance_label(self, i: int, template: int) -> str:
@@ -493,6 +590,7 @@ class CompiledStateSpace:
         lay = self.layout
         t = [0] * lay.static_size
         self._ns["_globals_init"](t)
+        self._static_layout = None
         if lay.dynamic:
             empty = self._layout_for(())
             t[lay.layout_slot] = empty.id
@@ -501,14 +599,16 @@ class CompiledStateSpace:
                 self._ns["_run"](t, lay.initial_templates[i], args, -1)
             self._static_layout = None
         else:
-            rl = self._layout_for(lay.initial_templates)
-            self._static_layout = rl
-            t.extend([0] * (rl.size - lay.static_size))
+            templates = lay.initial_templates
+            bases, _, _, seg_ids, size = self._geometry(templates)
+            t.extend([0] * (size - lay.static_size))
             for i, inst in enumerate(self.system.instances):
                 args = tuple(self._const_eval(a, t) for a in inst.arguments)
-                self._seg_init[lay.initial_templates[i]](
-                    t, rl.bases[i], i, args, rl.segment_channel_ids[i]
-                )
+                self._seg_init[templates[i]](t, bases[i], i, args, seg_ids[i])
+            key = tuple(
+                (tp, self.const_values(t, tp, b)) for tp, b in zip(templates, bases, strict=True)
+            )
+            self._static_layout = self._layout_for(key)
         return tuple(t)
 
     def _const_eval(self, e: Expr, t: list[int]) -> Any:
@@ -597,8 +697,21 @@ class CompiledStateSpace:
                 st = death_steps[pid] = Step(None, (pid, -1), (pid,), ())
             return st
 
+        self._ns["_post"] = post
+        inline = self._inline_layout
+        if static_rl is not None:
+            static_rl.fn = inline(static_rl)
+            return static_rl.fn
+
         def successors(s):
-            rl = static_rl if static_rl is not None else layouts[s[ls]]
+            rl = layouts[s[ls]]
+            fn = rl.fn
+            if fn is not None:
+                return fn(s)
+            rl.visits += 1
+            if rl.visits > self.inline_after:
+                rl.fn = inline(rl)
+                return rl.fn(s)
             out: list = []
             aux: list = []
             for fns, b, pid, _atom, _term in rl.runners:
@@ -1047,12 +1160,13 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
         rl = layouts[t[ls]]
         if rl.n >= space.system.max_instances:
             fail("too many processes", sid)
-        new = space._layout_for(rl.templates + (tpl,))
+        templates = rl.templates + (tpl,)
+        _, _, _, seg_ids, _ = space._geometry(templates)
         pid = rl.n
         b = len(t)
         t.extend([0] * lay.processes[tpl].size)
-        t[ls] = new.id
-        space._seg_init[tpl](t, b, pid, args, new.segment_channel_ids[pid])
+        space._seg_init[tpl](t, b, pid, args, seg_ids[pid])
+        t[ls] = space._layout_for(rl.key + ((tpl, space.const_values(t, tpl, b)),)).id
         return pid
 
     def _rbase(src, pid: int, tpl: int, sid: int) -> int:

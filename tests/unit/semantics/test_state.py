@@ -59,3 +59,35 @@ def test_hidden_variables_do_not_distinguish_states():
 def test_counter_layout_matches_variables():
     space = build_state_space(system([counter("C", "x", 2)], [int_var("x", init=1)]))
     assert space.initial_states()[0] == (1, 0)
+
+
+def test_inlined_and_generic_successors_agree():
+    """Dynamic layouts switch to an inlined successor function once hot: both paths
+    must give the same steps and states (Promela model with run and atomic)."""
+    from bridge.ir import Builtin, Run
+    from tests.irbuild import L, eq, lt
+
+    worker = process("W", [edge(0, 1, guard=lt(G("x"), 3), effect=[assign("x", add(G("x"), 1))]),
+                           edge(1, 0, effect=[assign("y", op("mod", add(G("y"), L("k")), 4))])],
+                     n_locations=2, atomic=[1], parameters=["k"], locals_=[int_var("k")])
+    init = process("init", [
+        edge(0, 0, guard=lt(L("i"), 2), effect=[Run("W", (add(L("i"), 1),)),
+                                                 assign(L("i"), add(L("i"), 1))]),
+        edge(0, 1, guard=eq(Builtin("_nr_pr"), 3)),
+    ], n_locations=2, terminal=[1], locals_=[int_var("i")])
+    ts = system([init, worker], [int_var("x"), int_var("y")],
+                instances=[Instance("init", (), "init")], language=SourceLanguage.PROMELA)
+    results = []
+    for after in (0, 10**9):
+        space = build_state_space(ts)
+        space.inline_after = after
+        seen = {}
+        frontier = list(space.initial_states())
+        while frontier:
+            s = frontier.pop()
+            if s in seen:
+                continue
+            seen[s] = [(st.action, n) for st, n in space.successors(s)]
+            frontier.extend(n for _, n in seen[s])
+        results.append(seen)
+    assert results[0] == results[1] and len(results[0]) > 10
