@@ -460,6 +460,314 @@ ltl eventuallyOneToken {{ <> [] oneToken }}
 """
 
 
+# ---------------------------------------------------------------------------------------
+# Models added by the second case-studies engineer (issue 6): LE_T, two-hop coloring,
+# orienting rings, KV, the lock-free stack and the Java meta-lock. Each template's
+# header comment names the source of every rule and every modelling decision.
+
+
+def le_t(n: int) -> str:
+    """Leader election in rooted trees (000 Table 2, LE_T; Canepa and Potop-Butucaru [5])."""
+    return f"""//@@LE_T: self-stabilizing leader election in rooted trees (N = {n})@@
+// Sources and modelling decisions (issue 6):
+//  * 000 (pat-verification-under-fairness) section 5.1 and Table 2 give only the name,
+//    the reference [5] (Canepa and Potop-Butucaru, "Stabilizing token schemes for
+//    population protocols", CoRR abs/0806.3471, not in shared/papers), the property
+//    <>[] oneLeader, the sizes 3, 5, ..., 13, and "requires at least weak fairness".
+//  * From [5] (its abstract; the full text was not available here): the protocols use
+//    ONE memory bit per agent (leader or not) and the eventual leader detector of
+//    Fischer and Jiang; the tree is rooted (every node knows which neighbour is its
+//    parent). The rules below are OUR reconstruction in that model, not [5] verbatim:
+//      rule1.c.p  child c and parent p both leaders       -> c quits (leaders merge);
+//      rule2.c.p  c leader, p not                          -> the leader bit moves up;
+//      rule3.c.p  neither a leader, the detector says none -> p becomes a leader
+//                 (as Rule 2 of LE_C, 003 Fig. 2, but placed towards the root).
+//    Leaders only move up and merge, so once the detector is correct the leaders end
+//    in one leader at the root; without fairness the detector may guess forever.
+//  * Shape: the sizes of Table 2 are odd, so we take the complete binary tree with
+//    parent(c) = (c - 1) / 2 (every inner node has two children).
+//  * The detector is the one of 000 Fig. 1 lines 18-19 (as in LE_R/LE_C); Init (any
+//    initial configuration, self-stabilisation) chooses every leader bit.
+//  * Interactions are parent-child edges only; the child process Node(c) carries the
+//    rules of its edge (the root has no edge of its own). No rule is a self-loop.
+#define N {n};
+#define exist (correct == 0 && guess) || (correct != 0 && {_sum("leader", n)} > 0);
+var correct = 0; var guess = false;
+var leader[N];
+Node(c) = [leader[c] == 1 && leader[(c - 1)/2] == 1] rule1.c.(c - 1)/2{{leader[c] = 0;}} -> Node(c)
+    [] [leader[c] == 1 && leader[(c - 1)/2] == 0] rule2.c.(c - 1)/2{{leader[c] = 0; leader[(c - 1)/2] = 1;}} -> Node(c)
+    [] [leader[c] == 0 && leader[(c - 1)/2] == 0 && !exist] rule3.c.(c - 1)/2{{leader[(c - 1)/2] = 1;}} -> Node(c);
+{DETECTOR}
+{_init_arrays(["leader"], n)}
+LeaderElectionTree() = Init(); (Detector() ||| (||| x:{{1..N - 1}}@Node(x)));
+
+#define oneLeader ({_sum("leader", n)} == 1);
+#assert LeaderElectionTree() |= <> []oneLeader;
+"""
+
+
+COLORS = 3  # two-hop coloring of a ring: a node's two neighbours need distinct colours
+
+
+def _coloring_init(n: int, with_succ: bool) -> str:
+    """Return ``Init()`` choosing each node's colour, colour bits (and successor colour)."""
+    lines = []
+    for i in range(n):
+        choices = []
+        succs = range(COLORS) if with_succ else [None]
+        for col in range(COLORS):
+            for bits in range(2**COLORS):
+                for s in succs:
+                    body = f"color[{i}] = {col}; " + " ".join(
+                        f"bit[{i * COLORS + k}] = {(bits >> k) & 1};" for k in range(COLORS))
+                    label = f"setup.{i}.{col}.{bits}"
+                    if s is not None:
+                        body += f" succ[{i}] = {s};"
+                        label += f".{s}"
+                    choices.append(f"{label}{{{body}}} -> Skip")
+        joined = "\n    [] ".join(choices)
+        lines.append(f"InitNode{i}() = {joined};")
+    lines.append("Init() = " + "; ".join(f"InitNode{i}()" for i in range(n)) + ";")
+    return "\n".join(lines)
+
+
+def _coloring_rules(v: str) -> str:
+    """Return the two-hop coloring rules for initiator u and responder ``v``."""
+    mine = f"bit[u*C + color[{v}]]"
+    theirs = f"bit[({v})*C + color[u]]"
+    rules = [f"[{mine} == {theirs}] flip.u.{v}{{{mine} = 1 - {mine}; {theirs} = 1 - {theirs};}} -> Node(u)"]
+    for k in range(COLORS):
+        rules.append(f"[{mine} != {theirs}] recolor.u.{v}.{k}{{color[{v}] = {k};}} -> Node(u)")
+    return "\n    [] ".join(rules)
+
+
+def _colored(n: int) -> str:
+    return " && ".join(f"color[{(i - 1) % n}] != color[{(i + 1) % n}]" for i in range(n))
+
+
+COLORING_NOTE = """//  * Two-hop coloring, from Angluin, Aspnes, Fischer and Jiang, "Self-stabilizing
+//    population protocols" (OPODIS 2005 / ACM TAAS 2008; reference [2] of 001, not in
+//    shared/papers; rules as we know them from that paper, not checked against its
+//    text here): every node x has a colour x.color and one bit x.bit[c] per colour c.
+//    When initiator x meets responder y: if x.bit[y.color] == y.bit[x.color] both bits
+//    are flipped (event flip.x.y); otherwise y takes a new colour (recolor.x.y.k).
+//    In a two-hop coloring every bit belongs to exactly one edge and the two ends of
+//    an edge flip together; a node with two neighbours of one colour shares one bit
+//    between two edges, the bits disagree and a neighbour is recoloured.
+//  * The paper's "random" new colour is a nondeterministic choice among all C colours
+//    (one event per colour), which global fairness resolves (001 section 2).
+//  * Topology: an undirected ring of N nodes (001 section 7: "many of the protocols are
+//    designed for network rings"); each node u interacts, as initiator, with
+//    (u + 1) % N and (u - 1) % N. C = 3 colours (the fewest a ring needs). 'colored'
+//    says the two neighbours of every node have different colours.
+//  * Init chooses every colour and bit (self-stabilisation: any initial state)."""
+
+
+def two_hop_coloring(n: int) -> str:
+    """Two-hop coloring in a ring (001 Table 1; Angluin et al. [2] of 001)."""
+    return f"""//@@Two-hop coloring (N = {n})@@
+// Sources and modelling decisions (issue 6):
+//  * 001 (global-fairness-symmetry-por) Table 1 gives only the name, N = 3, the state
+//    count (122856) and time; no rules, no property and no verdict (row 'unknown').
+{COLORING_NOTE}
+//  * Property (ours): eventually always a two-hop coloring, <>[] colored, checked
+//    under strong global fairness as in 001.
+#define N {n};
+#define C {COLORS};
+var color[N]; var bit[{n * COLORS}];
+Node(u) = {_coloring_rules("(u + 1)%N")}
+    [] {_coloring_rules("(u + N - 1)%N")};
+{_coloring_init(n, with_succ=False)}
+TwoHopColoring() = Init(); (||| x:{{0..N - 1}}@Node(x));
+
+#define colored ({_colored(n)});
+#assert TwoHopColoring() |= <> []colored;
+"""
+
+
+def _orient_rules(v: str) -> str:
+    """Return the ring-orientation rules for initiator u and responder ``v``."""
+    u_to_v = f"succ[u] == color[{v}]"
+    v_to_u = f"succ[{v}] == color[u]"
+    rules = [f"[{u_to_v} && {v_to_u} && color[u] != {k}] turn.u.{v}.{k}{{succ[{v}] = {k};}} -> Node(u)"
+             for k in range(COLORS)]
+    rules.append(f"[succ[u] != color[{v}] && succ[{v}] != color[u]] face.u.{v}{{succ[{v}] = color[u];}} -> Node(u)")
+    return "\n    [] ".join(rules)
+
+
+def orienting_rings(n: int) -> str:
+    """Orienting an undirected ring (001 Table 1; Angluin et al. [2] of 001)."""
+    cw = " && ".join(f"succ[{i}] == color[{(i + 1) % n}]" for i in range(n))
+    ccw = " && ".join(f"succ[{i}] == color[{(i - 1) % n}]" for i in range(n))
+    return f"""//@@Orienting rings (N = {n})@@
+// Sources and modelling decisions (issue 6):
+//  * 001 (global-fairness-symmetry-por) Table 1 gives only the name, N = 3, 4, 5, two
+//    properties "prop 1" and "prop 2" (not stated), state counts and times; no rules
+//    and no verdict (rows 'unknown').
+//  * Angluin et al. [2] of 001 orient an undirected ring on top of a two-hop coloring:
+//    a node names a neighbour by its colour, so its direction is the colour 'succ' of
+//    the neighbour it calls its successor. The two-hop coloring rules are those of
+//    case_studies/two_hop_coloring (same events); the composition runs both protocols
+//    in the same interactions, each rule as its own step (interleaving the two
+//    components' rules adds no behaviour that global fairness would exclude).
+//  * Orientation rules: [2]'s own rules were not available here; these are OURS, in
+//    its model (a node sees only its partner's colour and state): on an edge where
+//    both ends point at each other the responder points elsewhere (turn.u.v.k, any
+//    colour k other than the initiator's: nondeterministic, resolved by global
+//    fairness); on an edge where neither points at the other the responder points at
+//    the initiator (face.u.v). A consistently oriented ring enables neither rule.
+{COLORING_NOTE}
+//  * Properties (ours, the paper does not state them): prop 1 = <>[] (colored &&
+//    oriented), the ring is eventually always consistently oriented (all successors
+//    clockwise or all counter-clockwise); prop 2 = <>[] colored, the coloring layer
+//    stabilises. Both under strong global fairness as in 001.
+#define N {n};
+#define C {COLORS};
+var color[N]; var bit[{n * COLORS}]; var succ[N];
+Node(u) = {_coloring_rules("(u + 1)%N")}
+    [] {_coloring_rules("(u + N - 1)%N")}
+    [] {_orient_rules("(u + 1)%N")}
+    [] {_orient_rules("(u + N - 1)%N")};
+{_coloring_init(n, with_succ=True)}
+OrientingRings() = Init(); (||| x:{{0..N - 1}}@Node(x));
+
+#define colored ({_colored(n)});
+#define oriented ({_colored(n)}) && (({cw}) || ({ccw}));
+#assert OrientingRings() |= <> []oriented;
+#assert OrientingRings() |= <> []colored;
+"""
+
+
+KV = """//@@KV: K-valued single-writer multi-reader register from binary registers@@
+// Sources and modelling decisions (issue 6):
+//  * 002 (fair-process-counter-abstraction) section 6, model KV, "a K-valued register
+//    [3]": "A shared K-valued multi-reader single-writer register R can be simulated by
+//    an array of K binary registers. When the single writer process wants to write v
+//    into R, it will set the v-th element of B to 1 and then set all the values before
+//    v-th element to 0. When a reader wants to read the value, it will do an upwards
+//    scan first from 0 to the first element u whose value is 1, then do a downwards
+//    scan from u to 0 and remember the index of the last element with value 1, which is
+//    the return value of the reading operation." Property PropKvalue =
+//    [](read_inv -> <> read_res). Every rule below is that text, one binary-register
+//    access per step (writer: write.v sets B[v], clear.j clears B[j] for j = v-1 .. 0,
+//    write_res ends the write; reader: up_zero/up_one read B[j] going up, down_zero/
+//    down_one going down, read_res returns 'last').
+//  * OURS: N (the table's #Proc) counts all processes: one writer and N - 1 readers.
+//    K = 3 values (the paper does not give K); the register starts holding 0
+//    (B = [1, 0, 0]); the writer writes any value, forever. Processes are identical
+//    and their events carry no identity (the setting of 002), so read_inv/read_res are
+//    the paper's event names. The upward scan never passes the highest set bit (a write
+//    sets B[v] before clearing below v), so 'up_zero' at j = K - 1 cannot happen; we
+//    guard it with j < K - 1 rather than index out of the array (the guards on
+//    the constant j come first, so that the front-end unfolds a finite process).
+// N is instantiated by the regression runner (it rewrites '#define N ...;').
+#define N 3;
+#define K 3;
+var B = [1, 0, 0];
+Writer() = write.0{B[0] = 1;} -> Clear(-1)
+    [] write.1{B[1] = 1;} -> Clear(0)
+    [] write.2{B[2] = 1;} -> Clear(1);
+Clear(j) = [j >= 0] clear.j{B[j] = 0;} -> Clear(j - 1)
+    [] [j < 0] write_res -> Writer();
+Reader(i) = read_inv -> Up(i, 0);
+Up(i, j) = [B[j] == 1] up_one.j -> Down(i, j - 1, j)
+    [] [j < K - 1] ([B[j] == 0] up_zero.j -> Up(i, j + 1));
+Down(i, j, last) = [j >= 0] ([B[j] == 1] down_one.j -> Down(i, j - 1, j)
+        [] [B[j] == 0] down_zero.j -> Down(i, j - 1, last))
+    [] [j < 0] read_res -> Reader(i);
+KValued() = Writer() ||| (||| i:{0..N - 2}@Reader(i));
+
+#assert KValued() |= [](read_inv -> <> read_res);
+"""
+
+
+STACK = """//@@Stack: Treiber's lock-free stack@@
+// Sources and modelling decisions (issue 6):
+//  * 002 (fair-process-counter-abstraction) section 6, model Stack, "a lock-free stack
+//    [28]": "the stack can be implemented by a linked list, which is shared by arbitrary
+//    number of processes. Each push or pop operation keeps trying to update the stack
+//    until no other process interrupts." Property Propstack = [](push_inv -> <> push_res),
+//    "false even under strong fairness".
+//  * The algorithm is Treiber's (IBM RJ 5118, 1986): push(c): t = top; c.next = t;
+//    CAS(top, t, c), retried on failure; pop: t = top; if t is null return empty;
+//    n = t.next; CAS(top, t, n), retried on failure. One shared access per step:
+//    pread (read top, link the private cell), pcas_ok/pcas_fail, qread, qnext,
+//    qcas_ok/qcas_fail; pop_empty when the stack is empty.
+//  * OURS (bounded memory, as the paper's model must have): N processes and N cells;
+//    process i starts owning cell i; a push links the owned cell, a pop takes the
+//    popped cell into ownership; each process alternates push and pop (a process that
+//    popped nothing pops again). Local variables t[i], n[i] and own[i] are global
+//    arrays indexed by the process (reset after use). No version tag on 'top', so the
+//    ABA problem of the untagged stack is present; it affects what pops return, not
+//    whether a push is retried.
+//  * OURS: the property is for process 0 (push_inv.0, push_res.0): with anonymous
+//    events another process's push_res would satisfy it, while the paper's property is
+//    that "a process must eventually be able to update the stack".
+// N is instantiated by the regression runner (it rewrites '#define N ...;').
+#define N 3;
+var top = -1; var next[N]; var own[N]; var t[N]; var n[N];
+Proc(i) = start.i{own[i] = i; t[i] = -1; n[i] = -1;} -> Push(i);
+Push(i) = push_inv.i -> PRead(i);
+PRead(i) = pread.i{t[i] = top; next[own[i]] = top;} -> PCas(i);
+PCas(i) = [top == t[i]] pcas_ok.i{top = own[i]; own[i] = -1; t[i] = -1;} -> push_res.i -> Pop(i)
+    [] [top != t[i]] pcas_fail.i -> PRead(i);
+Pop(i) = pop_inv.i -> QRead(i);
+QRead(i) = qread.i{t[i] = top;} -> QNext(i);
+QNext(i) = [t[i] == -1] pop_empty.i -> Pop(i)
+    [] [t[i] != -1] qnext.i{n[i] = next[t[i]];} -> QCas(i);
+QCas(i) = [top == t[i]] qcas_ok.i{top = n[i]; own[i] = t[i]; t[i] = -1; n[i] = -1;} -> pop_res.i -> Push(i)
+    [] [top != t[i]] qcas_fail.i{n[i] = -1;} -> QRead(i);
+Stack() = ||| i:{0..N - 1}@Proc(i);
+
+#assert Stack() |= [](push_inv.0 -> <> push_res.0);
+"""
+
+
+ML = """//@@ML: Java meta-lock (Agesen et al.)@@
+// Sources and modelling decisions (issue 6):
+//  * 002 (fair-process-counter-abstraction) section 6, model ML, "the Java meta-lock
+//    algorithm [1]": "designed to ensure the mutually exclusive access to an object. A
+//    synchronized method first acquires a lock on the object, executes the method and
+//    then releases the lock. The property is that always eventually some thread is
+//    accessing the object, i.e., []<> access, which is true without fairness."
+//  * The protocol is that of Agesen, Detlefs, Garthwaite, Knippel, Ramakrishna and
+//    White, "An efficient meta-lock for implementing ubiquitous synchronization"
+//    (OOPSLA 1999), as we know it: getMetaLock SWAPs a 'busy' header into the object;
+//    if the old header was not busy the thread has the meta-lock (get_fast), otherwise
+//    (get_slow) it must be handed the header by its predecessor. releaseMetaLock CASes
+//    the header back; the CAS succeeds iff nobody swapped in since (rel_fast), else
+//    (rel_slow) the releaser hands off: if its successor has already registered it is
+//    granted the header (handoff) and woken (wake), otherwise the releaser leaves the
+//    header ready (deposit) and the successor takes it when it registers (take) instead
+//    of waiting (enqueue). Registration and hand-off are each one atomic step (in [1]
+//    both run under the predecessor's mutex).
+//  * OURS (abstraction): threads are identical and carry no identity (the setting of
+//    002, needed for process counter abstraction); the chain "successor of the releaser"
+//    is abstracted to counters: 'swapped' threads have swapped but not registered,
+//    'waiting' ones registered and wait, 'ready'/'granted' count deposited and granted
+//    hand-offs. A hand-off may go to any swapped/waiting thread, not only the
+//    releaser's immediate successor: this adds behaviours, so []<> access holding here
+//    implies it for the FIFO protocol. 'access' is the synchronized method (its event
+//    carries no thread identity, as in the paper's property).
+// N is instantiated by the regression runner (it rewrites '#define N ...;').
+#define N 10;
+var busy = 0; var swapped = 0; var waiting = 0; var ready = 0; var granted = 0;
+Thread(i) = [busy == 0] get_fast{busy = 1;} -> Holding(i)
+    [] [busy == 1] get_slow{swapped = swapped + 1;} -> Register(i);
+Register(i) = [ready > 0] take{ready = ready - 1; swapped = swapped - 1;} -> Holding(i)
+    [] [ready == 0] enqueue{swapped = swapped - 1; waiting = waiting + 1;} -> Waiting(i);
+Waiting(i) = [granted > 0] wake{granted = granted - 1;} -> Holding(i);
+Holding(i) = access -> Release(i);
+Release(i) = [swapped + waiting == 0] rel_fast{busy = 0;} -> Thread(i)
+    [] [swapped + waiting > 0] rel_slow -> HandOff(i);
+HandOff(i) = [waiting > 0] handoff{waiting = waiting - 1; granted = granted + 1;} -> Thread(i)
+    [] [waiting == 0] deposit{ready = ready + 1;} -> Thread(i);
+MetaLock() = ||| i:{0..N - 1}@Thread(i);
+
+#assert MetaLock() |= []<> access;
+"""
+
+
 SIZES: dict[str, tuple[int, ...]] = {
     "le_r": (3, 4, 5, 6, 7, 8),
     "tc_r": (3, 4, 5, 6, 7, 8, 9, 11, 13),
@@ -468,6 +776,9 @@ SIZES: dict[str, tuple[int, ...]] = {
     "peterson": (3, 4, 5),
     "promela_le_c": (3, 4, 5, 6),
     "promela_tc_r": (3, 4, 5, 6),
+    "le_t": (3, 5, 7, 9, 11, 13),
+    "two_hop_coloring": (3,),
+    "orienting_rings": (3, 4, 5),
 }
 
 
@@ -495,6 +806,15 @@ def render_all() -> dict[Path, str]:
         out[HERE / "promela_le_c" / f"le_c_{n}.pml"] = pml_le_c(n)
     for n in SIZES["promela_tc_r"]:
         out[HERE / "promela_tc_r" / f"tc_r_{n}.pml"] = pml_tc_r(n)
+    out[HERE / "kv" / "kv.csp"] = KV
+    out[HERE / "stack" / "stack.csp"] = STACK
+    out[HERE / "ml" / "ml.csp"] = ML
+    for n in SIZES["le_t"]:
+        out[HERE / "le_t" / f"le_t_{n}.csp"] = le_t(n)
+    for n in SIZES["two_hop_coloring"]:
+        out[HERE / "two_hop_coloring" / f"two_hop_coloring_{n}.csp"] = two_hop_coloring(n)
+    for n in SIZES["orienting_rings"]:
+        out[HERE / "orienting_rings" / f"orienting_rings_{n}.csp"] = orienting_rings(n)
     return out
 
 
