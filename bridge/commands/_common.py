@@ -259,7 +259,8 @@ def step_table(steps: Sequence[TraceStep], loop: Sequence[TraceStep] = (),
                title: str | None = None) -> Table:
     """Return the steps (then the loop of a lasso) as a table: #, event, process,
     statement, source line, changed variables."""
-    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False,
+                  show_edge=False)
     for name in ("#", "event", "process", "statement", "line", "changes"):
         table.add_column(name, overflow="fold")
     number = 0
@@ -336,7 +337,7 @@ def summary_table(rows: Sequence[tuple[str, int, str, Verdict]], show_model: boo
                   ) -> Table:
     """Return one row per assertion: (model,) #, assertion, fairness, verdict, counts,
     time."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     columns = [("#", "right"), ("assertion", "left"), ("fairness", "left"),
                ("verdict", "left"), ("states", "right"), ("transitions", "right"),
                ("seconds", "right")]

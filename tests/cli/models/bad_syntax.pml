@@ -1,4 +1,5 @@
 byte x = 0;
 active proctype P() {
-  x = ;
+  x = 1 +;
+  x = 2
 }
