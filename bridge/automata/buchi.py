@@ -74,7 +74,7 @@ class Buchi:
     num_sets: int
     ap_names: tuple[str, ...]
     acceptance_text: str = ""
-    _cache: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(
+    _cache: dict[int, tuple[tuple[int, int], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -91,7 +91,7 @@ class Buchi:
     def successors(self, state: int, letter: int) -> tuple[tuple[int, int], ...]:
         """Return ``(target, acceptance mask)`` of every edge of ``state`` enabled by
         ``letter`` (cached)."""
-        key = (state, letter)
+        key = letter * self.num_states + state
         hit = self._cache.get(key)
         if hit is None:
             hit = tuple(

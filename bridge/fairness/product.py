@@ -85,6 +85,9 @@ class Product:
         # Hidden variables (CSP# ``hvar``) are kept in the state but ignored when states
         # are compared: intern system states by ``state_key`` when the space has one.
         self._key_of: Callable[[StateVector], StateVector] | None = getattr(space, "state_key", None)
+        layout = getattr(space, "layout", None)
+        if self._key_of is not None and getattr(layout, "hidden_count", 1) == 0:
+            self._key_of = None  # no hidden variables: the state is its own key
         # system side
         self.sys_states: list[StateVector] = []
         self._sys_index: dict[StateVector, int] = {}
@@ -92,6 +95,9 @@ class Product:
         self.sys_steps: list[list[tuple[int, int]] | None] = []
         self.steps: list[Step] = []
         self._step_index: dict[Step, int] = {}
+        # Steps are interned by the successor generator: look them up by identity first
+        # (ids stay valid: ``steps`` keeps every interned object alive).
+        self._step_by_id: dict[int, int] = {}
         self.step_action: list[int] = []
         self.step_letter: list[int] = []
         self.step_source: list[StateVector | None] = []  # a state where the step was first seen
@@ -135,6 +141,7 @@ class Product:
         if k is None:
             k = len(self.steps)
             self._step_index[step] = k
+            self._step_by_id[id(step)] = k
             self.steps.append(step)
             self.step_source.append(source)
             a = self._action_index.get(step.action)
@@ -177,7 +184,18 @@ class Product:
             state = self.sys_states[s]
             succ = self.space.successors(state)
             if succ:
-                steps = [(self._intern_step(step, state), self._intern_sys(t)) for step, t in succ]
+                by_id = self._step_by_id.get
+                sys_get = self._sys_index.get
+                key_of = self._key_of
+                steps = []
+                for step, t in succ:
+                    k = by_id(id(step))
+                    if k is None:
+                        k = self._intern_step(step, state)
+                    target = sys_get(t if key_of is None else key_of(t))
+                    if target is None:
+                        target = self._intern_sys(t)
+                    steps.append((k, target))
             else:
                 steps = [(self.stutter_id, s)]
             self.sys_steps[s] = steps
@@ -230,12 +248,19 @@ class Product:
                 raise ModelErrorAt(node, error) from error
             raise
         buchi_succ = self.buchi.successors
+        bcache = self.buchi._cache  # the automaton's (state, letter) cache, read inline
+        nqb = self.buchi.num_states
         sys_letter = self.sys_letter
         step_letter = self.step_letter
+        node_get = self._node_index.get
+        nq = self._nq
         dst: list[int] = []
         out: list[tuple[int, int, int]] = []
         for k, t in sys_steps:
-            succ = buchi_succ(q, sys_letter[t] | step_letter[k])
+            letter = sys_letter[t] | step_letter[k]
+            succ = bcache.get(letter * nqb + q)
+            if succ is None:
+                succ = buchi_succ(q, letter)
             if len(succ) > 1:
                 # Parallel automaton edges to one target: merge their acceptance marks
                 # (a run may alternate between them, so the union is met infinitely
@@ -245,7 +270,9 @@ class Product:
                     merged[q2] = merged.get(q2, 0) | acc
                 succ = tuple(merged.items())
             for q2, acc in succ:
-                n2 = self._intern_node(t, q2)
+                n2 = node_get(t * nq + q2)
+                if n2 is None:
+                    n2 = self._intern_node(t, q2)
                 dst.append(n2)
                 out.append((n2, k, acc))
         self.transitions += len(out)

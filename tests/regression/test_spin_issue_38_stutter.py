@@ -126,3 +126,27 @@ def test_increment_and_loop_check_ltl(fairness, holds):
     )
     assert (verdict.outcome.value == "holds") is holds
     assert verdict.fairness == fairness.value
+
+
+ISSUE_38_PML = """byte n = 0;
+active proctype P() { n=1 }
+active proctype Q() { n=2 }
+
+ltl test { <>[](n==1) }
+"""
+
+
+@pytest.mark.parametrize("fairness", list(Fairness))
+def test_issue_38_promela_source(fairness):
+    """The model of the issue, verbatim, through the Promela front-end."""
+    promela = pytest.importorskip("bridge.frontends.promela")
+    check = pytest.importorskip("bridge.fairness.check")
+    if not hasattr(promela, "load_promela"):
+        pytest.skip("the Promela front-end has no load_promela yet")
+    model = promela.load_promela("issue38.pml", ISSUE_38_PML)
+    (ts, prop), = [(s, p) for s, p in model.properties() if p.kind is PropertyKind.LTL]
+    verdict = check.check_ltl(ts, prop, check.LtlOptions(fairness=fairness))
+    assert verdict.outcome.value == "violated"
+    assert verdict.lasso is not None and all(s.stutter for s in verdict.lasso.loop)
+    texts = [s.text for s in verdict.lasso.prefix.steps]
+    assert texts.index("n=1") < texts.index("n=2")  # P first, then Q: n ends at 2
