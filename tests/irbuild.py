@@ -164,12 +164,21 @@ def edge(
     comm=None,
     text: str = "",
     label: str | None = None,
+    data_operation: bool | None = None,
 ) -> Edge:
-    """Return an edge; a string ``event`` is an event without components."""
+    """Return an edge; a string ``event`` is an event without components.
+
+    ``data_operation`` (CSP# ``e{...}``, never a barrier) defaults to True exactly when
+    the edge has both an event and an effect.
+    """
     if isinstance(event, str):
         event = Event(event)
+    effect = tuple(effect)
+    if data_operation is None:
+        data_operation = event is not None and bool(effect)
     return Edge(
-        source, target, guard, comm, tuple(effect), event, label, None, text or _describe(event)
+        source, target, guard, comm, effect, event, label, None, text or _describe(event),
+        None, data_operation,
     )
 
 

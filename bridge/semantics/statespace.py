@@ -16,7 +16,8 @@ promela-spin.md section 11):
   into one step (sender's effect first, then the receiver's binding and effect);
 * CSP barriers: an evaluated event name in the alphabets of several operands of a
   ``Parallel`` happens jointly, only if every operand with it in its alphabet offers it.
-  Edges with an effect or a channel operation never synchronise (cspsharp.md section 7);
+  Data operations (``Edge.data_operation``) and channel edges never synchronise
+  (cspsharp.md section 7); an effect on a barrier edge runs as part of the joint step;
 * atomicity: if an instance at an ``atomic`` location has a step, only steps of instances
   at atomic locations are offered (atomicity is lost while it is blocked);
 * Promela termination: an instance at a ``terminal`` location dies by a separate step,
@@ -320,7 +321,7 @@ class CompiledStateSpace:
         if e.comm is not None:
             slot = gen.static_channel(e.comm.channel)
             return slot is None or slot.capacity == 0
-        if e.event is None or e.effect or not sync:
+        if e.event is None or e.data_operation or not sync:
             return False
         if event_is_constant(gen, e.event):
             return event_constant(gen, e.event) in sync
@@ -374,28 +375,35 @@ class CompiledStateSpace:
             step_ref = gen.constant(self._step_for(name, ((pid, k),)), "_S")
         else:
             step_ref = f"_mkstep({ev_code}, {pid}, {k})"
-        # Synchronising pure events (CSP barriers).
-        if e.comm is None and e.event is not None and not e.effect and sync:
+        # Events that may be CSP barriers: not data operations, no channel operation
+        # (an effect the front-end added for bookkeeping still runs, jointly).
+        if e.comm is None and e.event is not None and not e.data_operation and sync:
+            bapply = "None"
+            if effect:
+                bapply = gen.fresh(f"_B{tag}_")
+                blines = [f"def {bapply}(t, b, pid, _msg):"]
+                blines.extend(x[len(ind):] if x.startswith(ind) else x for x in effect)
+                blines.append("    pass")
+                self._pending_code.extend(blines)
+            offer = f"{pid}, {k}, {loc_slot}, {e.target}, {bapply}, {_b(base)}"
             if ev_const:
                 if event_constant(gen, e.event) in sync:
                     lines.append(f"{ind}if {guard}:")
-                    lines.append(
-                        f"{ind}    aux.append((3, {ev_code}, {pid}, {k}, {loc_slot}, {e.target}))"
-                    )
+                    lines.append(f"{ind}    aux.append((3, {ev_code}, {offer}))")
                     return
             else:
                 sname = gen.constant(sync, "_SY")
                 lines.append(f"{ind}if {guard}:")
                 lines.append(f"{ind}    _en = {ev_code}")
                 lines.append(f"{ind}    if _en in {sname}:")
-                lines.append(
-                    f"{ind}        aux.append((3, _en, {pid}, {k}, {loc_slot}, {e.target}))"
-                )
+                lines.append(f"{ind}        aux.append((3, _en, {offer}))")
                 lines.append(f"{ind}    else:")
                 lines.append(f"{ind}        t = list(s)")
-                for x in (move, last):
-                    if x:
-                        lines.append(f"{ind}        {x}")
+                if move:
+                    lines.append(f"{ind}        {move}")
+                lines.extend("    " + x for x in effect)
+                if last:
+                    lines.append(f"{ind}        {last}")
                 lines.append(f"{ind}        out.append((_mkstep(_en, {pid}, {k}), tuple(t)))")
                 return
         if e.comm is None:
@@ -425,10 +433,13 @@ class CompiledStateSpace:
         alines = [f"def {aname}(t, b, pid, _msg):"]
         if move:
             alines.append(f"    {move}")
+        condition = comm.condition if isinstance(comm, Receive) else None
         if isinstance(comm, Receive):
             gen.binds(comm.args, "_msg", ectx, alines, "    ")
+            if condition is not None:
+                alines.append(f"    if not {gen.expr(condition, ectx)}: return False")
         alines.extend(x[len(ind):] if x.startswith(ind) else x for x in effect)
-        alines.append("    pass")
+        alines.append("    return True")
         self._pending_code.extend(alines)
         ch = gen.chan(comm.channel, ctx)
         if isinstance(comm, Send):
@@ -455,12 +466,18 @@ class CompiledStateSpace:
             sref = f"_mkstep(_chev(_ch, '!', _mv), {pid}, {k})" if csp_event else step_ref
         else:
             lines.append(f"{ind2}else:")
-            lines.append(f"{ind2}    _mi = _find(s, _ch, _mv, {comm.random})")
-            lines.append(f"{ind2}    if _mi >= 0:")
+            if condition is None:
+                lines.append(f"{ind2}    _mi = _find(s, _ch, _mv, {comm.random})")
+                lines.append(f"{ind2}    if _mi >= 0:")
+            else:
+                # c?[cond]x: the first matching message whose bound fields satisfy cond.
+                lines.append(f"{ind2}    for _mi in _candidates(s, _ch, _mv, {comm.random}):")
             ind2 = ind2 + "    "
             lines.append(f"{ind2}    t = list(s)")
             lines.append(f"{ind2}    _msg = _take(t, _ch, _mi, {comm.peek})")
             gen.binds(comm.args, "_msg", ectx, lines, ind2 + "    ")
+            if condition is not None:
+                lines.append(f"{ind2}    if not {gen.expr(condition, ectx)}: continue")
             sref = f"_mkstep(_chev(_ch, '?', _msg), {pid}, {k})" if csp_event else step_ref
         if move:
             lines.append(f"{ind2}    {move}")
@@ -470,6 +487,8 @@ class CompiledStateSpace:
         if last:
             lines.append(f"{ind2}    {last}")
         lines.append(f"{ind2}    out.append(({sref}, tuple(t)))")
+        if condition is not None and isinstance(comm, Receive):
+            lines.append(f"{ind2}    break")
         del slot, sid
 
     def _gen_segment_init(self, gen: Generator, code: list[str], tpl: ProcessLayout) -> None:
@@ -649,9 +668,7 @@ class CompiledStateSpace:
                 elif tag == 2:
                     recvs.append(item)
                 elif tag == 3:
-                    barriers.setdefault(item[2], []).append(
-                        (item[1], ((item[2], item[3], item[4], item[5]),))
-                    )
+                    barriers.setdefault(item[2], []).append((item[1], (item[2:],)))
                 elif tag == 4:
                     elses.append(item)
                 else:
@@ -664,7 +681,8 @@ class CompiledStateSpace:
                         continue
                     t = list(s)
                     app(t, b, pid, None)
-                    app2(t, b2, pid2, msg)
+                    if not app2(t, b2, pid2, msg):
+                        continue  # the receiver's c?[cond] rejects the message
                     if last is not None:
                         t[last] = pid2
                     event = chan_names((0, 0, 0, cid), ".", msg) if csp else None
@@ -673,9 +691,11 @@ class CompiledStateSpace:
                 assert combine is not None
                 for name, parts in combine(barriers):
                     t = list(s)
-                    for _, _, slot, target in parts:
+                    for p, _, slot, target, apply, b in parts:
                         t[slot] = target
-                    out.append((step_for(name, tuple((p, k) for p, k, _, _ in parts)), tuple(t)))
+                        if apply is not None:
+                            apply(t, b, p, None)
+                    out.append((step_for(name, tuple((p[0], p[1]) for p in parts)), tuple(t)))
             extra: list = []
             for _, pid, fn, b in elses:
                 if not any(pid in st.processes for st, _ in out):
@@ -1092,6 +1112,13 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
                 return j
         return -1
 
+    def _candidates(src, ch, pattern, random: bool) -> list[int]:
+        off, cap, nf, _ = ch
+        n = src[off]
+        if not random:
+            return [0] if n and _matches(src, off, nf, 0, pattern) else []
+        return [j for j in range(n) if _matches(src, off, nf, j, pattern)]
+
     def _poll(src, ch, pattern, random: bool) -> bool:
         if ch[1] == 0:
             return False
@@ -1195,7 +1222,7 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     return {
         "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_div": _div,
         "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
-        "_cquery": _cquery, "_find": _find, "_poll": _poll, "_take": _take,
+        "_cquery": _cquery, "_find": _find, "_candidates": _candidates, "_poll": _poll, "_take": _take,
         "_push": _push, "_send_now": _send_now, "_recv_now": _recv_now, "_chev": _chev,
         "_mkstep": _mkstep, "_run": _run, "_rbase": _rbase, "_ronly": _ronly, "_np": _np,
         "_LAYOUTS": layouts, "BoolType": BoolType, "RecvBind": RecvBind,

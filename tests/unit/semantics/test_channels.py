@@ -20,7 +20,7 @@ from bridge.ir import (
 )
 from bridge.semantics.explore import check_property, explore
 from bridge.semantics.statespace import build_state_space
-from tests.irbuild import C, G, edge, eq, int_var, process, prop, system
+from tests.irbuild import C, G, edge, eq, int_var, op, process, prop, system
 
 
 def chan(name="q", capacity=3, fields=2) -> Channel:
@@ -169,3 +169,37 @@ def test_local_channels_get_ids_after_global_ones_per_instance():
     assert s[space.layout.static_size + space.layout.processes[0].channels[0].offset - 1] == 2
     stats = explore(space)
     assert stats.states == 9  # two independent 3-step processes
+
+
+def test_receive_condition_async_and_rendezvous():
+    """CSP# c?[v > 1]v: a message is accepted only if the condition holds with the
+    fields bound (Receive.condition)."""
+    from bridge.ir import Edge, Receive
+
+    cond_recv = Receive(q(), (RecvBind(G("v")),), condition=op(">", G("v"), 1))
+    comms = [Send(q(), (C(1),)), Send(q(), (C(5),)), cond_recv]
+    # FIFO: head is 1, condition false -> blocked.
+    space, final = run_single(straight(comms), [int_var("v")], [chan(capacity=3, fields=1)])
+    assert not space.is_terminal(final) and space.valuation(final)["v"] == 0
+    # Random receive: skips the 1, takes the 5.
+    rnd = Receive(q(), (RecvBind(G("v")),), random=True, condition=op(">", G("v"), 1))
+    space, final = run_single(straight([comms[0], comms[1], rnd]), [int_var("v")],
+                              [chan(capacity=3, fields=1)])
+    assert space.is_terminal(final) and space.valuation(final)["v"] == 5
+    assert space.valuation(final)["q"] == ((1,),)
+    # Rendezvous: the sender offers 1 then 5; only 5 is accepted.
+    c = Var("c", "global")
+    sender = process("S", [], n_locations=1)
+    sender = sender.__class__("S", (), (), sender.locations, (
+        Edge(0, 0, None, Send(c, (C(1),)), text="c!1"),
+        Edge(0, 0, None, Send(c, (C(5),)), text="c!5"),
+    ), 0)
+    receiver = process("R", [], n_locations=2, terminal=[1])
+    receiver = receiver.__class__("R", (), (), receiver.locations, (
+        Edge(0, 1, None, Receive(c, (RecvBind(G("v")),), condition=op(">", G("v"), 1)),
+             text="c?[v>1]v"),
+    ), 0)
+    space = build_state_space(system([sender, receiver], [int_var("v")],
+                                     [Channel("c", 0, (BYTE,))]))
+    out = space.successors(space.initial_states()[0])
+    assert [space.valuation(n)["v"] for _, n in out] == [5]

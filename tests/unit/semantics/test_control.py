@@ -201,3 +201,19 @@ def test_tau_steps_in_csp():
     (step, _), = space.successors(space.initial_states()[0])
     assert step.tau and step.event is None and step.action == ("tau", 0, 0)
     assert C(0) is not None
+
+
+def test_barrier_edge_with_bookkeeping_effect_runs_both_effects():
+    """A plain event (not a data operation) with an effect still synchronises; both
+    participants' effects run in the joint step."""
+    p = process("P", [edge(0, 1, event="a", effect=[assign("x", 1)], data_operation=False)],
+                n_locations=2)
+    q = process("Q", [edge(0, 1, event="a", effect=[assign("y", 2)], data_operation=False)],
+                n_locations=2)
+    comp = parallel([0, 1], [{"a"}, {"a"}])
+    space = build_state_space(system([p, q], [int_var("x"), int_var("y")], composition=comp,
+                                     language=SourceLanguage.CSP))
+    (step, nxt), = space.successors(space.initial_states()[0])
+    assert step.processes == (0, 1)
+    val = space.valuation(nxt)
+    assert (val["x"], val["y"], val["P@"], val["Q@"]) == (1, 2, 1, 1)
