@@ -265,9 +265,6 @@ def select_system(model_file: ModelFile, target: str | None = None) -> Transitio
 # ---------------------------------------------------------------------------------
 # Checking
 
-_POR_SOUND = frozenset({Fairness.NONE, Fairness.WEAK})
-
-
 def check(model_file: ModelFile, assertion: str | int | None = None,
           options: CheckOptions | None = None) -> list[Verdict]:
     """Return one verdict per checked assertion, in file order.
@@ -298,8 +295,9 @@ def check_property(system: TransitionSystem, prop: Property,
                 notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
                              f"only; not used for {prop.kind.value}")
             if options.por or options.symmetry:
-                notes.append("reductions are applied to LTL assertions only; "
-                             f"{prop.kind.value} was checked on the full state space")
+                notes.append("--por/--symmetry: not used: reductions apply to LTL "
+                             f"assertions only; {prop.kind.value} was checked on the full "
+                             "state space")
             explore_module = "bridge.semantics.explore"
             run = _room(explore_module, "check_property", "the explicit-state explorer")
             explore_options = _room(explore_module, "ExploreOptions",
@@ -323,30 +321,37 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     module = "bridge.fairness.check"
     run = _room(module, "check_ltl", "the fair LTL checker")
     ltl_options = _room(module, "LtlOptions", "the fair LTL checker")
-    extra: dict[str, Any] = {}
     if options.por:
-        if fairness not in _POR_SOUND:
-            notes.append(f"partial order reduction was not used: it is unsound under "
-                         f"{fairness.value} fairness (paper 001 section 6)")
-        elif not _has_field(ltl_options, "por"):
-            notes.append("partial order reduction was not used: not available in this "
-                         "build")
-        else:
-            extra["por"] = True
+        notes.append("--por: " + _reduction_refusal("por", system, prop, fairness, options))
     if options.symmetry:
-        if not _has_field(ltl_options, "symmetry"):
-            notes.append("symmetry reduction was not used: not available in this build")
-        else:
-            extra["symmetry"] = True
+        notes.append("--symmetry: " + _reduction_refusal("symmetry", system, prop, fairness, options))
     return run(system, prop, _options(
         ltl_options, fairness=fairness, annotations=options.annotations,
         max_states=options.max_states, timeout=options.timeout,
-        ignore_end_states=options.ignore_end_states, progress=options.progress, **extra))
+        progress=options.progress))
 
 
-def _has_field(cls: type, name: str) -> bool:
-    return dataclasses.is_dataclass(cls) and any(
-        f.name == name for f in dataclasses.fields(cls))
+def _reduction_refusal(kind: str, system: TransitionSystem, prop: Property,
+                       fairness: Fairness, options: CheckOptions) -> str:
+    """Return why a reduction cannot be used for this check.
+
+    The reductions room says when a reduction is unsound (``por_refusal``,
+    ``symmetry_refusal``); otherwise the reason is that the fair LTL checker of this
+    build explores the full state space only (it takes no reduced ``StateSpace``).
+    """
+    try:
+        if kind == "por":
+            por_refusal = _room("bridge.reductions.por", "por_refusal", "POR")
+            refusal = por_refusal(fairness, prop.formula, system, options.annotations)
+        else:
+            symmetry_refusal = _room("bridge.reductions.symmetry", "symmetry_refusal",
+                                     "symmetry reduction")
+            refusal = symmetry_refusal(fairness)
+    except NotAvailableError as missing:
+        return f"not used: {missing}"
+    if refusal:
+        return str(refusal)
+    return "not used: the fair LTL checker of this build explores the full state space only"
 
 
 # ---------------------------------------------------------------------------------

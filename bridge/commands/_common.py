@@ -216,7 +216,7 @@ def console() -> Console:
     if sys.stdout.isatty():
         return Console(highlight=False)
     return Console(file=sys.stdout, highlight=False, width=120, color_system=None,
-                   force_terminal=False, soft_wrap=False)
+                   force_terminal=False, soft_wrap=True)
 
 
 _OUTCOME_STYLE = {Outcome.HOLDS: "bold green", Outcome.VIOLATED: "bold red",

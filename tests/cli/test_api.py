@@ -85,7 +85,7 @@ def test_fairness_on_a_non_ltl_assertion_is_noted_not_silent() -> None:
     [verdict] = api.check(_model(), "1", api.CheckOptions(fairness=Fairness.WEAK,
                                                           por=True))
     assert any("applies to LTL assertions only" in n for n in verdict.notes)
-    assert any("reductions" in n for n in verdict.notes)
+    assert any("--por/--symmetry: not used" in n for n in verdict.notes)
 
 
 def test_state_limit_gives_unknown_with_statistics() -> None:
@@ -126,3 +126,24 @@ def test_defines_are_for_promela_only(tmp_path) -> None:
     model.write_text("var x = 0;\n")
     with pytest.raises(ConfigurationError, match="Promela models only"):
         api.load_model(str(model), {"N": "3"})
+
+
+def test_ltl_goes_to_the_fair_checker_and_reductions_are_noted() -> None:
+    [verdict] = api.check(_model(), "small", api.CheckOptions(
+        fairness=Fairness.STRONG_LOCAL, por=True, symmetry=True))
+    assert verdict.outcome is Outcome.VIOLATED and verdict.lasso is not None
+    assert verdict.fairness.startswith("strong-local")
+    assert any(n.startswith("--por: ") and "strong-local" in n for n in verdict.notes)
+    assert any(n.startswith("--symmetry: ") for n in verdict.notes)
+
+
+def test_property_fairness_is_used_unless_the_command_line_overrides() -> None:
+    model = _model()
+    ts = model.systems[0]
+    weak_prop = replace(ts.properties[2], fairness=Fairness.WEAK)
+    model = ModelFile("m.csp", (replace(ts, properties=ts.properties[:2] + (weak_prop,)),))
+    [own] = api.check(model, "3")
+    assert own.fairness == "weak" and own.notes
+    [overridden] = api.check(model, "3", api.CheckOptions(fairness=Fairness.NONE))
+    assert overridden.fairness == "none"
+    assert any("the command line's none was used" in n for n in overridden.notes)
