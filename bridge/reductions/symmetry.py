@@ -56,6 +56,7 @@ from bridge.ir import (
     Index,
     InstanceRef,
     Interleave,
+    Parallel,
     Process,
     TransitionSystem,
     Var,
@@ -198,10 +199,20 @@ def symmetry_refusal(fairness: Fairness) -> str | None:
 
 
 def _interleaved_only(system: TransitionSystem) -> bool:
+    """True if instances only interleave, or synchronise on events that every operand
+    shares and that carry no index (``terminate`` of CSP# ``|||``): those barriers are
+    unchanged by any renaming of positions."""
     stack = [] if system.composition is None else [system.composition]
     while stack:
         c = stack.pop()
         if isinstance(c, Interleave):
+            stack.extend(c.children)
+        elif isinstance(c, Parallel):
+            first = c.alphabets[0] if c.alphabets else frozenset()
+            if any(a != first for a in c.alphabets):
+                return False
+            if any(any(part.isdigit() for part in name.split(".")[1:]) for name in first):
+                return False
             stack.extend(c.children)
         elif not isinstance(c, InstanceRef):
             return False

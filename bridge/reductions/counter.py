@@ -1,0 +1,1106 @@
+"""Process counter abstraction with process-level weak/strong fairness (paper 002 sections
+3-5, Definitions 6-8, Lemmas 1-5, Theorems 1-2, Figures 3-4).
+
+A *family* is a set of instances whose process graphs are identical once their identity
+is erased (parameters folded by the front-end, event components dropped: ``become.3``
+and ``become.7`` are the same local step). An abstract state records the globals, the
+local state of every instance outside a family, and, per family local state (location
+and locals), *how many* instances are there (Def. 6). With a cutoff ``K``, a count or a
+*process-counter variable* (a global only ever changed by ``x = x + 1``/``x = x - 1``,
+paper 002 Example 2) above ``K`` becomes ``ω`` (Def. 8): ``ω + 1 = ω``,
+``ω - 1 ∈ {ω, K}``, and a comparison that ``ω`` leaves open is *unknown*.
+
+Fairness is process-level (002 Defs. 4-5). For a strongly connected subgraph ``scg`` of
+the product with the Büchi automaton of ``!phi``: ``always(scg)`` / ``once(scg)`` are the
+local states (and non-family instances) enabled in every / some state of ``scg``,
+``leave(scg)`` those a transition of ``scg`` leaves. Weak fairness: an accepting MSCC
+with ``always ⊆ leave`` (Lemma 3, Fig. 3). Strong fairness: ``once ⊆ leave``, else the
+bad states (enabling something never left) are pruned and the rest re-decomposed
+(Lemma 4, Fig. 4). Enabledness for these sets is *must*-enabledness (a guard that is
+true for every concretisation): Lemma 5 needs "abstractly enabled ⇒ some concrete
+process enabled", which an ``ω``-undecided guard does not give; transitions themselves
+use *may*-enabledness (both outcomes of an undecided guard are explored), so the
+abstract system simulates every concrete one.
+
+Verdicts: with exact counts (no ``ω`` ever reached) the abstraction is exact (Theorem
+1): holds and violated are both conclusive. With ``ω``: "holds" is sound (Theorem 2); a
+counterexample is reported as violated only if its lasso never meets ``ω`` or an
+undecided guard; otherwise, for a finite number of processes, the check is repeated
+with exact counts, and for an unbounded number the verdict is ``unknown`` (inconclusive)
+with the reason.
+
+The Büchi automaton comes from Spot directly (``spot.translate``); the fairness room's
+prune interface is event/process-instance based and cannot express must- versus
+may-enabledness of local states, so Figures 3 and 4 are implemented here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridge.diagnostics import ConfigurationError, ModelRuntimeError, UnsupportedError
+from bridge.ir import (
+    ArrayType,
+    Assign,
+    Binary,
+    Const,
+    Edge,
+    Event,
+    If,
+    InstanceRef,
+    Interleave,
+    Parallel,
+    Process,
+    TransitionSystem,
+    Var,
+    Variable,
+    While,
+)
+from bridge.ir.property import (
+    Fairness,
+    Ltl,
+    LtlBinary,
+    LtlConst,
+    LtlEvent,
+    LtlState,
+    LtlUnary,
+    Property,
+)
+from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
+from bridge.reductions._rewrite import rewrite
+
+SUPPORTED_FAIRNESS = frozenset({Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG})
+
+AbstractState = tuple  # (globals, others, counts)
+
+
+# ---------------------------------------------------------------------------------
+# Model analysis
+
+
+@dataclass
+class _Family:
+    name: str
+    members: tuple[int, ...]
+    process: Process  # one representative (identity erased in ``edges``)
+    edges: tuple[Edge, ...]
+
+
+@dataclass
+class CounterModel:
+    """The families, the other instances and the process-counter variables."""
+
+    system: TransitionSystem
+    families: list[_Family]
+    others: list[int]
+    counter_vars: frozenset[str]
+    barrier_events: frozenset[str]
+    derived: dict[str, tuple[int, frozenset[int]]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _erase_identity(edge: Edge) -> Edge:
+    def fn(x: Any) -> Any:
+        if isinstance(x, Event):
+            return Event(x.base)
+        return x
+
+    return rewrite(edge, fn)
+
+
+def _shared_events(system: TransitionSystem) -> frozenset[str]:
+    shared: set[str] = set()
+    stack = [] if system.composition is None else [system.composition]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, Parallel):
+            seen: set[str] = set()
+            for a in c.alphabets:
+                shared |= seen & a
+                seen |= a
+            stack.extend(c.children)
+        elif isinstance(c, Interleave):
+            stack.extend(c.children)
+        elif not isinstance(c, InstanceRef):
+            raise UnsupportedError.at(None, f"composition {type(c).__name__} in a counter abstraction")
+    return frozenset(shared)
+
+
+def _walk_stmts(stmts: Iterable[Any]) -> Iterable[Any]:
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, If):
+            for _c, body in s.branches:
+                stack.extend(body)
+            stack.extend(s.otherwise)
+        elif isinstance(s, While):
+            stack.extend(s.body)
+
+
+def _counter_variables(system: TransitionSystem) -> frozenset[str]:
+    """Return the int globals only ever changed by ``x = x + 1`` or ``x = x - 1``."""
+    candidates = {
+        v.name for v in system.globals
+        if not isinstance(v.type, ArrayType) and type(v.type).__name__ == "IntType"
+    }
+    bad: set[str] = set()
+    for p in system.processes:
+        for e in p.edges:
+            for s in _walk_stmts(e.effect):
+                if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.scope == "global":
+                    name = s.target.name
+                    v = s.value
+                    ok = (
+                        isinstance(v, Binary) and v.op in ("+", "-")
+                        and isinstance(v.left, Var) and v.left.name == name
+                        and isinstance(v.right, Const) and int(v.right.value) == 1
+                    )
+                    if not ok:
+                        bad.add(name)
+    return frozenset(candidates - bad)
+
+
+def analyse_counter_model(system: TransitionSystem) -> CounterModel:
+    """Return the families of identical instances of ``system`` (identity erased).
+
+    Raises ``ConfigurationError`` if no two instances are identical and
+    ``UnsupportedError`` for constructs the abstraction does not model (channels,
+    atomic locations, barriers inside a family).
+    """
+    procs = {p.name: p for p in system.processes}
+    shared = _shared_events(system)
+    groups: dict[str, list[int]] = {}
+    for k, inst in enumerate(system.instances):
+        groups.setdefault(inst.process.split("(")[0], []).append(k)
+    families: list[_Family] = []
+    in_family: set[int] = set()
+    for base, members in groups.items():
+        if len(members) < 2:
+            continue
+        erased = []
+        for k in members:
+            inst = system.instances[k]
+            if inst.arguments:
+                erased = []
+                break
+            p = procs[inst.process]
+            erased.append((tuple(_erase_identity(e) for e in p.edges), p.locals, p.initial,
+                           tuple((loc.id, loc.atomic, loc.end, loc.terminal) for loc in p.locations)))
+        if not erased or any(x != erased[0] for x in erased):
+            continue
+        proc = procs[system.instances[members[0]].process]
+        if any(loc.atomic for loc in proc.locations) or proc.channels:
+            raise UnsupportedError.at(proc.span, f"counter abstraction of {base}: atomic locations or channels")
+        edges = erased[0][0]
+        for e in edges:
+            if e.comm is not None:
+                raise UnsupportedError.at(e.span, f"counter abstraction of {base}: channel operations")
+            if e.event is not None and e.event.base in shared:
+                raise UnsupportedError.at(e.span, f"counter abstraction of {base}: barrier event '{e.event.base}'")
+        families.append(_Family(base, tuple(members), proc, edges))
+        in_family.update(members)
+    if not families:
+        raise ConfigurationError(
+            "counter abstraction needs at least two identical processes (same process graph "
+            "once parameters are folded and event indices dropped); none were found"
+        )
+    others = [k for k in range(len(system.instances)) if k not in in_family]
+    for k in others:
+        p = procs[system.instances[k].process]
+        for e in p.edges:
+            if e.comm is not None:
+                raise UnsupportedError.at(e.span, "counter abstraction: channel operations")
+        if any(loc.atomic for loc in p.locations):
+            raise UnsupportedError.at(p.span, "counter abstraction: atomic locations")
+    counters = _counter_variables(system)
+    model = CounterModel(system, families, others, counters, shared)
+    model.derived = _derived_counters(system, families, others, counters)
+    return model
+
+
+def _delta(edge: Edge, name: str) -> int | None:
+    """Return the change ``edge`` makes to global ``name`` (+1, -1, 0), or None if it
+    changes it in another way (inside a branch, twice...)."""
+    total = 0
+    for s in edge.effect:
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.name == name \
+                and s.target.scope == "global":
+            v = s.value
+            total += 1 if isinstance(v, Binary) and v.op == "+" else -1
+        elif any(
+            isinstance(x, Assign) and isinstance(x.target, Var) and x.target.name == name
+            for x in _walk_stmts([s])
+        ):
+            return None
+    return total if total in (-1, 0, 1) else None
+
+
+def _derived_counters(
+    system: TransitionSystem, families: list[_Family], others: list[int], counters: frozenset[str]
+) -> dict[str, tuple[int, frozenset[int]]]:
+    """Return the process-counter variables that always equal the number of family
+    members at a set of locations (paper 002 Example 2: ``counter`` counts the readers
+    at R1): var -> (family index, locations).
+
+    Found by solving ``delta(e) = m(target) - m(source)`` with ``m`` in {0, 1} over the
+    family's graph from ``m(initial) = init / members``; only family edges may change
+    the variable. A derived variable is recomputed from the counts, so the abstraction
+    keeps their correlation (an independent ω counter would lose it).
+    """
+    procs = {p.name: p for p in system.processes}
+    init_env = Env({}, {}, {})
+    result: dict[str, tuple[int, frozenset[int]]] = {}
+    for name in sorted(counters):
+        var = next(v for v in system.globals if v.name == name)
+        init = 0 if var.init is None else evaluate(var.init, init_env)  # type: ignore[arg-type]
+        if any(
+            _delta(e, name) != 0
+            for k in others
+            for e in procs[system.instances[k].process].edges
+        ):
+            continue
+        for f, fam in enumerate(families):
+            n = len(fam.members)
+            if init not in (0, n):
+                continue
+            deltas = [_delta(e, name) for e in fam.edges]
+            if None in deltas or not any(deltas):
+                continue
+            m: dict[int, int] = {fam.process.initial: 0 if init == 0 else 1}
+            ok = True
+            changed = True
+            while changed and ok:
+                changed = False
+                for e, d in zip(fam.edges, deltas, strict=True):
+                    if e.source in m:
+                        want = m[e.source] + d  # type: ignore[operator]
+                        if want not in (0, 1) or m.get(e.target, want) != want:
+                            ok = False
+                            break
+                        if e.target not in m:
+                            m[e.target] = want
+                            changed = True
+                    elif e.target in m:
+                        want = m[e.target] - d  # type: ignore[operator]
+                        if want not in (0, 1):
+                            ok = False
+                            break
+                        m[e.source] = want
+                        changed = True
+            if ok and all(
+                m.get(e.target, 0) - m.get(e.source, 0) == d for e, d in zip(fam.edges, deltas, strict=True)
+            ):
+                result[name] = (f, frozenset(loc for loc, v in m.items() if v == 1))
+                break
+    return result
+
+
+# ---------------------------------------------------------------------------------
+# The abstract transition system
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractStep:
+    """An abstract transition: the units that leave (family local-state ids ``("L", i)``
+    or non-family instances ``("P", k)``), its event, and whether it is exact (no
+    undecided guard, no ω in source or target)."""
+
+    leaves: tuple[tuple[str, int], ...]
+    event: str | None
+    exact: bool
+    enters: tuple[int, ...] = ()  # family local states entered
+
+
+class CounterSpace:
+    """The abstract transition system AS / RS of paper 002 (Defs. 7-8) over count vectors.
+
+    ``successors(state)`` returns ``(AbstractStep, state)`` pairs; ``must_enabled(state)``
+    the units surely enabled. A state is ``(globals, others, counts)`` where ``counts`` is
+    a sorted tuple of ``(local state id, count)`` with zero counts omitted (as PAT does).
+    """
+
+    def __init__(
+        self,
+        model: CounterModel,
+        cutoff: int | None = None,
+        unbounded: bool = False,
+        share: CounterSpace | None = None,
+    ) -> None:
+        if unbounded and cutoff is None:
+            raise ConfigurationError("an unbounded number of processes needs a cutoff")
+        if cutoff is not None and cutoff < 1:
+            raise ConfigurationError(f"cutoff must be at least 1, got {cutoff}")
+        self.model = model
+        self.cutoff = cutoff
+        self.unbounded = unbounded
+        system = model.system
+        self._procs = {p.name: p for p in system.processes}
+        self._globals = [v for v in system.globals]
+        self._gtypes = {v.name: v.type for v in self._globals}
+        # (family, location, locals); shared with ``share`` so ids mean the same
+        self.local_states: list[tuple[int, int, tuple]] = share.local_states if share else []
+        self._local_index: dict[tuple[int, int, tuple], int] = share._local_index if share else {}
+        self.saw_omega = False
+        self.saw_unknown = False
+        self._edges_at: list[dict[int, list[Edge]]] = []
+        for fam in model.families:
+            at: dict[int, list[Edge]] = {}
+            for e in fam.edges:
+                at.setdefault(e.source, []).append(e)
+            self._edges_at.append(at)
+        self._other_edges: dict[int, dict[int, list[Edge]]] = {}
+        for k in model.others:
+            p = self._procs[system.instances[k].process]
+            at = {}
+            for e in p.edges:
+                if e.event is not None and e.event.base in model.barrier_events:
+                    continue  # a barrier with the family, which never takes it
+                at.setdefault(e.source, []).append(e)
+            self._other_edges[k] = at
+
+    # -- values --------------------------------------------------------------------------
+
+    def _initial_values(self, variables: Sequence[Variable]) -> dict[str, object]:
+        env = Env({}, {}, {})
+        out: dict[str, object] = {}
+        for v in variables:
+            if isinstance(v.type, ArrayType):
+                if isinstance(v.type.element, ArrayType):
+                    raise UnsupportedError.at(v.span, "multi-dimensional arrays in a counter abstraction")
+                if isinstance(v.init, tuple):
+                    out[v.name] = [int(evaluate(x, env)) for x in v.init]  # type: ignore[arg-type]
+                else:
+                    val = 0 if v.init is None else int(evaluate(v.init, env))  # type: ignore[arg-type]
+                    out[v.name] = [val] * v.type.length
+            else:
+                out[v.name] = 0 if v.init is None else evaluate(v.init, env)  # type: ignore[assignment]
+        return out
+
+    @staticmethod
+    def _freeze(d: dict[str, object], order: Sequence[str]) -> tuple:
+        return tuple(tuple(d[n]) if isinstance(d[n], list) else d[n] for n in order)
+
+    @staticmethod
+    def _thaw(values: tuple, order: Sequence[str]) -> dict[str, object]:
+        return {n: (list(v) if isinstance(v, tuple) else v) for n, v in zip(order, values, strict=True)}
+
+    def _local_id(self, fam: int, loc: int, locals_: tuple) -> int:
+        key = (fam, loc, locals_)
+        i = self._local_index.get(key)
+        if i is None:
+            i = len(self.local_states)
+            self._local_index[key] = i
+            self.local_states.append(key)
+        return i
+
+    def describe_local(self, i: int) -> str:
+        """Return ``Family@location`` (with locals) for local state ``i``."""
+        fam, loc, locals_ = self.local_states[i]
+        extra = f"{locals_}" if locals_ else ""
+        return f"{self.model.families[fam].name}@{loc}{extra}"
+
+    # -- counts --------------------------------------------------------------------------
+
+    def _add(self, counts: dict[int, object], i: int, delta: int) -> list[dict[int, object]]:
+        """Return the count maps after adding ``delta`` (+1/-1) to local state ``i``."""
+        c = counts.get(i, 0)
+        K = self.cutoff
+        if delta > 0:
+            new = OMEGA if c is OMEGA else saturate(int(c) + 1, K)  # type: ignore[arg-type]
+            if new is OMEGA:
+                self.saw_omega = True
+            out = dict(counts)
+            out[i] = new
+            return [out]
+        if c is OMEGA:
+            results = []
+            for v in (OMEGA, K):
+                out = dict(counts)
+                out[i] = v
+                results.append(out)
+            return results
+        assert isinstance(c, int) and c > 0
+        out = dict(counts)
+        if c == 1:
+            del out[i]
+        else:
+            out[i] = c - 1
+        return [out]
+
+    # -- protocol ------------------------------------------------------------------------
+
+    def initial_state(self, population: int | None = None) -> AbstractState:
+        """Return the initial abstract configuration (every family member at its initial
+        local state; ``ω`` of them when unbounded)."""
+        system = self.model.system
+        g = self._initial_values(self._globals)
+        for name in self.model.counter_vars:
+            v = g[name]
+            if isinstance(v, int) and self.cutoff is not None and v > self.cutoff:
+                g[name] = OMEGA
+        order = [v.name for v in self._globals]
+        others = []
+        for k in self.model.others:
+            p = self._procs[system.instances[k].process]
+            loc_vals = self._initial_values(p.locals)
+            others.append((p.initial, self._freeze(loc_vals, [v.name for v in p.locals])))
+        counts: dict[int, object] = {}
+        for f, fam in enumerate(self.model.families):
+            loc_vals = self._initial_values(fam.process.locals)
+            i = self._local_id(f, fam.process.initial, self._freeze(loc_vals, [v.name for v in fam.process.locals]))
+            n: object = OMEGA if self.unbounded else len(fam.members)
+            n = saturate(n, self.cutoff) if n is not OMEGA else n
+            if n is OMEGA:
+                self.saw_omega = True
+            counts[i] = n
+        return self._derive((self._freeze(g, order), tuple(others), tuple(sorted(counts.items()))))
+
+    def _derive(self, state: AbstractState) -> AbstractState:
+        """Return ``state`` with every derived counter recomputed from the counts."""
+        if not self.model.derived:
+            return state
+        values = list(state[0])
+        order = [v.name for v in self._globals]
+        for name, (fam, locs) in self.model.derived.items():
+            total: object = 0
+            for i, c in state[2]:
+                f, loc, _l = self.local_states[i]
+                if f == fam and loc in locs:
+                    total = OMEGA if (c is OMEGA or total is OMEGA) else total + c  # type: ignore[operator]
+            values[order.index(name)] = saturate(total, self.cutoff) if total is not OMEGA else OMEGA
+        return (tuple(values), state[1], state[2])
+
+    def abstract(self, exact: AbstractState) -> AbstractState:
+        """Return the abstraction (Def. 8, this space's cutoff) of an exact state of a
+        space that shares this one's local states."""
+        K = self.cutoff
+        order = [v.name for v in self._globals]
+        values = tuple(
+            saturate(v, K) if n in self.model.counter_vars else v for n, v in zip(order, exact[0], strict=True)
+        )
+        counts = tuple((i, saturate(c, K)) for i, c in exact[2])
+        return self._derive((values, exact[1], counts))
+
+    def _env(self, state: AbstractState, locals_: dict[str, object]) -> Env:
+        order = [v.name for v in self._globals]
+        return Env(self._thaw(state[0], order), locals_, {}, self.cutoff, self.model.counter_vars)
+
+    def _types(self, proc: Process):
+        ltypes = {v.name: v.type for v in proc.locals}
+
+        def types(var: Var):
+            return ltypes.get(var.name) if var.scope == "local" else self._gtypes.get(var.name)
+
+        return types
+
+    def _fire(self, state: AbstractState, proc: Process, edge: Edge, locals_: dict[str, object]):
+        """Yield ``(env after, must)`` for taking ``edge`` (may-semantics: an undecided
+        guard fires, ``must`` is False)."""
+        env = self._env(state, locals_)
+        must = True
+        if edge.guard is not None:
+            if type(edge.guard).__name__ == "ElseGuard":
+                raise UnsupportedError.at(edge.span, "else guards in a counter abstraction")
+            g = evaluate(edge.guard, env)
+            if g is UNKNOWN:
+                must = False
+                self.saw_unknown = True
+            elif not g:
+                return
+        for out in execute(edge.effect, env, self._types(proc)):
+            yield out, must
+
+    def successors(self, state: AbstractState) -> list[tuple[AbstractStep, AbstractState]]:
+        """Return every abstract transition of ``state`` (may-semantics)."""
+        return self._successors(state)[0]
+
+    def must_enabled(self, state: AbstractState) -> frozenset[tuple[str, int]]:
+        """Return the units (local states, other instances) surely enabled in ``state``."""
+        return self._successors(state)[1]
+
+    def _successors(self, state: AbstractState):
+        cache = self.__dict__.setdefault("_cache", {})
+        hit = cache.get(state)
+        if hit is not None:
+            return hit
+        system = self.model.system
+        order = [v.name for v in self._globals]
+        out: list[tuple[AbstractStep, AbstractState]] = []
+        must: set[tuple[str, int]] = set()
+        omega_here = any(v is OMEGA for v in state[0]) or any(c is OMEGA for _i, c in state[2])
+        counts = dict(state[2])
+        # family local states
+        for i, _c in state[2]:
+            f, loc, lvals = self.local_states[i]
+            fam = self.model.families[f]
+            lorder = [v.name for v in fam.process.locals]
+            for e in self._edges_at[f].get(loc, ()):
+                for env, surely in self._fire(state, fam.process, e, self._thaw(lvals, lorder)):
+                    if surely:
+                        must.add(("L", i))
+                    j = self._local_id(f, e.target, self._freeze(env.locals, lorder))
+                    gvals = self._freeze(env.globals, order)
+                    for c1 in self._add(counts, i, -1):
+                        for c2 in self._add(c1, j, +1):
+                            target = self._derive((gvals, state[1], tuple(sorted(c2.items()))))
+                            exact = surely and not omega_here and not _has_omega(target)
+                            ev = e.event.base if e.event is not None else None
+                            out.append((AbstractStep((("L", i),), ev, exact, (j,)), target))
+        # other instances
+        for pos, k in enumerate(self.model.others):
+            loc, lvals = state[1][pos]
+            proc = self._procs[system.instances[k].process]
+            lorder = [v.name for v in proc.locals]
+            for e in self._other_edges[k].get(loc, ()):
+                for env, surely in self._fire(state, proc, e, self._thaw(lvals, lorder)):
+                    if surely:
+                        must.add(("P", k))
+                    others = list(state[1])
+                    others[pos] = (e.target, self._freeze(env.locals, lorder))
+                    target = self._derive((self._freeze(env.globals, order), tuple(others), state[2]))
+                    exact = surely and not omega_here and not _has_omega(target)
+                    out.append((AbstractStep((("P", k),), _event_text(e), exact), target))
+        result = (out, frozenset(must))
+        cache[state] = result
+        return result
+
+
+def _has_omega(state: AbstractState) -> bool:
+    return any(v is OMEGA for v in state[0]) or any(c is OMEGA for _i, c in state[2])
+
+
+def _event_text(e: Edge) -> str | None:
+    return None if e.event is None else e.event.base
+
+
+# ---------------------------------------------------------------------------------
+# LTL: Spot automaton, atoms over abstract states
+
+
+def _spot_text(formula: Ltl, atoms: list[LtlState]) -> str:
+    if isinstance(formula, LtlConst):
+        return "1" if formula.value else "0"
+    if isinstance(formula, LtlState):
+        for i, a in enumerate(atoms):
+            if a.expr == formula.expr:
+                return f"p{i}"
+        atoms.append(formula)
+        return f"p{len(atoms) - 1}"
+    if isinstance(formula, LtlEvent):
+        raise UnsupportedError.at(
+            formula.span, f"event atom '{formula.name}' in a counter abstraction (state atoms only)"
+        )
+    if isinstance(formula, LtlUnary):
+        return f"{formula.op}({_spot_text(formula.operand, atoms)})"
+    if isinstance(formula, LtlBinary):
+        op = {"&&": "&", "||": "|"}.get(formula.op, formula.op)
+        return f"({_spot_text(formula.left, atoms)}) {op} ({_spot_text(formula.right, atoms)})"
+    raise UnsupportedError.at(None, f"LTL node {type(formula).__name__}")
+
+
+@dataclass
+class _Automaton:
+    initial: int
+    edges: list[list[tuple[int, frozenset[int], bool]]]  # (dst, letters, accepting)
+    accept_all: bool
+
+
+def _translate(formula: Ltl) -> tuple[_Automaton, list[LtlState]]:
+    import spot
+    from spot import buddy  # type: ignore[attr-defined]
+
+    atoms: list[LtlState] = []
+    text = _spot_text(formula, atoms)
+    aut = spot.translate(spot.formula.Not(spot.formula(text)), "BA", "small", "high")
+    n = len(atoms)
+    ids = [aut.register_ap(f"p{i}") for i in range(n)]
+    letters = []
+    for letter in range(1 << n):
+        m = buddy.bddtrue
+        for i, v in enumerate(ids):
+            m = m & (buddy.bdd_ithvar(v) if letter >> i & 1 else buddy.bdd_nithvar(v))
+        letters.append(m)
+    accept_all = aut.acc().is_t()
+    edges: list[list[tuple[int, frozenset[int], bool]]] = [[] for _ in range(aut.num_states())]
+    for s in range(aut.num_states()):
+        for e in aut.out(s):
+            ok = frozenset(
+                letter for letter in range(1 << n) if (letters[letter] & e.cond) != buddy.bddfalse
+            )
+            acc = accept_all or bool(list(e.acc.sets()))
+            edges[s].append((e.dst, ok, bool(acc)))
+    return _Automaton(aut.get_init_state_number(), edges, accept_all), atoms
+
+
+# ---------------------------------------------------------------------------------
+# Fair SCC search (Figs. 3 and 4)
+
+
+@dataclass
+class CounterResult:
+    """What ``check_counter_abstraction`` found (kept for tests and benchmarks)."""
+
+    outcome: Outcome
+    reason: str
+    abstract_states: int
+    product_states: int
+    exact_space: bool
+    lasso_exact: bool | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _tarjan(nodes: Iterable[int], succ) -> list[list[int]]:
+    """Return the SCCs of the subgraph reachable from ``nodes`` (iterative Tarjan)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(succ(root)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(succ(w))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+    return out
+
+
+class _Product:
+    def __init__(self, space: CounterSpace, aut: _Automaton, atoms: list[LtlState],
+                 deadline: float | None, max_states: int | None) -> None:
+        self.space = space
+        self.aut = aut
+        self.atoms = atoms
+        self.deadline = deadline
+        self.max_states = max_states
+        self.nodes: list[tuple[AbstractState, int]] = []
+        self.index: dict[tuple[AbstractState, int], int] = {}
+        self.out: dict[int, list[tuple[int, AbstractStep, bool]]] = {}
+        self._letters: dict[AbstractState, int] = {}
+
+    def letter(self, state: AbstractState) -> int:
+        hit = self._letters.get(state)
+        if hit is None:
+            env = self.space._env(state, {})
+            hit = 0
+            for i, atom in enumerate(self.atoms):
+                v = evaluate(atom.expr, env)
+                if v is UNKNOWN:
+                    raise _Inconclusive(f"atom '{atom.text}' is undecided in a state with ω")
+                if v:
+                    hit |= 1 << i
+            self._letters[state] = hit
+        return hit
+
+    def node(self, state: AbstractState, q: int) -> int:
+        key = (state, q)
+        n = self.index.get(key)
+        if n is None:
+            n = len(self.nodes)
+            if self.max_states is not None and n >= self.max_states:
+                raise _Limit("states")
+            if self.deadline is not None and (n & 1023) == 0 and time.monotonic() > self.deadline:
+                raise _Limit("time")
+            self.index[key] = n
+            self.nodes.append(key)
+        return n
+
+    def initial(self, state: AbstractState) -> list[int]:
+        letter = self.letter(state)
+        return [self.node(state, dst) for dst, ok, _a in self.aut.edges[self.aut.initial] if letter in ok]
+
+    def edges(self, n: int) -> list[tuple[int, AbstractStep, bool]]:
+        hit = self.out.get(n)
+        if hit is not None:
+            return hit
+        state, q = self.nodes[n]
+        succ = self.space.successors(state)
+        if not succ:
+            succ = [(AbstractStep((), None, not _has_omega(state)), state)]  # stutter
+        res = []
+        for step, target in succ:
+            letter = self.letter(target)
+            for dst, ok, acc in self.aut.edges[q]:
+                if letter in ok:
+                    res.append((self.node(target, dst), step, acc))
+        self.out[n] = res
+        return res
+
+
+class _Inconclusive(Exception):
+    pass
+
+
+class _Limit(Exception):
+    pass
+
+
+def _fair_subgraph(product: _Product, fairness: Fairness) -> tuple[list[int], frozenset[int]] | None:
+    """Return the nodes of a fair accepting strongly connected subgraph and the local
+    states whose leaving edges it ignores, or None.
+
+    Besides the prunes of Figs. 3-4, a transition that leaves a family local state that
+    no transition of the subgraph enters is dropped and the rest re-decomposed: in a
+    concrete loop of finitely many processes every count returns to its value, so a
+    local state left in the loop is also entered in it. This removes the spurious
+    loops of ω (a count that stays ω while processes keep leaving it), and never a
+    transition of the image of a concrete loop.
+    """
+    space = product.space
+    roots = product.initial(product.space.initial_state())
+    Work = tuple[list[int], frozenset[int]]
+
+    def internal_edges(comp: Iterable[int], members: set[int], banned: frozenset[int]):
+        return [
+            (n, t, s, a)
+            for n in comp
+            for t, s, a in product.edges(n)
+            if t in members and not _leaves_banned(s, banned)
+        ]
+
+    def decompose(nodes: set[int], banned: frozenset[int]) -> list[Work]:
+        def succ(n: int) -> list[int]:
+            return [t for t, s, _a in product.edges(n) if t in nodes and not _leaves_banned(s, banned)]
+
+        return [(c, banned) for c in _tarjan(sorted(nodes), succ)]
+
+    pending: list[Work] = [
+        (c, frozenset()) for c in _tarjan(roots, lambda n: [t for t, _s, _a in product.edges(n)])
+    ]
+    while pending:
+        comp, banned = pending.pop()
+        members = set(comp)
+        internal = internal_edges(comp, members, banned)
+        if not internal or not any(a for *_x, a in internal):
+            continue  # trivial or not accepting (a subgraph of it is not accepting either)
+        entered: set[int] = set()
+        left: set[int] = set()
+        for _n, _t, s, _a in internal:
+            entered.update(s.enters)
+            left.update(i for kind, i in s.leaves if kind == "L")
+        drained = frozenset(left - entered)
+        if drained:
+            pending.extend(decompose(members, banned | drained))
+            continue
+        if fairness is Fairness.NONE:
+            return comp, banned
+        leave: set[tuple[str, int]] = set()
+        for _n, _t, s, _a in internal:
+            leave.update(s.leaves)
+        enabled = {n: space.must_enabled(product.nodes[n][0]) for n in comp}
+        if fairness is Fairness.PROCESS_WEAK:
+            always = frozenset.intersection(*enabled.values()) if enabled else frozenset()
+            if always <= leave:
+                return comp, banned
+            continue  # Lemma 3: no subgraph of this MSCC is weakly fair
+        bad = {n for n in comp if not enabled[n] <= leave}
+        if not bad:
+            return comp, banned
+        rest = members - bad
+        if rest:
+            pending.extend(decompose(rest, banned))
+    return None
+
+
+def _leaves_banned(step: AbstractStep, banned: frozenset[int]) -> bool:
+    return bool(banned) and any(kind == "L" and i in banned for kind, i in step.leaves)
+
+
+def _lasso_exact(
+    product: _Product, comp: list[int], banned: frozenset[int], roots: list[int]
+) -> bool:
+    """True if the prefix into ``comp`` and every transition inside it are exact."""
+    members = set(comp)
+    # BFS for a prefix
+    parent: dict[int, tuple[int, AbstractStep] | None] = {r: None for r in roots}
+    queue = list(roots)
+    found = None
+    while queue:
+        n = queue.pop(0)
+        if n in members:
+            found = n
+            break
+        for t, s, _a in product.edges(n):
+            if t not in parent:
+                parent[t] = (n, s)
+                queue.append(t)
+    if found is None:
+        return False
+    n = found
+    while parent[n] is not None:
+        prev, step = parent[n]  # type: ignore[misc]
+        if not step.exact or _has_omega(product.nodes[prev][0]):
+            return False
+        n = prev
+    for m in comp:
+        if _has_omega(product.nodes[m][0]):
+            return False
+        for t, s, _a in product.edges(m):
+            if t in members and not s.exact and not _leaves_banned(s, banned):
+                return False
+    return True
+
+
+def _abstract_loop(product: _Product, comp: list[int], banned: frozenset[int]) -> list[tuple[int, int, AbstractStep]] | None:
+    """Return a cycle of ``comp`` through an accepting edge, as ``(source, target, step)``."""
+    members = set(comp)
+    adj = {
+        n: [(t, s, a) for t, s, a in product.edges(n) if t in members and not _leaves_banned(s, banned)]
+        for n in comp
+    }
+    for n in comp:
+        for t, s, a in adj[n]:
+            if not a:
+                continue
+            # BFS from t back to n
+            parent: dict[int, tuple[int, AbstractStep] | None] = {t: None}
+            queue = [t]
+            while queue and n not in parent:
+                u = queue.pop(0)
+                for v, st, _a in adj[u]:
+                    if v not in parent:
+                        parent[v] = (u, st)
+                        queue.append(v)
+            if n not in parent:
+                continue
+            path: list[tuple[int, int, AbstractStep]] = []
+            cur = n
+            while parent[cur] is not None:
+                u, st = parent[cur]  # type: ignore[misc]
+                path.append((u, cur, st))
+                cur = u
+            path.reverse()
+            return [(n, t, s)] + path
+    return None
+
+
+def _concretise(
+    model: CounterModel,
+    abstract: _Product,
+    comp: list[int],
+    banned: frozenset[int],
+    deadline: float | None,
+    max_states: int | None,
+) -> bool:
+    """Return True if an exact lasso (finitely many processes, exact counts) follows the
+    abstract accepting cycle of ``comp``: a depth-first search of the exact product,
+    restricted to nodes whose abstraction can reach the cycle, finds an exact node over
+    the cycle's first node, from which the cycle is replayed step by step until the
+    exact node repeats. Used for fairness none (any accepting cycle is a
+    counterexample)."""
+    loop = _abstract_loop(abstract, comp, banned)
+    if loop is None:
+        return False
+    entry = loop[0][0]
+    # abstract nodes that can reach the entry (backward over explored edges)
+    back: dict[int, list[int]] = {}
+    for n in list(abstract.out):
+        for t, _s, _a in abstract.out[n]:
+            back.setdefault(t, []).append(n)
+    region = {entry}
+    queue = [entry]
+    while queue:
+        u = queue.pop()
+        for v in back.get(u, ()):
+            if v not in region:
+                region.add(v)
+                queue.append(v)
+    aspace = abstract.space
+    exact = CounterSpace(model, None, False, share=aspace)
+    product = _Product(exact, abstract.aut, abstract.atoms, deadline, max_states)
+
+    def alpha(node: int) -> int | None:
+        state, q = product.nodes[node]
+        return abstract.index.get((aspace.abstract(state), q))
+
+    start = None
+    seen: set[int] = set()
+    stack = [n for n in product.initial(exact.initial_state()) if alpha(n) in region]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if alpha(n) == entry:
+            start = n
+            break
+        for t, _s, _a in reversed(product.edges(n)):
+            if t not in seen and alpha(t) in region:
+                stack.append(t)
+    if start is None:
+        return False
+    visits: dict[int, int] = {}
+    cur = start
+    for _round in range(len(model.families[0].members) + 2):
+        if cur in visits:
+            return True  # the exact walk repeats: a lasso along accepting cycles
+        visits[cur] = _round
+        for _src, tgt, step in loop:
+            nxt = None
+            for t, s, _a in product.edges(cur):
+                if s.leaves == step.leaves and s.event == step.event and alpha(t) == tgt:
+                    nxt = t
+                    break
+            if nxt is None:
+                return False
+            cur = nxt
+    return False
+
+
+def _population(model: CounterModel) -> int:
+    return max(len(f.members) for f in model.families)
+
+
+def check_counter_abstraction(
+    system: TransitionSystem,
+    prop: Property | Ltl,
+    fairness: Fairness = Fairness.NONE,
+    cutoff: int | None = None,
+    *,
+    unbounded: bool = False,
+    max_states: int | None = 2_000_000,
+    timeout: float | None = None,
+) -> Verdict:
+    """Return the verdict of an LTL property under process-level fairness, checked on the
+    process counter abstraction of ``system`` (paper 002; see the module docstring).
+
+    ``cutoff``: counts above it become ``ω`` (None: exact counts). ``unbounded``: the
+    families have an unbounded number of members (needs a cutoff). The verdict's notes
+    say whether the result is exact, sound-with-ω, or inconclusive.
+    """
+    result = run_counter_abstraction(
+        system, prop, fairness, cutoff, unbounded=unbounded, max_states=max_states, timeout=timeout
+    )
+    formula = prop.formula if isinstance(prop, Property) else prop
+    name = prop.name if isinstance(prop, Property) else str(formula)
+    stats = Statistics(
+        states=result.product_states,
+        extra=(("abstract_states", result.abstract_states), ("cutoff", cutoff),
+               ("unbounded", unbounded)),
+    )
+    return Verdict(
+        model=system.name, property=name, outcome=result.outcome, reason=result.reason,
+        fairness=fairness.value, statistics=stats, notes=tuple(result.notes),
+    )
+
+
+def run_counter_abstraction(
+    system: TransitionSystem,
+    prop: Property | Ltl,
+    fairness: Fairness = Fairness.NONE,
+    cutoff: int | None = None,
+    *,
+    unbounded: bool = False,
+    max_states: int | None = 2_000_000,
+    timeout: float | None = None,
+) -> CounterResult:
+    """Return the detailed result behind ``check_counter_abstraction``."""
+    if fairness not in SUPPORTED_FAIRNESS:
+        raise ConfigurationError(
+            f"counter abstraction supports fairness none, process-weak, process-strong "
+            f"(paper 002 Defs. 4-5), not {fairness.value}"
+        )
+    formula = prop.formula if isinstance(prop, Property) else prop
+    if formula is None:
+        raise ConfigurationError("counter abstraction checks LTL properties only")
+    model = analyse_counter_model(system)
+    aut, atoms = _translate(formula)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    notes = [
+        f"counter abstraction: {len(f.members)} identical instances of {f.name}" for f in model.families
+    ]
+    if model.counter_vars and cutoff is not None:
+        notes.append("process-counter variables: " + ", ".join(sorted(model.counter_vars)))
+
+    def attempt(k: int | None) -> CounterResult:
+        space = CounterSpace(model, k, unbounded)
+        product = _Product(space, aut, atoms, deadline, max_states)
+        try:
+            found = _fair_subgraph(product, fairness)
+        except _Inconclusive as why:
+            return CounterResult(Outcome.UNKNOWN, f"inconclusive: {why}", len(space.__dict__.get("_cache", {})),
+                                 len(product.nodes), False)
+        except _Limit as what:
+            return CounterResult(Outcome.UNKNOWN, f"resource limit reached ({what})",
+                                 len(space.__dict__.get("_cache", {})), len(product.nodes), False)
+        except ModelRuntimeError as error:
+            return CounterResult(Outcome.UNKNOWN, f"model error in the abstraction: {error}",
+                                 len(space.__dict__.get("_cache", {})), len(product.nodes), False)
+        exact_space = not space.saw_omega and not space.saw_unknown
+        n_abs = len(space.__dict__.get("_cache", {}))
+        if found is None:
+            how = "exact counts" if exact_space else f"sound abstraction with cutoff {k} (ω)"
+            return CounterResult(Outcome.HOLDS, f"no fair accepting cycle ({how})", n_abs,
+                                 len(product.nodes), exact_space)
+        comp, banned = found
+        lasso_exact = exact_space or _lasso_exact(
+            product, comp, banned, product.initial(space.initial_state())
+        )
+        if lasso_exact:
+            return CounterResult(Outcome.VIOLATED, "fair accepting cycle (exact abstract run)", n_abs,
+                                 len(product.nodes), exact_space, True)
+        if fairness is Fairness.NONE and not unbounded:
+            try:
+                if _concretise(model, product, comp, banned, deadline, max_states):
+                    return CounterResult(
+                        Outcome.VIOLATED,
+                        f"accepting cycle, replayed with exact counts for {_population(model)} processes",
+                        n_abs, len(product.nodes), exact_space, True,
+                    )
+            except (_Limit, _Inconclusive):
+                pass
+        return CounterResult(
+            Outcome.UNKNOWN,
+            f"inconclusive: the abstract counterexample passes through ω (cutoff {k}) and may be spurious",
+            n_abs, len(product.nodes), exact_space, False,
+        )
+
+    result = attempt(cutoff)
+    if result.outcome is Outcome.UNKNOWN and cutoff is not None and not unbounded \
+            and result.reason.startswith("inconclusive"):
+        notes.append(result.reason + f"; rechecked with exact counts ({_population(model)} processes)")
+        result = attempt(None)
+    result.notes = notes + result.notes
+    if result.outcome is Outcome.HOLDS and not result.exact_space:
+        result.notes.append(
+            "holds for every concrete run: the ω abstraction only adds runs (paper 002 Theorem 2)"
+        )
+    return result
