@@ -7,8 +7,6 @@ error by ``Lark.parse``-ing the snippets and comparing parser states (lark's
 
 from __future__ import annotations
 
-from functools import cache
-
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
@@ -49,17 +47,39 @@ EXAMPLES: dict[str, list[str]] = {
 }
 
 
-@cache
-def _hint_keys() -> tuple[str, ...]:
-    return tuple(EXAMPLES)
+def _signature(error: UnexpectedInput) -> tuple[tuple[int, ...], str, str] | None:
+    """Return the top of the LALR state stack (which tells apart contexts that LALR
+    merges into one state, e.g. after a number in a block or in a declaration), the
+    current state, and the offending token kind."""
+    state = getattr(error, "state", None)
+    stack = getattr(state, "state_stack", None)
+    if not stack:
+        return None
+    token = getattr(error, "token", None)
+    return tuple(stack[-4:]), "", getattr(token, "type", "")
 
 
 def hint_for(error: UnexpectedInput, parser: Lark, text: str) -> str | None:
-    """Return the catalogue hint whose examples fail like ``error``, or None."""
+    """Return the catalogue hint whose examples fail like ``error``, or None.
+
+    Like lark's ``match_examples``: an example matches when it fails in the same parser
+    state expecting the same tokens; one that also fails on the same kind of token is
+    preferred. (lark's own ``match_examples`` breaks with the contextual lexer.)
+    """
     from bridge.frontends.csp.parse import mark_item_ends
 
-    examples = {hint: [mark_item_ends(x) for x in xs] for hint, xs in EXAMPLES.items()}
-    try:
-        return error.match_examples(parser.parse, examples, use_accepts=True)
-    except Exception:  # noqa: BLE001 - a hint is optional; never mask the real error
+    wanted = _signature(error)
+    if wanted is None:
         return None
+    candidate: str | None = None
+    for hint, snippets in EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                parser.parse(mark_item_ends(snippet))
+            except UnexpectedInput as other:
+                got = _signature(other)
+                if got == wanted:
+                    return hint
+                if got is not None and got[:2] == wanted[:2] and candidate is None:
+                    candidate = hint
+    return candidate

@@ -103,7 +103,7 @@ from bridge.ir import (
 )
 
 TERMINATE = "terminate"
-MAX_LOCATIONS = 200_000
+MAX_LOCATIONS = 20_000
 MAX_UNFOLD = 500
 
 _BINOP = {"%": "mod"}
@@ -1221,9 +1221,15 @@ class _LeafBuilder:
                 if edge is not None:
                     self.edges.append(edge)
                 work.extend(range(before, len(self.location_list)))
+        used: set[str] = set()
+        for e in self.edges:
+            for st in e.effect:
+                used |= _stmt_locals(st)
+            used |= set(self._comm_binds(e.comm))
+        for cfg in self.cfgs:
+            used |= _cfg_locals(cfg)
         locals_ = tuple(
-            Variable(name, t) for name, t in sorted(self.local_types.items())
-            if not name.startswith(_PLACEHOLDER)
+            Variable(name, self.local_types.get(name, UNBOUNDED)) for name in sorted(used)
         )
         return Process(
             self.leaf.name, (), locals_, tuple(self.location_list), tuple(self.edges), 0,
@@ -1254,7 +1260,13 @@ class _LeafBuilder:
         return raws
 
     def finish(self, source: int, source_cfg: Cfg, raw: _Raw) -> Edge | None:
-        """Return the edge of ``raw`` (target normalised, locals named and reset)."""
+        """Return the edge of ``raw`` (target normalised, locals named and reset).
+
+        New values (captures, receive bindings, argument values) are first written to
+        fresh locals that avoid the source's locals; at the end of the effect they are
+        moved to the target's canonical names (``_canonical_names``) and every other
+        local is reset to 0, so one PAT state is one state vector.
+        """
         guard = raw.guard
         if isinstance(guard, Const):
             if guard.value is False:
@@ -1263,41 +1275,25 @@ class _LeafBuilder:
             guard = None
         post: list[tuple[str, Expr]] = []
         target_cfg = self.normalise(raw.target, "post", raw.captures, post)
-        # Name the placeholders: captures and receive bindings avoid the locals of the
-        # source; post-assignments avoid every other local of the target.
         src_locals = _cfg_locals(source_cfg)
         mapping: dict[str, str] = {}
-        pre_names = [n for n in raw.captures] + sorted(
-            n for n in self._comm_placeholders(raw.comm)
-        )
         taken = set(src_locals)
-        for n in pre_names:
-            if n in mapping:
-                continue
-            mapping[n] = _pick(n, taken)
-            taken.add(mapping[n])
-        target_locals = {x for x in _cfg_locals(target_cfg) if not x.startswith(_PLACEHOLDER)}
-        target_locals |= {mapping.get(x, x) for x in _cfg_locals(target_cfg)}
-        post_taken = set(mapping.values()) | {
-            x for x in target_locals if not x.startswith(_PLACEHOLDER)
-        }
-        post_taken -= {mapping[n] for n in pre_names if mapping[n] not in target_locals}
-        for n, _ in post:
-            mapping[n] = _pick(n, post_taken - {mapping.get(n, "")})
-            post_taken.add(mapping[n])
+        fresh = list(raw.captures) + self._comm_placeholders(raw.comm) + [n for n, _ in post]
+        for n in fresh:
+            if n not in mapping:
+                mapping[n] = _pick(n, taken)
+                taken.add(mapping[n])
+                self.local_types.setdefault(mapping[n], self.local_types.get(n, UNBOUNDED))
 
         def rename(e: Expr) -> Expr | None:
             if isinstance(e, Var) and e.scope == "local" and e.name in mapping:
                 return Var(mapping[e.name], "local", e.span)
             return None
 
-        target_cfg = _cfg_map_env(
-            target_cfg, lambda env: tuple((k, _map_expr(v, rename)) for k, v in env)
-        )
-        for old, new_name in mapping.items():
-            if old in self.local_types:
-                self.local_types.setdefault(new_name, self.local_types[old])
-        # Pre-state substitution of captures in guard, channel arguments, event.
+        def rename_env(env: Env) -> Env:
+            return tuple((k, _map_expr(v, rename)) for k, v in env)
+
+        target_cfg = _cfg_map_env(target_cfg, rename_env)
         cap_values = {mapping[n]: _map_expr(v, rename) for n, v in raw.captures.items()}
 
         def pre(e: Expr) -> Expr | None:
@@ -1321,37 +1317,55 @@ class _LeafBuilder:
             event = Event(event.base, tuple(fold(_map_expr(c, pre)) for c in event.components),
                           event.span)
         effect = [_map_stmt(st, rename) for st in raw.effect]
-        # Captures needed by the effect or the target.
-        needed = set()
+        post_pairs = [(mapping[n], _map_expr(v, rename)) for n, v in post]
+        # Captures the rest of the step needs.
+        needed: set[str] = set(_cfg_locals(target_cfg))
         for st in effect:
             needed |= _stmt_locals(st)
-        target_locals = _cfg_locals(target_cfg)
-        needed |= target_locals
-        for _, v in post:
-            needed |= {mapping.get(x, x) for x in _locals_in(v)}
-        front = [
+        for _, v in post_pairs:
+            needed |= _locals_in(v)
+        front: list[Stmt] = [
             Assign(Var(n, "local"), v) for n, v in cap_values.items() if n in needed
         ]
-        back: list[Stmt] = []
-        post_pairs = [(mapping[n], _map_expr(v, rename)) for n, v in post]
-        written = {n for n, _ in post_pairs}
-        if any(_locals_in(v) & written for _, v in post_pairs) and len(post_pairs) > 1:
-            for k, (n, v) in enumerate(post_pairs):
-                back.append(LocalVar(f"_arg{k}", self.local_types.get(n, UNBOUNDED), v))
-            for k, (n, _) in enumerate(post_pairs):
-                back.append(Assign(Var(n, "local"), Var(f"_arg{k}", "block")))
-        else:
-            back.extend(Assign(Var(n, "local"), v) for n, v in post_pairs)
-        # Reset locals that die on this edge.
-        alive_before = set(src_locals) | {n for n in cap_values if n in needed}
-        alive_before |= written | set(self._comm_binds(comm))
-        dead = sorted(alive_before - target_locals)
-        resets = [Assign(Var(n, "local"), _zero(self.local_types.get(n))) for n in dead]
+        back: list[Stmt] = [Assign(Var(n, "local"), v) for n, v in post_pairs]
+        # Canonical names for the target's locals.
+        canon = _canonical_names(target_cfg)
+        moves = [(new, old) for old, new in canon.items() if new != old]
+        if moves:
+            sources = {old for _, old in moves}
+            if any(new in sources for new, _ in moves):
+                for k, (_, old) in enumerate(moves):
+                    back.append(LocalVar(f"_mv{k}", self.local_types.get(old, UNBOUNDED),
+                                         Var(old, "local")))
+                back.extend(Assign(Var(new, "local"), Var(f"_mv{k}", "block"))
+                            for k, (new, _) in enumerate(moves))
+            else:
+                back.extend(Assign(Var(new, "local"), Var(old, "local")) for new, old in moves)
+            for new, old in moves:
+                self.local_types.setdefault(new, self.local_types.get(old, UNBOUNDED))
+
+            def canonical(e: Expr) -> Expr | None:
+                if isinstance(e, Var) and e.scope == "local" and e.name in canon:
+                    return Var(canon[e.name], "local", e.span)
+                return None
+
+            target_cfg = _cfg_map_env(
+                target_cfg, lambda env: tuple((k, _map_expr(v, canonical)) for k, v in env)
+            )
         gate_set = getattr(self.leaf, "gate_set", None)
         if gate_set is not None and target_cfg == SKIP:
             # The end of a sequential prefix: ``Skip ; (A ||| B)`` is the composition.
             target_cfg = TERM
             back.append(Assign(Var(gate_set, "global"), Const(True)))
+        body = _coalesce_moves(front + effect + back)
+        final = set(canon.values())
+        written = set(src_locals) | set(self._comm_binds(comm))
+        for st in body:
+            if isinstance(st, Assign) and isinstance(st.target, Var):
+                if st.target.scope == "local":
+                    written.add(st.target.name)
+        resets = [Assign(Var(n, "local"), _zero(self.local_types.get(n)))
+                  for n in sorted(written - final)]
         if self.leaf.gate is not None and source == 0:
             guard = _and(Var(self.leaf.gate, "global"), guard)
         target = self.location(target_cfg, raw.span)
@@ -1362,7 +1376,7 @@ class _LeafBuilder:
             target,
             guard=guard,
             comm=comm,
-            effect=tuple(front + effect + back + resets),
+            effect=tuple(body + resets),
             event=event,
             fairness=raw.fairness,
             text=raw.text,
@@ -1415,6 +1429,80 @@ class _LeafBuilder:
         if cond is not None:
             cond = fold(_map_expr(_map_expr(cond, rename), pre))
         return dataclasses.replace(comm, args=tuple(args), condition=cond)
+
+
+def _reads(st: Stmt, name: str) -> bool:
+    """Return True if ``st`` mentions local ``name`` other than as a plain assigned
+    target (conservative)."""
+    if isinstance(st, Assign) and isinstance(st.target, Var):
+        return name in _locals_in(st.value)
+    return name in _stmt_locals(st)
+
+
+def _writes(st: Stmt, name: str) -> bool:
+    if isinstance(st, Assign):
+        return isinstance(st.target, Var) and st.target.scope == "local" and (
+            st.target.name == name)
+    return name in _stmt_locals(st)
+
+
+def _coalesce_moves(stmts: list[Stmt]) -> list[Stmt]:
+    """Return ``stmts`` with ``t := e; ...; n := t`` turned into ``n := e; ...`` when the
+    statements in between neither read nor write ``n`` (the fresh local ``t`` then
+    disappears from the edge)."""
+    out = list(stmts)
+    changed = True
+    while changed:
+        changed = False
+        for j, mv in enumerate(out):
+            if not (isinstance(mv, Assign) and isinstance(mv.target, Var)
+                    and mv.target.scope == "local" and isinstance(mv.value, Var)
+                    and mv.value.scope == "local"):
+                continue
+            new, old = mv.target.name, mv.value.name
+            writers = [i for i, st in enumerate(out) if _writes(st, old)]
+            if len(writers) != 1 or writers[0] >= j:
+                continue
+            i = writers[0]
+            first = out[i]
+            if not (isinstance(first, Assign) and isinstance(first.target, Var)):
+                continue
+            if any(_reads(st, new) or _writes(st, new) for st in out[i + 1:j]):
+                continue
+            if any(_reads(st, old) for st in out[j + 1:]):
+                continue
+
+            def swap(e: Expr, old: str = old, new: str = new) -> Expr | None:
+                if isinstance(e, Var) and e.scope == "local" and e.name == old:
+                    return Var(new, "local", e.span)
+                return None
+
+            out[i] = Assign(Var(new, "local", first.target.span), first.value, first.span)
+            out[i + 1:j] = [_map_stmt(st, swap) for st in out[i + 1:j]]
+            del out[j]
+            changed = True
+            break
+    return out
+
+
+def _canonical_names(cfg: Cfg) -> dict[str, str]:
+    """Return canonical names for the locals of ``cfg``: in a fixed traversal order, a
+    local bound to a name ``p`` in scope is called ``p`` (``p_2``... when taken)."""
+    canon: dict[str, str] = {}
+    used: set[str] = set()
+    for env in _cfg_envs(cfg):
+        for key, value in env:
+            for old in sorted(_locals_in(value)):
+                if old in canon:
+                    continue
+                if isinstance(value, Var):
+                    base = key
+                else:
+                    base = old.rsplit("_", 1)[0] if old.rsplit("_", 1)[-1].isdigit() else old
+                new = _pick(base, used)
+                canon[old] = new
+                used.add(new)
+    return canon
 
 
 def _pick(placeholder: str, taken: set[str]) -> str:
@@ -1863,7 +1951,7 @@ _KINDS = {
 
 def _property(low: _Lowerer, a: s.Assertion, number: int, target: str, parse_ltl) -> Property:  # noqa: ANN001
     text = a.text.removeprefix("#assert").strip() if a.text else f"{target} {a.kind}"
-    name = f"{number}: {text}"
+    name = text
     if a.kind in _KINDS:
         return Property(name, _KINDS[a.kind], text, target=target, number=number, span=a.span)
     if a.kind == "reaches":

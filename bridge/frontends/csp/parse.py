@@ -157,7 +157,7 @@ def _offset_span(path: str, text: str, start: int, end: int) -> Span:
 # Error messages
 
 _TOKEN_WORDS = {
-    "END": "';'",
+    "_END": "';'",
     "SEMICOLON": "';'",
     "NAME": "a name",
     "INT": "a number",
@@ -190,12 +190,26 @@ def _token_word(name: str) -> str:
     return name.lower()
 
 
+_FIRST_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\|\|\||\|\||->|<->|==|!=|<=|>=|&&|\S")
+
+
+def _first_word(token: Token) -> str:
+    """Return the text of the first real token of ``token`` (lark's error lexer may
+    hand back a longer terminal, e.g. LTL text, where no terminal fits)."""
+    value = str(token.value)
+    if token.type in ("LTL_TEXT", "STRING") or len(value) > 1 and " " in value:
+        m = _FIRST_WORD.match(value.lstrip())
+        if m is not None:
+            return m.group(0)
+    return value
+
+
 def _describe(token: Token) -> str:
     if token.type == "$END":
         return "end of file"
-    if token.type == "END" or token.value == END_MARK:
+    if token.type == "_END" or token.value == END_MARK:
         return "';'"
-    return f"'{token.value}'"
+    return f"'{_first_word(token)}'"
 
 
 def expected_words(expected: set[str] | frozenset[str]) -> str:
@@ -218,8 +232,9 @@ def _syntax_error(path: str, text: str, error: UnexpectedInput) -> ParseError:
             line, col = len(lines), len(lines[-1]) + 1
             span = Span(path, line, col, line, col + 1)
         else:
-            end_col = (token.end_column or (col + len(str(token.value))))
-            span = Span(path, line, col, line, max(end_col, col + 1))
+            lead = len(str(token.value)) - len(str(token.value).lstrip())
+            col += lead if "\n" not in str(token.value)[:lead] else 0
+            span = Span(path, line, col, line, col + max(1, len(_first_word(token))))
         message = f"unexpected {_describe(token)}; expected {expected_words(error.expected)}"
     elif isinstance(error, UnexpectedCharacters):
         span = Span(path, line, col, line, col + 1)
