@@ -125,15 +125,24 @@ def _search_component(
 
 def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> FairLasso:
     """Return a lasso whose loop covers what ``condition`` and acceptance require in the
-    fair accepting subgraph ``g``."""
+    fair accepting subgraph ``g``.
+
+    The loop is a walk from the entry node ``root`` back to itself: it takes a pending
+    required edge out of the current node when there is one, else walks to the nearest
+    node with one (a breadth-first search with a small budget), else goes back to
+    ``root`` along a shortest-path in-tree and out to the next target along a
+    shortest-path out-tree. The cost is linear in the loop's length, which is at most
+    the number of targets times (budget + twice the diameter of ``g``).
+    """
     initial, prefix = product.path_from_initial(g.nodes)
     root = prefix[-1][2] if prefix else initial
-    # Adjacency inside g, and the keys each edge meets.
     adj: dict[int, list[tuple[int, int]]] = {n: [] for n in g.nodes}
+    radj: dict[int, list[tuple[int, int]]] = {n: [] for n in g.nodes}
     edge_keys: dict[tuple[int, int, int], list[Hashable]] = {}
     num_sets = product.buchi.num_sets
     for u, v, k, acc in g.edges:
         adj[u].append((k, v))
+        radj[v].append((k, u))
         keys: list[Hashable] = [("acc", i) for i in range(num_sets) if (acc >> i) & 1]
         keys.extend(condition.edge_keys(u, k, v))
         key = (u, k, v)
@@ -143,13 +152,18 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
             edge_keys[key] = keys
     pending: set[Hashable] = {("acc", i) for i in range(num_sets)}
     pending |= set(condition.required_keys(g))
-    # Each pending key's candidate edges, by source node.
     sources_of: dict[int, list[tuple[int, int, int]]] = {}
+    targets: list[tuple[int, int, int] | int] = []
     for e, keys in edge_keys.items():
         if any(key in pending for key in keys):
             sources_of.setdefault(e[0], []).append(e)
+            targets.append(e)
     unvisited: set[int] = set(g.nodes) if condition.needs_all_states else set()
     unvisited.discard(root)
+    targets.extend(sorted(unvisited))
+    # Shortest-path trees inside g: from root (out) and to root (in).
+    out_parent = _bfs_tree(adj, root)
+    in_next = _bfs_tree(radj, root)
     loop: list[PathEdge] = []
     covered: set[Hashable] = set()
 
@@ -161,42 +175,96 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
                 pending.discard(key)
                 covered.add(key)
 
+    def pending_edge(n: int) -> tuple[int, int, int] | None:
+        # Edges whose keys are all covered are dropped for good (amortised linear).
+        candidates = sources_of.get(n)
+        while candidates:
+            e = candidates[-1]
+            for k in edge_keys[e]:
+                if k in pending:
+                    return e
+            candidates.pop()
+        return None
+
     def useful(n: int) -> bool:
-        if n in unvisited:
-            return True
-        return any(any(k in pending for k in edge_keys[e]) for e in sources_of.get(n, ()))
+        return n in unvisited or pending_edge(n) is not None
 
     current = root
+    next_target = 0
     while pending or unvisited:
-        path = _bfs(adj, current, useful)
-        if path is None:  # pragma: no cover - g is strongly connected and fair
-            raise AssertionError("fair subgraph does not cover its requirements")
-        for e in path:
+        e = pending_edge(current)
+        if e is not None:
             walk(e)
-        current = path[-1][2] if path else current
-        if current in unvisited:
+            current = e[2]
             continue
-        # Take one edge out of ``current`` that meets a pending key.
-        for e in sources_of.get(current, ()):
-            if any(k in pending for k in edge_keys[e]):
-                walk(e)
-                current = e[2]
-                break
+        path = _bfs(adj, current, useful, budget=256)
+        if path is None:
+            # Far away: back to root, then out to the next target still pending.
+            while True:
+                if next_target >= len(targets):  # pragma: no cover - g is fair
+                    raise AssertionError("fair subgraph does not cover its requirements")
+                t = targets[next_target]
+                next_target += 1
+                node = t if isinstance(t, int) else t[0]
+                if useful(node):
+                    break
+            path = _path_to_root(in_next, current) + _path_from_root(out_parent, node)
+        for step in path:
+            walk(step)
+        if path:
+            current = path[-1][2]
     if not loop:
         k, v = adj[root][0]
         walk((root, k, v))
         current = v
-    back = _bfs(adj, current, lambda n: n == root)
-    assert back is not None
-    for e in back:
-        walk(e)
+    for step in _path_to_root(in_next, current):
+        walk(step)
     assert loop[0][0] == root and loop[-1][2] == root
     return FairLasso(initial, prefix, loop, len(g.nodes), frozenset(covered))
 
 
-def _bfs(adj: dict[int, list[tuple[int, int]]], start: int, goal: object) -> list[PathEdge] | None:
+def _bfs_tree(adj: dict[int, list[tuple[int, int]]], root: int) -> dict[int, tuple[int, int]]:
+    """Return, for every node reached from ``root`` in ``adj``, its BFS parent and the
+    step id of the edge (``(-1, -1)`` for the root)."""
+    parent: dict[int, tuple[int, int]] = {root: (-1, -1)}
+    queue = [root]
+    head = 0
+    while head < len(queue):
+        u = queue[head]
+        head += 1
+        for k, v in adj[u]:
+            if v not in parent:
+                parent[v] = (u, k)
+                queue.append(v)
+    return parent
+
+
+def _path_from_root(out_parent: dict[int, tuple[int, int]], node: int) -> list[PathEdge]:
+    path: list[PathEdge] = []
+    while out_parent[node][0] != -1:
+        u, k = out_parent[node]
+        path.append((u, k, node))
+        node = u
+    path.reverse()
+    return path
+
+
+def _path_to_root(in_next: dict[int, tuple[int, int]], node: int) -> list[PathEdge]:
+    # ``in_next`` is a BFS tree of the reversed graph: its "parent" is the next hop.
+    path: list[PathEdge] = []
+    while in_next[node][0] != -1:
+        v, k = in_next[node]
+        path.append((node, k, v))
+        node = v
+    return path
+
+
+def _bfs(
+    adj: dict[int, list[tuple[int, int]]], start: int, goal: object, budget: int | None = None
+) -> list[PathEdge] | None:
     """Return the edges of a shortest path from ``start`` to a node satisfying ``goal``
-    (``[]`` if ``start`` does), inside ``adj``."""
+    (``[]`` if ``start`` does), inside ``adj``; None if none is found within ``budget``
+    dequeued nodes."""
     test = goal  # callable
     if test(start):  # type: ignore[operator]
         return []
@@ -204,6 +272,8 @@ def _bfs(adj: dict[int, list[tuple[int, int]]], start: int, goal: object) -> lis
     queue = [start]
     head = 0
     while head < len(queue):
+        if budget is not None and head >= budget:
+            return None
         u = queue[head]
         head += 1
         for k, v in adj[u]:
