@@ -363,6 +363,9 @@ class _Lowering:
         self.inline_env: list[dict[str, Tree]] = []
         self.inline_stack: list[str] = []
         self.remote_checks: list[tuple[str, str, str, Span | None]] = []
+        # Block scopes of inline expansions (SPIN 6 scopes a declaration to its block):
+        # a name declared in an inline body is local to that expansion.
+        self.scopes: list[dict[str, _Sym]] = []
 
     # ------------------------------------------------------------------ spans/text
 
@@ -703,15 +706,24 @@ class _Lowering:
         statement)."""
         scope = "global" if pb is None else "local"
         table = self.symbols if pb is None else pb.symbols
+        if pb is not None and self.scopes:
+            table = self.scopes[-1]
         kids = _children(d)
         hidden = bool(kids and isinstance(kids[0], Tree) and kids[0].data == "visibility"
                       and kids[0].children[0].type == "HIDDEN")
         if hidden and pb is not None:
             raise self.error(d, "'hidden' is only allowed for global variables")
-        late: list[tuple[Tree, Expr, Expr]] = []
+        late: list[tuple[Tree, tuple[Stmt, ...], str]] = []
+        is_late = pb is not None and pb.stmt_seen
         for name, t, rec, length, init, tok in self.decl_items(d):
-            if name in table or (pb is not None and name in pb.parameters):
+            if name in table or (pb is not None and name in pb.parameters and not self.scopes):
                 raise self.error(tok, f"'{name}' already declared")
+            irname = name
+            if pb is not None and self.scopes:
+                taken = {v.name for v in pb.locals} | {c.name for c in pb.channels}
+                k = 1
+                while irname in taken or any(v.name.startswith(irname + ".") for v in pb.locals):
+                    irname, k = f"{name}__{k}", k + 1
             if pb is None and name in self.proctypes:
                 raise self.error(tok, f"'{name}' already declared as a proctype")
             if name in _BUILTINS:
@@ -722,8 +734,9 @@ class _Lowering:
                     raise self.error(tok, f"unknown type '{rec}'")
                 if init is not None:
                     raise self.unsupported(init, "an initialiser for a whole record")
-                table[name] = _Sym("record", name, scope, record=rec, length=length, span=span)
+                table[name] = _Sym("record", irname, scope, record=rec, length=length, span=span)
                 outer = (length,) if length is not None else ()
+                late_assigns: list[Stmt] = []
                 for suffix, lt, dims, linit in self.leaves(rec):
                     full_dims = outer + dims
                     vinit = None
@@ -736,8 +749,13 @@ class _Lowering:
                             cells[i % len(cells)] for i in range(count))
                         if len(full_dims) == 0 and isinstance(vinit, tuple):
                             vinit = vinit[0]
-                    var = Variable(f"{name}.{suffix}", _wrap(lt, full_dims), vinit, hidden, span)
+                    var = Variable(f"{irname}.{suffix}", _wrap(lt, full_dims), vinit, hidden, span)
                     (self.globals if pb is None else pb.locals).append(var)
+                    if is_late:
+                        late_assigns.extend(_cell_assigns(var, span))
+                        (pb.locals if pb else self.globals)[-1] = replace(var, init=None)
+                if is_late:
+                    late.append((tok, tuple(late_assigns), f"{name} = 0"))
                 continue
             assert t is not None
             if isinstance(t, ChanType) and isinstance(init, Tree) and init.data == "ch_init":
@@ -759,21 +777,22 @@ class _Lowering:
                 else:
                     if length is not None:
                         raise self.unsupported(tok, "an array of channels declared in a proctype")
-                    pb.channels.append(Channel(name, capacity, fields, span))
-                    table[name] = _Sym("chan", name, scope, type=t, fields=fields,
+                    pb.channels.append(Channel(irname, capacity, fields, span))
+                    table[name] = _Sym("chan", irname, scope, type=t, fields=fields,
                                        capacity=capacity, span=span)
                 continue
             vtype = t if length is None else ArrayType(t, length)
-            table[name] = _Sym("var", name, scope, type=vtype, length=length, span=span)
+            table[name] = _Sym("var", irname, scope, type=vtype, length=length, span=span)
             value = None
             if init is not None:
-                if pb is not None and pb.stmt_seen:
-                    if length is not None:
-                        raise self.unsupported(init, "an array initialiser after the first statement")
-                    late.append((init, Var(name, "local", span), self.expr(init)))
-                else:
-                    value = self.initial_value(init, length)
-            var = Variable(name, vtype, value, hidden, span)
+                value = self.initial_value(init, length)
+            var = Variable(irname, vtype, value, hidden, span)
+            if is_late:
+                # SPIN 6.5.2: a local declared after the first statement starts at 0
+                # and its declaration is a statement that (re)initialises it there.
+                late.append((tok, _cell_assigns(var, span),
+                             f"{name} = {self.text(init) if init is not None else 0}"))
+                var = replace(var, init=None)
             (self.globals if pb is None else pb.locals).append(var)
         return late
 
@@ -868,8 +887,8 @@ class _Lowering:
         units: list[tuple[str, object]] = []
         for step in _subtrees(seq):
             if step.data in ("one_decl", "unsigned_decl"):
-                for ivar, target, value in self.declare(step, pb):
-                    units.append(("assign", (ivar, target, value)))
+                for late in self.declare(step, pb):
+                    units.append(("assign", late))
                 continue
             if step.data == "xu_decl":
                 continue
@@ -886,9 +905,9 @@ class _Lowering:
             target = end if i == len(units) - 1 else pb.new_loc()
             first_shared = shared and i == 0
             if kind == "assign":
-                ivar, tgt, value = item  # type: ignore[misc]
-                pb.add_edge(_Edge(cur, target, None, effect=(Assign(tgt, value, self.span(ivar)),),
-                                  text=f"{tgt.name} = {self.text(ivar)}", span=self.span(ivar)))
+                node, effect, text = item  # type: ignore[misc]
+                pb.add_edge(_Edge(cur, target, None, effect=effect, text=text,
+                                  span=self.span(node)))
             else:
                 self.step(item, cur, target, first_shared)  # type: ignore[arg-type]
             cur = target
@@ -1163,11 +1182,13 @@ class _Lowering:
         env = dict(zip(params, args, strict=True))
         self.inline_env.append(env)
         self.inline_stack.append(name)
+        self.scopes.append({})
         try:
             self.sequence(_subtrees(body)[0], s, e, shared)
         finally:
             self.inline_env.pop()
             self.inline_stack.pop()
+            self.scopes.pop()
 
     # ------------------------------------------------------------------ d_step
 
@@ -1217,8 +1238,8 @@ class _Lowering:
         out: list[Tree] = []
         for step in _subtrees(seq):
             if step.data in ("one_decl", "unsigned_decl"):
-                for ivar, target, value in self.declare(step, pb):
-                    out.append(Tree("_late_assign", [ivar, target, value], step.meta))
+                for node, effect, _text in self.declare(step, pb):
+                    out.append(Tree("_late_assign", [node, effect], step.meta))
                 continue
             if step.data == "xu_decl":
                 continue
@@ -1280,7 +1301,7 @@ class _Lowering:
             kind = st.data
             span = self.span(st)
             if kind == "_late_assign":
-                out.append(Assign(st.children[1], st.children[2], span))
+                out.extend(st.children[1])
                 continue
             if kind == "break_stmt":
                 if brk is None:
@@ -1346,10 +1367,12 @@ class _Lowering:
                     raise self.error(st, f"inline {name_tok} takes {len(params)} argument(s), "
                                      f"{len(args)} given")
                 self.inline_env.append(dict(zip(params, args, strict=True)))
+                self.scopes.append({})
                 try:
                     out.extend(self.dstep_effects(self.flat_steps(_subtrees(body_tree)[0]), brk))
                 finally:
                     self.inline_env.pop()
+                    self.scopes.pop()
                 continue
             if kind == "expr_stmt" and not (isinstance(st.children[0], Tree)
                                             and st.children[0].data == "run_expr"):
@@ -1482,6 +1505,9 @@ class _Lowering:
     # ------------------------------------------------------------------ expressions
 
     def lookup(self, name: str) -> _Sym | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
         if self.pb is not None and name in self.pb.symbols:
             return self.pb.symbols[name]
         return self.symbols.get(name)
@@ -1548,7 +1574,7 @@ class _Lowering:
                 raise self.error(tree, f"'{head}' is an mtype constant")
             return Const(sym.value, span)
         if sym.kind == "record":
-            path = [head]
+            path = [sym.name]
             indices: list[Expr] = []
             if idx_tree is not None:
                 indices.append(self.expr(idx_tree))
@@ -1579,8 +1605,8 @@ class _Lowering:
         if sym.kind == "chan":
             if idx_tree is not None:
                 raise self.error(tree, f"channel '{head}' is not an array")
-            return Var(head, sym.scope, span)
-        e = Var(head, sym.scope, span)
+            return Var(sym.name, sym.scope, span)
+        e = Var(sym.name, sym.scope, span)
         if idx_tree is not None:
             if not isinstance(sym.type, ArrayType):
                 raise self.error(tree, f"'{head}' is not an array")
@@ -1715,6 +1741,36 @@ def _fold(e: Expr) -> int | None:
         except (ZeroDivisionError, KeyError, ValueError):
             return None
     return None
+
+
+def _cell_assigns(var: Variable, span: Span | None) -> tuple[Stmt, ...]:
+    """Return assignments setting every cell of a local to its initial value."""
+    dims: list[int] = []
+    t = var.type
+    while isinstance(t, ArrayType):
+        dims.append(t.length)
+        t = t.element
+    if not dims:
+        value = var.init if var.init is not None and not isinstance(var.init, tuple) else Const(0)
+        return (Assign(Var(var.name, "local", span), value, span),)
+    cells = var.init if isinstance(var.init, tuple) else None
+    out: list[Stmt] = []
+    count = 1
+    for n in dims:
+        count *= n
+    for k in range(count):
+        idx: list[int] = []
+        rest = k
+        for n in reversed(dims):
+            idx.append(rest % n)
+            rest //= n
+        idx.reverse()
+        target: Expr = Var(var.name, "local", span)
+        for i in idx:
+            target = Index(target, Const(i), span)
+        value = cells[k] if cells is not None and k < len(cells) else Const(0)
+        out.append(Assign(target, value, span))
+    return tuple(out)
 
 
 def _expr_text(e: Expr) -> str:

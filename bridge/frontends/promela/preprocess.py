@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pcpp
+import pcpp.preprocessor
 
 from bridge.diagnostics import Diagnostic, ParseError, Severity, Span
 
@@ -55,6 +56,10 @@ class Preprocessed:
         if end_line and end_line != line:
             end_col = 0
         return Span(f, ln, col, ln, end_col)
+
+
+def _no_trigraphs(text: str) -> str:
+    return text
 
 
 def _display_name(reported: str, path: str, base: str) -> str:
@@ -132,9 +137,16 @@ def preprocess(
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             raise ParseError.at(None, f"invalid macro name in -D option: {name!r}")
         pp.define(f"{name} {value if value not in (None, '') else '1'}")
-    pp.parse(text, path)
-    out = io.StringIO()
-    pp.write(out)
+    # gcc -E (as SPIN runs it, -std=gnu99) ignores trigraphs; pcpp would turn the
+    # random-poll ``q??<v>`` into ``q?{v>``. Switch pcpp's trigraph pass off meanwhile.
+    saved = pcpp.preprocessor.trigraph
+    pcpp.preprocessor.trigraph = _no_trigraphs
+    try:
+        pp.parse(text, path)
+        out = io.StringIO()
+        pp.write(out)
+    finally:
+        pcpp.preprocessor.trigraph = saved
     if pp.diagnostics:
         raise ParseError(pp.diagnostics)
     sources = {path: text}

@@ -1,0 +1,238 @@
+"""bridge versus SPIN 6.5.2 on the Promela models of ``tests/models/promela``.
+
+For every model we run SPIN's safety search and bridge's ``check_property`` on the
+``safety`` property and compare (1) the verdict (errors or not) and (2) its kind
+(assertion violated / invalid end state / other model error). Then we compare the
+number of reachable states: bridge's ``explore`` against pan's ``states, stored``.
+
+How SPIN is run (a tiny local runner; ``bridge.backends.spin.run`` cannot pass flags to
+``spin`` itself): in a fresh temporary directory, argv lists, no shell::
+
+    spin -o1 -o2 -o3 -a model.pml
+    gcc -w -DNOREDUCE -DNOCLAIM -DSAFETY -o pan pan.c
+    ./pan -m100000 [-E]
+
+**When the two state notions coincide (the documented rule, tested below).**
+bridge's states are the distinct global states reachable by single steps (one
+statement of one process, a whole ``d_step``, a rendezvous pair, a process removal).
+pan's ``states, stored`` counts the same objects only when SPIN's own state-space
+optimisations are off, which is what the flags above do:
+
+* ``-o3`` turns off statement merging (SPIN otherwise fuses sequences of local
+  statements into one transition and stores fewer states);
+* ``-o1`` turns off dead-variable elimination (SPIN otherwise resets locals that are
+  dead, merging states that differ in them); ``-o2`` keeps write-only variables in the
+  state vector;
+* ``-DNOREDUCE`` turns off partial order reduction; ``-DNOCLAIM`` leaves ltl/never
+  claims out (a claim multiplies the states by its own); ``-DSAFETY`` is plain DFS.
+
+With these flags the two counts agree on every model here under one rule for atomic
+sequences: **pan does not store a state entered by an atomic transition**, i.e. a step
+after which the moving process is inside an ``atomic`` sequence (its location has
+``atomic=True``) *and can continue there*; such states are explored but not counted (checked on
+``atomic { x = 1; x = 2 }``: 3 stored for 4 reached). A state is counted if it is the
+initial state or is entered by at least one non-atomic step (e.g. another process
+moving while an atomic sequence is blocked), or if the atomic process is blocked in it
+(atomicity is lost there and pan stores the state: ``atomic { x = 1; (y == 1); x = 2 }``
+beside ``(x == 1) -> y = 1`` gives 8 in both). ``_bridge_states`` counts exactly that
+set over bridge's state space. Everything else is one-to-one, including the state after
+a process has been removed (a state of its own in both: removal is a step, youngest
+first).
+They are *not* comparable when a search stops at an error (pan stops at its first
+error, bridge at its first error in BFS order): for models whose safety property is
+violated by an invalid end state we compare the full counts with ``pan -E`` against
+``explore`` (which does not check end states); models with reachable assertion or
+index errors are compared on the verdict only (``explore`` stops at the model error).
+
+SPIN's ``block in d_step seq`` error is reported by bridge as an assertion-like model
+error whose text starts with ``block in d_step``; both count as an "other" error kind.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+MODELS = Path(__file__).resolve().parents[1] / "models" / "promela"
+MODEL_FILES = sorted(p for p in MODELS.glob("*.pml"))
+
+
+def _tools_missing() -> str | None:
+    if shutil.which("spin") is None:
+        return "spin is not installed"
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        return "no C compiler (gcc/cc) is installed"
+    return None
+
+
+@dataclass(frozen=True)
+class PanRun:
+    errors: int
+    kind: str  # "" | "assertion" | "invalid end state" | "other"
+    message: str
+    states: int
+
+
+def _classify_pan(message: str) -> str:
+    if not message:
+        return ""
+    if "invalid end state" in message:
+        return "invalid end state"
+    if message.startswith("assertion violated") and "invalid array index" not in message:
+        return "assertion"
+    return "other"
+
+
+def _classify_bridge(reason: str, notes: tuple[str, ...]) -> str:
+    text = " ".join((reason, *notes))
+    if "invalid end state" in text:
+        return "invalid end state"
+    if "block in d_step" in text or "index" in text:
+        return "other"
+    if "assert" in text:
+        return "assertion"
+    return "other"
+
+
+@cache
+def run_pan(model: Path, ignore_end_states: bool = False) -> PanRun:
+    """Return pan's verdict and stored states for ``model`` (see the module docstring)."""
+    cc = shutil.which("gcc") or shutil.which("cc") or "cc"
+    with tempfile.TemporaryDirectory(prefix="bridge-pml-") as work:
+        for f in model.parent.iterdir():  # includes (*.h) must sit next to the model
+            if f.is_file():
+                shutil.copy(f, work)
+        def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=120)
+        done = run(["spin", "-o1", "-o2", "-o3", "-a", model.name])
+        assert done.returncode == 0 and "Error:" not in done.stdout, done.stdout + done.stderr
+        done = run([cc, "-w", "-DNOREDUCE", "-DNOCLAIM", "-DSAFETY", "-o", "pan", "pan.c"])
+        assert done.returncode == 0, done.stderr
+        argv = ["./pan", "-m100000"] + (["-E"] if ignore_end_states else [])
+        out = run(argv).stdout
+    summary = re.search(r"errors: (\d+)", out)
+    stored = re.search(r"^\s*(\d+) states, stored", out, re.M)
+    first = re.search(r"^pan:1: (.*?) \(at depth \d+\)$", out, re.M)
+    assert summary and stored, out
+    message = first.group(1) if first else ""
+    return PanRun(int(summary.group(1)), _classify_pan(message), message, int(stored.group(1)))
+
+
+def _bridge_safety(model: Path, ignore_end_states: bool = False):
+    from bridge.frontends.promela import load_promela
+    from bridge.ir import Outcome
+    from bridge.semantics.explore import ExploreOptions, check_property
+
+    system = load_promela(str(model)).systems[0]
+    safety = next(p for p in system.properties if p.name == "safety")
+    verdict = check_property(system, safety, ExploreOptions(
+        max_states=2_000_000, timeout=120, ignore_end_states=ignore_end_states))
+    assert verdict.outcome is not Outcome.UNKNOWN, verdict
+    return system, verdict
+
+
+def _bridge_states(system) -> int:
+    """Return the number of states pan stores for ``system`` (the rule in the module
+    docstring): the initial state plus every state entered by a step after which no
+    moving instance is at an ``atomic`` location."""
+    from bridge.semantics.statespace import build_state_space
+
+    space = build_state_space(system)
+    start = space.initial_states()[0]
+    seen = {space.state_key(start)}
+    stored = {space.state_key(start)}
+    queue = [start]
+    while queue:
+        state = queue.pop()
+        for step, nxt in space.successors(state):
+            key = space.state_key(nxt)
+            if not _inside_atomic(space, step, nxt):
+                stored.add(key)
+            if key not in seen:
+                seen.add(key)
+                queue.append(nxt)
+                assert len(seen) < 2_000_000
+    return len(stored)
+
+
+def _inside_atomic(space, step, state) -> bool:
+    """Return True if an instance that moved in ``step`` is now inside an atomic
+    sequence and can go on there (pan does not store states entered by such atomic
+    transitions; a blocked atomic sequence loses atomicity and its state is stored)."""
+    layout = space.layout_of(state)
+    for i in step.processes:
+        if i >= layout.n:
+            continue  # the instance died in this step
+        proc = space.process_of(i, state).process
+        if proc.locations[state[layout.bases[i]]].atomic and any(
+            i in s.processes for s, _ in space.successors(state)
+        ):
+            return True
+    return False
+
+
+def _ids(p: Path) -> str:
+    return p.stem
+
+
+# Known differences, each a strict xfail so that a fix is noticed.
+_ATOMIC_REGAIN = (
+    "engine: an instance whose atomic sequence blocked takes exclusive control again as "
+    "soon as it is executable; SPIN only when that process is scheduled again, so other "
+    "processes may move first (promela-spin.md section 5)"
+)
+KNOWN_DIFFERENCES = {
+    "m12_atomic": _ATOMIC_REGAIN,  # 15 states stored versus SPIN's 16
+    "m33_atomic_regain": _ATOMIC_REGAIN,  # SPIN: assertion violated; bridge: holds
+}
+
+
+def _params() -> list:
+    out = []
+    for p in MODEL_FILES:
+        marks = [pytest.mark.spin]
+        if p.stem in KNOWN_DIFFERENCES:
+            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[p.stem]))
+        out.append(pytest.param(p, id=p.stem, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("model", _params())
+def test_verdict_and_states_match_spin(model: Path) -> None:
+    """Verdicts are compared twice, because pan (DFS) and bridge (BFS) may meet
+    different errors first when a model has several: (1) with invalid end states
+    ignored (``pan -E``), errors and their kind (assertion / other) must agree; (2)
+    with everything checked, errors-or-not must agree, and when (1) found nothing the
+    error must be an invalid end state in both."""
+    missing = _tools_missing()
+    if missing:
+        pytest.skip(missing)
+    from bridge.ir import Outcome
+
+    pan_e = run_pan(model, ignore_end_states=True)
+    system, verdict_e = _bridge_safety(model, ignore_end_states=True)
+    violated_e = verdict_e.outcome is Outcome.VIOLATED
+    assert violated_e == (pan_e.errors > 0), (pan_e.message, verdict_e.reason, verdict_e.notes)
+    if violated_e:
+        assert _classify_bridge(verdict_e.reason, verdict_e.notes) == pan_e.kind, (
+            pan_e.message, verdict_e.reason, verdict_e.notes)
+        return  # state counts are not comparable after an error (module docstring)
+    assert _bridge_states(system) == pan_e.states
+    pan = run_pan(model)
+    _, verdict = _bridge_safety(model)
+    violated = verdict.outcome is Outcome.VIOLATED
+    assert violated == (pan.errors > 0), (pan.message, verdict.reason, verdict.notes)
+    if violated:
+        assert pan.kind == "invalid end state"
+        assert _classify_bridge(verdict.reason, verdict.notes) == "invalid end state"
+
+
+def test_models_cover_at_least_25() -> None:
+    assert len(MODEL_FILES) >= 25

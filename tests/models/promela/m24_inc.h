@@ -1,0 +1,2 @@
+#define NPROC 2
+#define INC(v, d) v = v + (d)
