@@ -127,7 +127,18 @@ def mark_item_ends(text: str) -> str:
     clean = _blank_comments(text)
     out = list(text)
     depth = 0
+    skip_to = -1
     for i, c in enumerate(clean):
+        if i < skip_to:
+            continue
+        if c == "|" and clean.startswith("|=", i):
+            # LTL text runs to the next ';' whatever its brackets (PAT does the same).
+            end = clean.find(";", i)
+            if end >= 0:
+                out[end] = END_MARK
+                skip_to = end + 1
+                depth = 0
+            continue
         if c in "([{":
             depth += 1
         elif c in ")]}":
