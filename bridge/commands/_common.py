@@ -138,18 +138,19 @@ def describe_error(error: BaseException) -> str:
 class ProgressLine:
     """A progress line on stderr for long runs (DESIGN.md section 8).
 
-    Silent for the first ``delay`` seconds, so quick runs print nothing. On a terminal
-    it redraws one line in place; otherwise it writes a line every ``interval_plain``
-    seconds, so logs stay short. States/transitions appear when the engine reports
-    them through ``update`` (``CheckOptions.progress``); else elapsed time only.
+    Silent for the first ``delay`` seconds on a terminal (``interval_plain`` seconds
+    otherwise), so quick runs print nothing. On a terminal it redraws one line in place;
+    otherwise it writes a line every ``interval_plain`` seconds, so logs stay short.
+    States/transitions appear when the engine reports them through ``update``
+    (``CheckOptions.progress``); else the elapsed time only.
     """
 
-    def __init__(self, label: str = "", stream: TextIO | None = None,
+    def __init__(self, label: str = "working", stream: TextIO | None = None,
                  delay: float = 2.0, interval_plain: float = 30.0) -> None:
         self.stream = stream or sys.stderr
         self.label = label
-        self.delay = delay
         self.tty = self.stream.isatty()
+        self.delay = delay if self.tty else interval_plain
         self.interval = 0.5 if self.tty else interval_plain
         self.enabled = os.environ.get("BRIDGE_PROGRESS", "1") != "0"
         self.states = 0

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     with _common.ProgressLine() as progress:
         options = dataclasses.replace(options, progress=progress.update)
         for path in args.models:
+            progress.restart(f"loading {path}")
             try:
                 model_file = _common.load_path(path, args.defines)
                 pairs = api.select_properties(model_file, args.assertion)
