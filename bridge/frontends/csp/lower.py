@@ -44,10 +44,18 @@ Lowering strategy
 * Event blocks become effects (``If``/``While``/``LocalVar``/``Assign``); ``%`` is
   ``mod``; the edge is marked ``data_operation``.
 
+* ``P interrupt Q`` and ``P \\ {...}`` inside a leaf follow section 7 (hidden events
+  with constant names become tau; P's ``terminate`` under ``;`` becomes tau).
+  ``call(cempty|cfull|ccount|csize, c)`` are channel queries.
+
 Rejected with ``UnsupportedError`` (named construct and span): parallel composition
-nested under a prefix, sequential composition, choice or recursion; ``interrupt``;
-hiding; ``refines``; channel arrays; ``call``; ``var x = *``; ``||| {..}``; process
-arguments that are arrays.
+nested under a prefix, sequential composition, choice or recursion (a sequential
+*prefix* before the asserted composition, ``Init(); (A ||| B)``, is supported: the
+prefix is an instance whose last step sets a fresh global ``_startedK`` that guards the
+first locations of the composition's leaves); hiding above a composition; hiding of
+events with state-dependent components or of channel events; ``refines``; channel
+arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
+arrays.
 """
 
 from __future__ import annotations
@@ -67,6 +75,7 @@ from bridge.ir import (
     Binary,
     BoolType,
     Channel,
+    ChanQuery,
     Composition,
     Const,
     Edge,
@@ -107,6 +116,7 @@ MAX_LOCATIONS = 20_000
 MAX_UNFOLD = 500
 
 _BINOP = {"%": "mod"}
+_CHANNEL_QUERIES = {"cempty": "empty", "cfull": "full", "ccount": "len", "csize": "size"}
 _BOOL_OPS = {"&&", "||", "xor"}
 _CMP_OPS = {"==", "!=", "<", "<=", ">", ">="}
 _INT_OPS = {"+", "-", "*", "/", "%", "&", "|", "^"}
@@ -283,6 +293,8 @@ def _not(a: Expr) -> Expr:
 # ("SEQ", cfg, cfg)   P ; Q  (the right side is an unnormalised ("T", ...))
 # ("ATOM", cfg)       atomic { P }
 # ("XCH", (cfg, ...)) external choice [*] (tau steps keep it open)
+# ("INTR", cfg, cfg)  P interrupt Q
+# ("HIDE", cfg, names, bases)  P \ {...}: constant event names hidden, their bases
 # SKIP / STOP / TERM
 
 SKIP = ("SKIP",)
@@ -314,8 +326,10 @@ def _cfg_envs(cfg: Cfg) -> Iterable[Env]:
             yield c[2]
         elif c[0] == "SEQ":
             stack.extend((c[1], c[2]))
-        elif c[0] == "ATOM":
+        elif c[0] in ("ATOM", "HIDE"):
             stack.append(c[1])
+        elif c[0] == "INTR":
+            stack.extend((c[1], c[2]))
         elif c[0] == "XCH":
             stack.extend(c[1])
 
@@ -335,13 +349,17 @@ def _cfg_map_env(cfg: Cfg, fn: Callable[[Env], Env]) -> Cfg:
         return ("SEQ", _cfg_map_env(cfg[1], fn), _cfg_map_env(cfg[2], fn))
     if cfg[0] == "ATOM":
         return ("ATOM", _cfg_map_env(cfg[1], fn))
+    if cfg[0] == "HIDE":
+        return ("HIDE", _cfg_map_env(cfg[1], fn), cfg[2], cfg[3])
+    if cfg[0] == "INTR":
+        return ("INTR", _cfg_map_env(cfg[1], fn), _cfg_map_env(cfg[2], fn))
     if cfg[0] == "XCH":
         return ("XCH", tuple(_cfg_map_env(c, fn) for c in cfg[1]))
     return cfg
 
 
 def _cfg_atomic(cfg: Cfg) -> bool:
-    while cfg[0] == "SEQ":
+    while cfg[0] in ("SEQ", "HIDE", "INTR"):
         cfg = cfg[1]
     return cfg[0] == "ATOM"
 
@@ -749,6 +767,15 @@ class _Lowerer:
             raise SemanticError.at(
                 e.span, "an assignment is only allowed as a statement inside an event block"
             )
+        if isinstance(e, s.SCall) and e.function in _CHANNEL_QUERIES:
+            if len(e.args) != 1 or not isinstance(e.args[0], s.SName):
+                raise SemanticError.at(e.span, f"call({e.function}, c) takes one channel")
+            ch = self.channel(e.args[0].name, e.args[0].span)
+            op = _CHANNEL_QUERIES[e.function]
+            if op == "size":
+                return Const(ch.capacity, e.span), "int"
+            result = "int" if op == "len" else "bool"
+            return ChanQuery(op, Var(ch.name, "global", e.args[0].span), e.span), result
         if isinstance(e, s.SCall):
             raise UnsupportedError.at(
                 e.span,
@@ -942,9 +969,21 @@ class _LeafBuilder:
             return ("SEQ", left, cfg[2])
         if kind == "ATOM":
             inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
-            return SKIP if inner == SKIP else ("ATOM", inner)
+            return inner if inner in (SKIP, TERM) else ("ATOM", inner)
         if kind == "XCH":
             return ("XCH", tuple(self.normalise(c, mode, caps, post, depth + 1) for c in cfg[1]))
+        if kind == "HIDE":
+            inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
+            if inner in (SKIP, STOP, TERM):
+                return inner
+            if inner[0] == "HIDE":  # (P \ A) \ B = P \ (A + B): keeps recursion finite
+                return ("HIDE", inner[1], inner[2] | cfg[2], inner[3] | cfg[3])
+            return ("HIDE", inner, cfg[2], cfg[3])
+        if kind == "INTR":
+            left = self.normalise(cfg[1], mode, caps, post, depth + 1)
+            if left == TERM:
+                return TERM
+            return ("INTR", left, self.normalise(cfg[2], mode, caps, post, depth + 1))
         if kind != "T":
             return cfg
         term, env = cfg[1], cfg[2]
@@ -978,9 +1017,20 @@ class _LeafBuilder:
                 "parallel composition)",
             )
         if isinstance(term, s.Binary) and term.op == "interrupt":
-            raise UnsupportedError.at(term.span, "unsupported construct: interrupt")
+            c: Cfg = ("T", term.operands[0], env)
+            for op in term.operands[1:]:
+                c = ("INTR", c, ("T", op, env))
+            return self.normalise(c, mode, caps, post, depth + 1)
         if isinstance(term, s.Hiding):
-            raise UnsupportedError.at(term.span, "unsupported construct: hiding '\\ {...}'")
+            names = frozenset(self.low.alphabet_items(term.events, env))
+            bases = frozenset(item.event.name for item in term.events)
+            for item in term.events:
+                if item.event.name in self.low.channels:
+                    raise UnsupportedError.at(
+                        item.span, "unsupported construct: hiding channel events"
+                    )
+            return self.normalise(("HIDE", ("T", term.body, env), names, bases), mode, caps,
+                                  post, depth + 1)
         return cfg
 
     def unfold(
@@ -1023,13 +1073,48 @@ class _LeafBuilder:
         if kind == "SEQ":
             raws = self.steps(cfg[1], caps)
             for r in raws:
-                r.target = ("SEQ", r.target, cfg[2])
+                if _is_terminate(r):
+                    # P's termination (under interrupt/hiding) hands over to Q as tau.
+                    r.event = None
+                    r.text = "terminate (sequential composition: tau)"
+                    r.target = cfg[2]
+                else:
+                    r.target = ("SEQ", r.target, cfg[2])
             return raws
         if kind == "ATOM":
             raws = self.steps(cfg[1], caps)
             for r in raws:
                 r.target = ("ATOM", r.target)
             return raws
+        if kind == "HIDE":
+            raws = self.steps(cfg[1], caps)
+            for r in raws:
+                if r.event is not None and not _is_terminate(r):
+                    comps = [fold(c) for c in r.event.components]
+                    if all(isinstance(c, Const) for c in comps):
+                        name = _event_name(r.event.base, [c.value for c in comps])  # type: ignore[union-attr]
+                        if name in cfg[2]:
+                            r.event = None
+                            r.data_operation = False
+                    elif r.event.base in cfg[3]:
+                        raise UnsupportedError.at(
+                            r.span,
+                            f"unsupported construct: hiding event '{r.event.base}' whose "
+                            "components depend on the state",
+                        )
+                r.target = ("HIDE", r.target, cfg[2], cfg[3])
+            return raws
+        if kind == "INTR":
+            out_i: list[_Raw] = []
+            for r in self.steps(cfg[1], caps):
+                if not _is_terminate(r):
+                    r.target = ("INTR", r.target, cfg[2])
+                out_i.append(r)
+            for r in self.steps(cfg[2], caps):
+                if r.event is None and r.comm is None:
+                    r.target = ("INTR", cfg[1], r.target)
+                out_i.append(r)
+            return out_i
         if kind == "XCH":
             out: list[_Raw] = []
             parts = cfg[1]
@@ -1503,6 +1588,10 @@ def _canonical_names(cfg: Cfg) -> dict[str, str]:
                 canon[old] = new
                 used.add(new)
     return canon
+
+
+def _is_terminate(raw: _Raw) -> bool:
+    return raw.event is not None and raw.event.base == TERMINATE and raw.target == TERM
 
 
 def _pick(placeholder: str, taken: set[str]) -> str:

@@ -310,8 +310,9 @@ def test_guarded_receive_condition() -> None:
     "text, fragment",
     [
         ("P = a -> (b -> Skip ||| c -> Skip);", "nested under"),
-        ("P = a -> Skip interrupt b -> Skip;", "interrupt"),
-        ("P = (a -> Skip) \\ {a};", "hiding"),
+        ("var x = 0;\nP = (a.x -> Skip) \\ {a.0};", "hiding event 'a'"),
+        ("channel c 1;\nP = (c!1 -> Skip) \\ {c};", "hiding channel events"),
+        ("A = a -> A;\nP = (A ||| A) \\ {a};", "nested under"),
         ("channel c[2] 0;\nP = Skip;", "channel array"),
         ("var x = *;\nP = Skip;", "wildcard"),
         ("var x = 0;\nP = a{x = call(f, 1);} -> Skip;", "call"),
@@ -333,3 +334,10 @@ def test_all_test_models_lower() -> None:
 def test_event_structure_is_an_ir_event() -> None:
     ts = system("#define N 3;\nQ(i) = rule.i.(i + 2)%N -> Q(i);\nP = Q(2);")
     assert plain(ts.processes[0].edges[0].event) == Event("rule", (Const(2), Const(1)))
+
+
+def test_hiding_turns_constant_events_into_tau() -> None:
+    ts = system("Q(i) = a.i -> b -> Q(i);\nP = (Q(0) \\ {a.0, b});")
+    assert events(ts.processes[0]) == ["tau", "tau"]
+    ts = system("P = (a -> b -> P) \\ {a};")  # recursion through hiding stays finite
+    assert events(ts.processes[0]) == ["tau", "b"]

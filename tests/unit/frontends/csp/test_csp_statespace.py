@@ -110,6 +110,49 @@ def test_initialisation_prefix_then_composition() -> None:
     assert counts(ts) == (7, 14)
 
 
+def test_interrupt() -> None:
+    """(a -> b -> Skip) interrupt (c -> Stop): a, b then terminate, with c possible in
+    each of the three states before termination (it discards the left side):
+    3 + Stop + terminated = 5 states, 2 + 2 + 2 = 6 steps."""
+    text = "P = (a -> b -> Skip) interrupt (c -> Stop);\n#assert P deadlockfree;"
+    ts = load_csp("t.csp", text).systems[0]
+    assert counts(ts) == (5, 6)
+
+
+def test_interrupt_then_sequence() -> None:
+    """((a -> Skip) interrupt (c -> Stop)); d -> Skip: after a the left side can
+    terminate, which hands over to 'd -> Skip' as tau; c leads to 'Stop; ...'. States:
+    start, after a, d -> Skip, Stop;..., after d, terminated: 6; steps 2 + 2 + 1 + 1 = 6."""
+    text = "P = ((a -> Skip) interrupt (c -> Stop)); d -> Skip;\n#assert P deadlockfree;"
+    ts = load_csp("t.csp", text).systems[0]
+    assert counts(ts) == (6, 6)
+
+
+def test_data_operation_with_a_shared_name_interleaves() -> None:
+    """A = a -> a{x = 1;} -> A and B = a -> b -> B under ||: the plain 'a' is a barrier,
+    the data operation 'a' is not (cspsharp.md 7). From (A0,B0,x) the joint a leads to
+    (A1,B1,x); there A's data op gives (A0,B1,1) and B's b gives (A1,B0,x); both lead
+    to (A0,B0,1). States with x = 0: (A0,B0), (A1,B1), (A1,B0); with x = 1: (A0,B1),
+    (A0,B0), (A1,B1), (A1,B0): 7 states. Steps: one joint a from each (A0,B0), two from
+    each (A1,B1), one from each of the others: 1 + 2 + 1 + 1 + 1 + 2 + 1 = 9. Were the
+    data operation a barrier, (A1,B0) would have no step."""
+    text = ("var x = 0;\nA = a -> a{x = 1;} -> A;\nB = a -> b -> B;\nS = A || B;\n"
+            "#assert S deadlockfree;")
+    ts = load_csp("t.csp", text).systems[0]
+    assert counts(ts) == (7, 9)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_guarded_receive_checks_the_buffer_head() -> None:
+    """S sends 1 then 3 into a 2-place buffer; R = c?[v > 2]v -> ... only accepts a head
+    above 2, so it never receives: 3 states, 2 steps, then a deadlock."""
+    text = ("channel c 2;\nS = c!1 -> c!3 -> Stop;\nR = c?[v > 2]v -> got.v -> Stop;\n"
+            "Sys = S ||| R;\n#assert Sys deadlockfree;")
+    ts = load_csp("t.csp", text).systems[0]
+    assert counts(ts) == (3, 2)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.VIOLATED
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_dining_philosophers_deadlock(n: int) -> None:
     """dp(N) of paper 000 Table 3: every philosopher can take its right fork, then
