@@ -72,6 +72,7 @@ from bridge.ir.property import (
 from bridge.ir.verdict import Outcome, Statistics, Verdict
 from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
 from bridge.reductions._rewrite import rewrite
+from bridge.reductions.dependencies import _event_may_match, event_name
 
 SUPPORTED_FAIRNESS = frozenset({Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG})
 
@@ -128,6 +129,35 @@ def _shared_events(system: TransitionSystem) -> frozenset[str]:
         elif not isinstance(c, InstanceRef):
             raise UnsupportedError.at(None, f"composition {type(c).__name__} in a counter abstraction")
     return frozenset(shared)
+
+
+def _blocked_barriers(system: TransitionSystem, family: set[int]) -> frozenset[str]:
+    """Return the barrier events in the alphabet of an operand that contains a family
+    member: a family without an edge for the event blocks it forever (``terminate`` of
+    CSP# ``|||`` when the nodes never terminate)."""
+    def instances(c: Any) -> set[int]:
+        out: set[int] = set()
+        stack = [c]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, InstanceRef):
+                out.add(x.instance)
+            else:
+                stack.extend(x.children)
+        return out
+
+    blocked: set[str] = set()
+    stack = [] if system.composition is None else [system.composition]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, Parallel):
+            for child, alphabet in zip(c.children, c.alphabets, strict=True):
+                if instances(child) & family:
+                    blocked |= alphabet
+            stack.extend(c.children)
+        elif isinstance(c, Interleave):
+            stack.extend(c.children)
+    return frozenset(blocked)
 
 
 def _walk_stmts(stmts: Iterable[Any]) -> Iterable[Any]:
@@ -198,11 +228,14 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
         if any(loc.atomic for loc in proc.locations) or proc.channels:
             raise UnsupportedError.at(proc.span, f"counter abstraction of {base}: atomic locations or channels")
         edges = erased[0][0]
-        for e in edges:
-            if e.comm is not None:
-                raise UnsupportedError.at(e.span, f"counter abstraction of {base}: channel operations")
-            if e.event is not None and e.event.base in shared:
-                raise UnsupportedError.at(e.span, f"counter abstraction of {base}: barrier event '{e.event.base}'")
+        for k in members:
+            for e in procs[system.instances[k].process].edges:
+                if e.comm is not None:
+                    raise UnsupportedError.at(e.span, f"counter abstraction of {base}: channel operations")
+                if _event_may_match(event_name(e), shared) and not getattr(e, "data_operation", False):
+                    raise UnsupportedError.at(
+                        e.span, f"counter abstraction of {base}: barrier event '{event_name(e)}'"
+                    )
         families.append(_Family(base, tuple(members), proc, edges))
         in_family.update(members)
     if not families:
@@ -211,11 +244,18 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
             "once parameters are folded and event indices dropped); none were found"
         )
     others = [k for k in range(len(system.instances)) if k not in in_family]
+    blocked = _blocked_barriers(system, in_family)
     for k in others:
         p = procs[system.instances[k].process]
         for e in p.edges:
             if e.comm is not None:
                 raise UnsupportedError.at(e.span, "counter abstraction: channel operations")
+            name = event_name(e)
+            if _event_may_match(name, shared) and not getattr(e, "data_operation", False) \
+                    and (name is None or name.endswith(".*") or name not in blocked):
+                raise UnsupportedError.at(
+                    e.span, f"counter abstraction: barrier event '{e.event.base}' between processes"
+                )
         if any(loc.atomic for loc in p.locations):
             raise UnsupportedError.at(p.span, "counter abstraction: atomic locations")
     counters = _counter_variables(system)
@@ -359,8 +399,9 @@ class CounterSpace:
             p = self._procs[system.instances[k].process]
             at = {}
             for e in p.edges:
-                if e.event is not None and e.event.base in model.barrier_events:
-                    continue  # a barrier with the family, which never takes it
+                if _event_may_match(event_name(e), model.barrier_events) \
+                        and not getattr(e, "data_operation", False):
+                    continue  # a barrier with the family, which never takes it (checked)
                 at.setdefault(e.source, []).append(e)
             self._other_edges[k] = at
 

@@ -302,6 +302,7 @@ def _stmt_accesses(stmt: Stmt, ctx: _Context, reads: set[Access], writes: set[Ac
                 reads.update(expr_reads(a.value, ctx))
             elif isinstance(a, RecvBind) and a.target is not None:
                 writes.add(_lvalue_access(a.target, ctx, reads))
+        reads.update(expr_reads(getattr(stmt, "condition", None), ctx))
     elif isinstance(stmt, Run):
         for a in stmt.args:
             reads.update(expr_reads(a, ctx))
@@ -385,6 +386,8 @@ def analyse_edges(system: TransitionSystem) -> dict[EdgeKey, EdgeAccess]:
                     for a in e.comm.args:
                         if isinstance(a, RecvMatch):
                             r |= expr_reads(a.value, ctx)
+                    # CSP# c?[cond]x: the condition decides enabledness too
+                    r |= expr_reads(getattr(e.comm, "condition", None), ctx)
             guard_reads.append(r)
         for idx, e in enumerate(proc.edges):
             reads: set[Access] = set(guard_reads[idx])
@@ -408,7 +411,8 @@ def analyse_edges(system: TransitionSystem) -> dict[EdgeKey, EdgeAccess]:
             if e.target in terminal:
                 writes.add(PROCS)
             name = event_name(e)
-            if shared and _event_may_match(name, shared):
+            # a CSP# data operation (e{...}) never takes part in a barrier
+            if shared and not getattr(e, "data_operation", False) and _event_may_match(name, shared):
                 sync = True
             result[(proc.name, idx)] = EdgeAccess(frozenset(reads), frozenset(writes), sync)
     return result

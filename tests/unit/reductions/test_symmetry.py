@@ -96,3 +96,31 @@ def test_asymmetric_initial_state_is_refused():
     spec = detect_symmetry(ts2, FG(count_atom(3, 1, 1)), Fairness.NONE)
     with pytest.raises(ConfigurationError, match="initial state"):
         SymmetryReduction(build_state_space(ts2), ts2, spec)
+
+
+csp = pytest.importorskip("bridge.frontends.csp")
+CASES = __import__("pathlib").Path(__file__).resolve().parents[3] / "case_studies"
+
+
+@pytest.mark.parametrize("path,group", [("le_c/le_c_3.csp", "full"), ("le_r/le_r_3.csp", "rotation")])
+@pytest.mark.parametrize("fairness", [Fairness.NONE, Fairness.STRONG_GLOBAL])
+def test_case_studies_keep_their_verdicts(path, group, fairness):
+    ts = csp.load_csp(str(CASES / path)).systems[0]
+    prop = ts.properties[-1]
+    spec = detect_symmetry(ts, prop.formula, fairness)
+    assert spec.families[0].group == group and spec.phases  # Init() is a finite phase
+    full = build_state_space(ts)
+    red = SymmetryReduction(build_state_space(ts), ts, spec)
+    expected, got = check(full, prop.formula, fairness), check(red, prop.formula, fairness)
+    assert expected.violated == got.violated
+    if not expected.violated:
+        assert got.nodes <= expected.nodes
+    if got.violated:
+        init, prefix, loop = red.concretize(got.prefix, got.loop)
+        replay(full, init, prefix + loop)
+
+
+def test_distinguished_leader_ring_is_refused_with_a_reason():
+    ts = csp.load_csp(str(CASES / "tc_r" / "tc_r_3.csp")).systems[0]
+    with pytest.raises(ConfigurationError, match="Node"):
+        detect_symmetry(ts, ts.properties[-1].formula, Fairness.STRONG_GLOBAL)
