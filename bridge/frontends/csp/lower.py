@@ -1137,8 +1137,9 @@ class _LeafBuilder:
             args = tuple(low.expr(f, ctx) for f in term.fields)
             comm = Send(Var(ch.name, "global", term.channel_span), args, span=term.channel_span)
             effect = low.block(term.block, ctx) if term.block else []
+            last = term.block.span if term.block else term.fields[-1].span
             return [_Raw(None, comm, effect, None, ("T", term.body, env), term.span,
-                         self.text(term.span, term.body.span))]
+                         self.text(term.span, last))]
         if isinstance(term, s.RecvPrefix):
             ch = low.channel(term.channel, term.channel_span or term.span)
             args: list = []
@@ -1164,8 +1165,9 @@ class _LeafBuilder:
                 span=term.channel_span, condition=cond,
             )
             effect = low.block(term.block, bctx) if term.block else []
+            last = term.block.span if term.block else term.fields[-1].span
             return [_Raw(None, comm, effect, None, ("T", term.body, new_env), term.span,
-                         self.text(term.span, term.body.span))]
+                         self.text(term.span, last))]
         if isinstance(term, s.Guard):
             cond = low.bool_expr(term.cond, ctx, "a guard")
             raws = self.steps(("T", term.body, env), caps)
