@@ -455,6 +455,8 @@ class _Lowering:
                 raise self.unsupported(u, "embedded C")
             elif kind == "empty_unit":
                 continue
+            elif kind == "stray_backslash":
+                raise ParseError.at(self.span(u), "syntax error: unexpected '\\'")
             else:  # pragma: no cover - grammar and lowering out of sync
                 raise self.error(u, f"unexpected top-level construct {kind}")
         # Locals of every proctype first, so remote references P[i]:x can be checked.

@@ -108,4 +108,5 @@ def _atom(lowering: _Lowering, node: Tree) -> Ltl:
                 "use len(q) == 0 / len(q) > 0 instead",
             )
     expr = lowering.expr(node)
-    return LtlState(expr, lowering.text(node, 10_000), span)
+    text = lowering.text(node, 10_000).replace("/\\", "&&").replace("\\/", "||")
+    return LtlState(expr, text, span)

@@ -4,8 +4,9 @@ The parser is LALR(1) over a token stream that reproduces SPIN 6.5.2's lexer
 (``spinlex.c``: ``lex`` and ``yylex``) so that the same texts parse:
 
 * **Implied semicolons.** A newline ends a statement (a ``;`` is inserted) when all of:
-  we are inside the body of a proctype, ``init``, ``never``, ``trace`` or ``inline``
-  (SPIN's ``in_seq``), outside parentheses (``par_cnt == 0``; brackets do not count),
+  we are inside the body of a proctype, ``init``, ``never``, ``trace``, ``inline`` or
+  ``typedef`` (SPIN's ``in_seq``; not at the top level, where declarations may follow
+  each other without a separator anyway, nor inside ``ltl``), outside parentheses (``par_cnt == 0``; brackets do not count),
   and the previous token is one of ``} ) ] od fi else break``, a name, a constant,
   ``++`` or ``--``. After ``}`` no ``;`` is inserted when the next word is ``unless``.
 * **Repairs of yylex.** After ``else`` a ``;`` is inserted unless the next token is
@@ -44,7 +45,9 @@ _FOLLOWS = frozenset(
 _NO_SEMI_AFTER_BRACE = frozenset(
     {"PROCTYPE", "INIT", "NEVER", "SEP", "FI", "OD", "RBRACE", "UNLESS", "SEMI", "ARROW", "$END"}
 )
-_BODY_UNITS = frozenset({"PROCTYPE", "D_PROCTYPE", "INIT", "NEVER", "TRACE", "NOTRACE", "INLINE"})
+_BODY_UNITS = frozenset(
+    {"PROCTYPE", "D_PROCTYPE", "INIT", "NEVER", "TRACE", "NOTRACE", "INLINE", "TYPEDEF"}
+)
 _UNIT_WORDS = _BODY_UNITS | {"TYPEDEF", "LTL", "MTYPE", "OF", "ASGN"}
 _LTL_WORDS = {
     "U": "UNTIL", "V": "RELEASE", "W": "WUNTIL", "X": "NEXT",
@@ -280,6 +283,15 @@ _TOKEN_TEXT = {
 }
 
 
+def _end_span(pre: Preprocessed) -> Span:
+    """Return the position just after the last non-blank line (where input ended)."""
+    lines = pre.text.split("\n")
+    for k in range(len(lines), 0, -1):
+        if lines[k - 1].strip():
+            return pre.span(k, len(lines[k - 1]) + 1)
+    return pre.span(1, 1)
+
+
 def _describe(tok: Token) -> str:
     if tok.type == "$END":
         return "end of input"
@@ -306,7 +318,7 @@ def parse_promela(pre: Preprocessed) -> Tree:
             hint = ("strings appear only in printf; character constants are 'c'",)
         raise ParseError.at(span, f"syntax error: unexpected character {char!r}", *hint) from None
     except UnexpectedEOF as exc:
-        span = pre.span(max(len(pre.origin), 1), 1)
+        span = _end_span(pre)
         expected = sorted(_TOKEN_TEXT.get(t, t.lower()) for t in exc.expected)[:8]
         raise ParseError.at(
             span, "syntax error: unexpected end of input", f"expected one of: {', '.join(expected)}"
@@ -314,8 +326,7 @@ def parse_promela(pre: Preprocessed) -> Tree:
     except UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
-            line = max(len(pre.origin), 1)
-            span = pre.span(line, 1)
+            span = _end_span(pre)
         else:
             span = _span_of(tok, pre)
         expected = sorted({_TOKEN_TEXT.get(t, t.lower()) for t in exc.expected})

@@ -1,0 +1,3 @@
+byte n;
+byte a[n];
+active proctype P() { skip }

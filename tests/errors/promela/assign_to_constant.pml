@@ -1,0 +1,4 @@
+mtype = { a };
+active proctype P() {
+  a = 1
+}

@@ -1,0 +1,2 @@
+c_decl { int x; }
+active proctype P() { skip }

@@ -1,0 +1,3 @@
+proctype P() { skip }
+proctype P() { skip }
+init { skip }

@@ -1,0 +1,3 @@
+byte x;
+byte x;
+active proctype P() { skip }

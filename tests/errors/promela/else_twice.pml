@@ -1,0 +1,7 @@
+byte x;
+active proctype P() {
+  if
+  :: else -> skip
+  :: else -> x = 1
+  fi
+}

@@ -1,0 +1,2 @@
+byte x = 0x10;
+active proctype P() { skip }

@@ -1,0 +1,4 @@
+active proctype P() {
+  hidden byte x;
+  skip
+}

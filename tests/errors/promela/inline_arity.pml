@@ -1,0 +1,5 @@
+inline f(a) { a = 1 }
+byte x;
+active proctype P() {
+  f(x, x)
+}

@@ -1,0 +1,3 @@
+byte x;
+active proctype P() { x = 1 }
+ltl p { <> (y == 1) }

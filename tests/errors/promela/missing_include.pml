@@ -1,0 +1,2 @@
+#include "nowhere.h"
+active proctype P() { skip }

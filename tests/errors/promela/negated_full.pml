@@ -1,0 +1,4 @@
+chan q = [1] of { byte };
+active proctype P() {
+  !full(q)
+}

@@ -1,0 +1,4 @@
+active proctype P() {
+  byte pid;
+  skip
+}

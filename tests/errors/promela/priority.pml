@@ -1,0 +1,3 @@
+active proctype P() priority 2 {
+  skip
+}

@@ -1,0 +1,2 @@
+active proctype P() { L: skip }
+ltl p { [] P@M }

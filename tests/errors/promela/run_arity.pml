@@ -1,0 +1,4 @@
+proctype Q(byte a) { skip }
+init {
+  run Q(1, 2)
+}

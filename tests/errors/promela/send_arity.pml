@@ -1,0 +1,4 @@
+chan q = [1] of { byte, byte };
+active proctype P() {
+  q!1
+}

@@ -1,0 +1,4 @@
+byte x;
+active proctype P() {
+  x = 1 x = 2
+}

@@ -1,0 +1,4 @@
+byte x;
+active proctype P() {
+  x = zz + 1
+}

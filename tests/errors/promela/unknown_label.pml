@@ -1,0 +1,3 @@
+active proctype P() {
+  goto nowhere
+}

@@ -1,0 +1,3 @@
+mtype = { a, b };
+mtype m = c;
+active proctype P() { skip }

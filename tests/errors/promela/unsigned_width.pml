@@ -1,0 +1,2 @@
+unsigned x : 32;
+active proctype P() { skip }

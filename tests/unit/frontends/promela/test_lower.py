@@ -1,0 +1,271 @@
+"""Lowering Promela to the IR: control flow graphs, declarations, instances, properties."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.diagnostics import SemanticError, UnsupportedError
+from bridge.frontends.promela import load_promela
+from bridge.ir import (
+    ArrayType,
+    AssertStmt,
+    Assign,
+    Binary,
+    Builtin,
+    ChanPoll,
+    ChanType,
+    Const,
+    ElseGuard,
+    If,
+    IntType,
+    LocalVar,
+    PropertyKind,
+    Receive,
+    RemoteLabel,
+    RemoteVar,
+    Run,
+    Send,
+    SourceLanguage,
+    Unary,
+    Var,
+    While,
+)
+
+
+def system(text: str):
+    return load_promela("t.pml", text).systems[0]
+
+
+def proc(text: str, name: str | None = None):
+    ts = system(text)
+    return ts.process(name) if name else ts.processes[0]
+
+
+def test_straight_line_statements_are_edges_with_text_and_span() -> None:
+    p = proc("byte x;\nactive proctype P() {\n  x = 1;\n  x++;\n  assert(x == 2)\n}\n")
+    assert [e.text for e in p.edges] == ["x = 1", "x++", "assert(x == 2)"]
+    assert [e.span.line for e in p.edges] == [3, 4, 5]
+    assert isinstance(p.edges[1].effect[0], Assign)
+    assert isinstance(p.edges[2].effect[0], AssertStmt)
+    final = [loc for loc in p.locations if loc.terminal]
+    assert len(final) == 1 and final[0].end
+    assert p.edges[-1].target == final[0].id
+    assert p.initial == p.edges[0].source
+
+
+def test_if_options_leave_from_one_location_and_else_is_else_guard() -> None:
+    p = proc("byte x;\nactive proctype P() {\n  if\n  :: x == 0 -> x = 1\n"
+             "  :: else -> x = 2\n  fi\n}\n")
+    first = [e for e in p.edges if e.source == p.initial]
+    assert len(first) == 2
+    assert isinstance(first[1].guard, ElseGuard)
+    assert first[0].guard == Binary("==", Var("x", "global", first[0].guard.left.span),
+                                    Const(0, first[0].guard.right.span), first[0].guard.span)
+
+
+def test_goto_and_break_are_jumps_not_steps() -> None:
+    """SPIN eliminates jumps: ``x++; goto L`` is one step back to L (checked: 8 states)."""
+    p = proc("byte x;\nactive proctype P() {\nL: x++;\n  if\n  :: x < 3 -> goto L\n"
+             "  :: else\n  fi\n}\n")
+    assert len(p.edges) == 3
+    back = next(e for e in p.edges if e.text == "x < 3")
+    label_loc = next(loc for loc in p.locations if "L" in loc.labels)
+    assert back.target == label_loc.id == p.initial
+
+
+def test_goto_as_first_statement_of_an_option_is_a_step() -> None:
+    p = proc("byte x;\nactive proctype P() {\nL: x++;\n  if\n  :: goto L\n  :: x > 3\n  fi\n}\n")
+    assert any(e.text == "goto L" and e.guard is None for e in p.edges)
+
+
+def test_do_loops_back_and_break_exits() -> None:
+    p = proc("byte x;\nactive proctype P() {\n  do\n  :: x < 3 -> x++\n  :: x == 3 -> break\n"
+             "  od;\n  x = 0\n}\n")
+    head = p.initial
+    inc = next(e for e in p.edges if e.text == "x++")
+    assert inc.target == head
+    leave = next(e for e in p.edges if e.text == "x == 3")
+    reset = next(e for e in p.edges if e.text == "x = 0")
+    assert leave.target == reset.source
+
+
+def test_atomic_marks_locations_after_its_first_statement() -> None:
+    p = proc("byte x;\nactive proctype P() {\n  x = 5;\n  atomic { x = 1; x = 2; x = 3 };\n"
+             "  x = 4\n}\n")
+    by_text = {e.text: e for e in p.edges}
+    atomic_locs = {loc.id for loc in p.locations if loc.atomic}
+    assert by_text["x = 1"].source not in atomic_locs
+    assert by_text["x = 2"].source in atomic_locs and by_text["x = 3"].source in atomic_locs
+    assert by_text["x = 4"].source not in atomic_locs
+
+
+def test_d_step_is_one_edge_with_structured_effect() -> None:
+    p = proc("byte x, n;\nactive proctype P() {\n  d_step {\n    x > 0 -> n = 1;\n"
+             "    if :: n > 0 -> n = 2 :: else -> n = 3 fi;\n"
+             "    do :: n < 5 -> n++ :: else -> break od\n  }\n}\n")
+    assert len(p.edges) == 1
+    edge = p.edges[0]
+    assert isinstance(edge.guard, Binary) and edge.guard.op == ">"
+    kinds = [type(s) for s in edge.effect]
+    assert kinds == [Assign, If, LocalVar, While]
+
+
+def test_d_step_blocking_later_becomes_a_block_error() -> None:
+    p = proc("byte x, y;\nactive proctype P() {\n  d_step { x = 1; (y == 1); x = 2 }\n}\n")
+    effect = p.edges[0].effect
+    assert isinstance(effect[1], AssertStmt) and effect[1].text.startswith("block in d_step")
+
+
+def test_unless_adds_escape_edges_with_priority() -> None:
+    p = proc("byte x, s;\nactive proctype P() {\n  { x = 1; x = 2 } unless { s == 1 };\n"
+             "  x = 3\n}\n")
+    escapes = [e for e in p.edges if e.text == "s == 1"]
+    mains = [e for e in p.edges if e.text in ("x = 1", "x = 2")]
+    assert len(escapes) >= 2
+    for m in mains:
+        assert isinstance(m.guard, Unary) and m.guard.op == "!"
+    after = next(e for e in p.edges if e.text == "x = 3")
+    assert all(e.target == after.source for e in escapes)
+
+
+def test_provided_is_conjoined_to_every_guard() -> None:
+    p = proc("byte x, t;\nactive proctype P() provided (t == 0) {\n  x = 1;\n  x > 0\n}\n")
+    for e in p.edges:
+        assert e.guard is not None
+        text = repr(e.guard)
+        assert "'t'" in text
+
+
+def test_timeout_and_channel_operations() -> None:
+    p = proc("chan q = [2] of { byte };\nbyte v;\nactive proctype P() {\n  q!3;\n  q?v;\n"
+             "  q?[3] -> q??3;\n  timeout -> skip\n}\n")
+    assert isinstance(p.edges[0].comm, Send)
+    assert isinstance(p.edges[1].comm, Receive)
+    assert isinstance(p.edges[2].guard, ChanPoll)
+    assert p.edges[3].comm.random
+    assert p.edges[4].guard == Builtin("timeout", p.edges[4].guard.span)
+
+
+def test_late_local_declaration_is_a_statement() -> None:
+    """SPIN 6.5.2: ``x = 1; byte b = 5`` makes ``b = 5`` a step (b starts at 0)."""
+    p = proc("byte x;\nactive proctype P() {\n  byte a = 2;\n  x = 1;\n  byte b = 5;\n"
+             "  byte c;\n  x = b\n}\n")
+    locals_ = {v.name: v for v in p.locals}
+    assert locals_["a"].init.value == 2 and locals_["b"].init is None
+    assert [e.text for e in p.edges] == ["x = 1", "b = 5", "c = 0", "x = b"]
+
+
+def test_mtype_numbering_like_spin() -> None:
+    ts = system("mtype = { a, b };\nmtype:color = { red, green };\nmtype = { c };\n"
+                "active proctype P() { skip }\n")
+    assert dict(ts.enums) == {"a": 2, "b": 1, "red": 2, "green": 1, "c": 3}
+
+
+def test_types_and_typedef_flattening() -> None:
+    ts = system("typedef P2 { byte x; short y[2] }\ntypedef Box { P2 lo; bool f }\n"
+                "Box b;\nP2 ps[3];\nunsigned u : 3 = 5;\nbit t;\nint i;\n"
+                "active proctype P() { ps[1].y[0] = b.lo.x }\n")
+    types = {v.name: v.type for v in ts.globals}
+    assert types["b.lo.x"].name == "byte" and types["b.f"].name == "bool"
+    assert types["ps.y"] == ArrayType(ArrayType(types["ps.y"].element.element, 2), 3)
+    assert types["u"] == IntType(0, 7, types["u"].overflow, "unsigned:3")
+    edge = ts.processes[0].edges[0]
+    target = edge.effect[0].target
+    assert target.base.base.name == "ps.y"
+
+
+def test_channels_ids_arrays_and_locals() -> None:
+    ts = system("chan a = [1] of { byte };\nchan c[2] = [0] of { byte };\nchan free;\n"
+                "active proctype P() {\n  chan mine = [2] of { chan };\n  mine!a;\n  c[1]!1\n}\n")
+    assert [c.name for c in ts.channels] == ["a", "c[0]", "c[1]"]
+    arr = next(v for v in ts.globals if v.name == "c")
+    assert arr.type == ArrayType(ChanType(), 2)
+    assert [x.value for x in arr.init] == [2, 3]
+    assert next(v for v in ts.globals if v.name == "free").type == ChanType()
+    p = ts.processes[0]
+    assert [c.name for c in p.channels] == ["mine"]
+    assert p.edges[0].comm.channel == Var("mine", "local", p.edges[0].comm.channel.span)
+
+
+def test_instances_follow_declaration_order_including_init() -> None:
+    ts = system("init { skip }\nactive [2] proctype W() { skip }\nproctype Q(byte a) { skip }\n"
+                "active proctype Z() { run Q(3) }\n")
+    assert [i.process for i in ts.instances] == [":init:", "W", "W", "Z"]
+    assert ts.language is SourceLanguage.PROMELA and ts.composition is None
+    run = ts.process("Z").edges[0].effect[0]
+    assert isinstance(run, Run) and run.proctype == "Q" and run.args[0].value == 3
+
+
+def test_labels_mark_end_progress_accept_and_name_edges() -> None:
+    p = proc("byte x;\nactive proctype P() {\nend0: x == 1;\nprogress1: x = 2;\n"
+             "accept2: x = 3;\nmine: x = 4\n}\n")
+    locs = {lab: loc for loc in p.locations for lab in loc.labels}
+    assert locs["end0"].end and locs["progress1"].progress and locs["accept2"].accept
+    edge = next(e for e in p.edges if e.text == "x = 4")
+    assert edge.label == "mine" and edge.event.base == "mine"
+
+
+def test_remote_references() -> None:
+    ts = system("active [2] proctype P() { byte v;\ncs: v = 1 }\n"
+                "active proctype W() { assert(P[0]@cs || P[1]:v == 1) }\n")
+    cond = ts.process("W").edges[0].effect[0].cond
+    assert isinstance(cond.left, RemoteLabel) and cond.left.label == "cs"
+    assert isinstance(cond.right.left, RemoteVar) and cond.right.left.name == "v"
+
+
+def test_properties_safety_first_then_ltl_in_order() -> None:
+    ts = system("byte x;\nactive proctype P() { x = 1 }\nltl first { <> (x == 1) }\n"
+                "ltl { [] (x <= 1) }\n")
+    kinds = [(p.number, p.name, p.kind) for p in ts.properties]
+    assert kinds == [(1, "safety", PropertyKind.SAFETY), (2, "first", PropertyKind.LTL),
+                     (3, "ltl_1", PropertyKind.LTL)]
+
+
+def test_never_claim_is_kept() -> None:
+    ts = system("byte x;\nactive proctype P() { x = 1 }\n"
+                "never { T0: do :: (x == 1) -> goto accept_a :: true od; accept_a: skip }\n")
+    assert ts.never is not None
+    assert any(loc.accept for loc in ts.never.locations)
+    assert [i.process for i in ts.instances] == ["P"]
+
+
+def test_inline_expansion_with_its_own_scope() -> None:
+    p = proc("byte a, b;\ninline swap(x, y) { byte t; t = x; x = y; y = t }\n"
+             "active proctype P() { swap(a, b); swap(b, a) }\n")
+    assert [v.name for v in p.locals] == ["t", "t__1"]
+    first_swap = [e for e in p.edges if e.text == "x = y"][0]
+    assert first_swap.effect[0].target == Var("a", "global", first_swap.effect[0].target.span)
+    second = [e for e in p.edges if e.text == "t = x"][1]
+    assert second.effect[0].target.name == "t__1"
+
+
+def test_for_and_select() -> None:
+    p = proc("byte i, s;\nactive proctype P() {\n  for (i : 1 .. 3) { s = s + i }\n"
+             "  select (i : 0 .. 2)\n}\n")
+    picks = [e for e in p.edges if e.text in ("i = 0", "i = 1", "i = 2")
+             and e.effect[0].value.value in (0, 1, 2) and e.span.line == 4]
+    assert len(picks) == 3 and len({e.source for e in picks}) == 1
+
+
+def test_propositions_from_defines() -> None:
+    ts = system("#define crit (x == 1)\n#define N 3\nbyte x;\nactive proctype P() { x = 1 }\n")
+    assert [pr.name for pr in ts.propositions] == ["crit"]
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("active proctype P() { c_code { x++ } }\n", "embedded C"),
+        ("active proctype P() priority 2 { skip }\n", "priority"),
+        ("active proctype P() { trace { skip } }\n", None),
+        ("byte x;\nactive proctype P() { x = enabled(0) }\n", "enabled"),
+        ("byte x, t;\nactive proctype P() provided (t == 0) { if :: x > 0 :: else fi }\n",
+         "provided"),
+    ],
+)
+def test_unsupported_constructs_are_rejected(text: str, message: str | None) -> None:
+    with pytest.raises((UnsupportedError, SemanticError, Exception)) as info:
+        system(text)
+    if message:
+        assert isinstance(info.value, UnsupportedError)
+        assert message in str(info.value)
