@@ -13,8 +13,8 @@ Semantics (documented once, here and in the README):
 - finite runs stutter at their last state; the stutter step has no event;
 - actions, processes and steps for fairness as in ``conditions.py``;
 - annotations: ``LtlOptions.annotations`` pairs ``(mark, name)``; ``name`` is an event
-  name (CSP#) or a statement label (Promela, whose labelled statements carry the label as
-  their event). Marks written in the model (``Edge.fairness``) apply too unless
+  name (CSP#) or a statement label (Promela: a step engages ``name`` when its event is
+  ``name`` or one of the edges it takes has ``Edge.label == name``). Marks written in the model (``Edge.fairness``) apply too unless
   ``model_annotations`` is False: ``wf``/``sf``/``f`` to every step with the edge's event
   name, ``wl``/``sl`` to the steps that take that very edge (one occurrence).
 """
@@ -118,26 +118,31 @@ class _AnnotationUnits:
         p = self.product
         step = p.steps[k]
         units: set[Hashable] = set()
-        if self.use_model and step.edges:
-            edge_of = getattr(p.space, "edge", None)
-            if edge_of is not None:
-                for inst, idx in step.edges:
-                    try:
-                        e = edge_of(inst, idx, p.step_source[k])
-                    except (IndexError, KeyError, TypeError):
-                        e = None
-                    if e is None or e.fairness is None:
-                        continue
+        edge_of = getattr(p.space, "edge", None)
+        if step.edges and edge_of is not None:
+            for inst, idx in step.edges:
+                try:
+                    e = edge_of(inst, idx, p.step_source[k])
+                except (IndexError, KeyError, TypeError):
+                    e = None
+                if e is None:
+                    continue
+                # A Promela event is a labelled statement: the label names the unit.
+                if e.label is not None and ("event", e.label) in self.marks:
+                    units.add(("event", e.label))
+                if self.use_model and e.fairness is not None:
+                    unit: Hashable | None = None
                     if e.fairness in (FairnessMark.WL, FairnessMark.SL):
-                        unit: Hashable = ("edge", inst, idx)
+                        unit = ("edge", inst, idx)
                     elif step.event is not None:
                         unit = ("event", step.event)
-                    else:
-                        continue
-                    if self._set(unit, e.fairness):
-                        self.version += 1
-                        self._cache.clear()
-                    units.add(unit)
+                    elif e.label is not None:
+                        unit = ("event", e.label)
+                    if unit is not None:
+                        if self._set(unit, e.fairness):
+                            self.version += 1
+                            self._cache.clear()
+                        units.add(unit)
         if step.event is not None and ("event", step.event) in self.marks:
             units.add(("event", step.event))
         for inst, idx in step.edges:
@@ -294,8 +299,14 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
     if options.annotations:
         fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
 
-    def verdict(outcome: Outcome, reason: str = "", product: Product | None = None, **kw: Any) -> Verdict:
-        notes = tuple(na.binding.describe()) + (f"automaton of the negation: {na.spot_text}",)
+    def verdict(
+        outcome: Outcome,
+        reason: str = "",
+        product: Product | None = None,
+        extra_notes: tuple[str, ...] = (),
+        **kw: Any,
+    ) -> Verdict:
+        notes = tuple(na.binding.describe()) + (f"automaton of the negation: {na.spot_text}",) + extra_notes
         return Verdict(
             model=system.name,
             property=prop.name,
@@ -335,14 +346,40 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
 
         init = space.initial_states()[0]
         return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
+    extra_notes = _unused_annotations(product, options)
     if found is None:
-        return verdict(Outcome.HOLDS, "", product)
+        return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
     lasso = _lasso(space, product, condition, found)
     ends = all(product.steps[k].stutter for _u, k, _v in found.loop)
     reason = "acceptance cycle"
     if ends:
         reason = "acceptance cycle (the run ends: its last state stutters)"
-    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso)
+    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=extra_notes)
+
+
+def _unused_annotations(product: Product, options: LtlOptions) -> tuple[str, ...]:
+    """Return a note per command-line annotation that names no event or label of any
+    step met (most likely a typo: such an annotation constrains nothing)."""
+    if not options.annotations:
+        return ()
+    names: set[str] = set()
+    edge_of = getattr(product.space, "edge", None)
+    for k, step in enumerate(product.steps):
+        if step.event is not None:
+            names.add(step.event)
+        if edge_of is not None:
+            for inst, idx in step.edges:
+                try:
+                    e = edge_of(inst, idx, product.step_source[k])
+                except (IndexError, KeyError, TypeError):
+                    e = None
+                if e is not None and e.label is not None:
+                    names.add(e.label)
+    return tuple(
+        f"annotation {mark.value}({name}) matched no event or statement label of the explored steps"
+        for mark, name in options.annotations
+        if name not in names
+    )
 
 
 __all__ = ["INIT_EVENT", "LtlOptions", "build_condition", "check_ltl"]

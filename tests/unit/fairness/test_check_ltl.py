@@ -126,3 +126,24 @@ def test_bad_options_and_kinds():
         check_ltl(_detector(), _ltl(LtlEvent("x")), LtlOptions(annotations=(("wf", "x"),)))  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="LTL"):
         check_ltl(_detector(), Property("s", PropertyKind.DEADLOCK_FREE, "s"))
+
+
+PML_LABEL = """byte x = 0;
+active proctype A() { go: x = 1 }
+active proctype B() { do :: skip od }
+ltl p { <> (x == 1) }
+"""
+
+
+def test_promela_label_annotation():
+    promela = pytest.importorskip("bridge.frontends.promela")
+    if not hasattr(promela, "load_promela"):
+        pytest.skip("no Promela front-end yet")
+    model = promela.load_promela("label.pml", PML_LABEL)
+    (ts, prop), = [(s, p) for s, p in model.properties() if p.kind is PropertyKind.LTL]
+    assert check_ltl(ts, prop).outcome is Outcome.VIOLATED
+    v = check_ltl(ts, prop, LtlOptions(annotations=((FairnessMark.WF, "go"),)))
+    assert v.outcome is Outcome.HOLDS
+    typo = check_ltl(ts, prop, LtlOptions(annotations=((FairnessMark.WF, "og"),)))
+    assert typo.outcome is Outcome.VIOLATED
+    assert any("og" in note and "matched no event" in note for note in typo.notes)
