@@ -5,13 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bridge.backends.spin.pan_output import classify_error, parse_pan_output
-from bridge.backends.spin.run import SpinOptions, run_spin, tools_available
+from bridge.backends.spin.run import SpinOptions, run_spin
 from bridge.backends.spin.trail import LineInfo, SourceMap, replay_trail
 from bridge.diagnostics import BackendError, ConfigurationError, Span
 from bridge.ir.verdict import Lasso, Trace
-
-_MISSING = tools_available()
-spin = pytest.mark.skipif(_MISSING is not None, reason=f"SPIN back-end: {_MISSING}")
 
 COUNTER = """\
 byte x;
@@ -45,7 +42,6 @@ ltl b_runs { []<> B@end }
 
 
 @pytest.mark.spin
-@spin
 def test_assertion_violation_with_trail() -> None:
     result = run_spin(COUNTER, SpinOptions(timeout=60))
     assert result.errors == 1
@@ -59,7 +55,6 @@ def test_assertion_violation_with_trail() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_safety_holds_counts_states() -> None:
     fixed = COUNTER.replace("x == 2)", "x == 3)")
     result = run_spin(fixed, SpinOptions(defines=("NOREDUCE",)))
@@ -72,7 +67,6 @@ def test_safety_holds_counts_states() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_ltl_acceptance_cycle_is_a_lasso() -> None:
     result = run_spin(CYCLE, SpinOptions(acceptance=True, ltl="never4"))
     assert result.error_kind == "acceptance cycle"
@@ -84,7 +78,6 @@ def test_ltl_acceptance_cycle_is_a_lasso() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_weak_fairness_flag_changes_the_verdict() -> None:
     unfair = run_spin(STARVE, SpinOptions(acceptance=True))
     fair = run_spin(STARVE, SpinOptions(acceptance=True, weak_fairness=True))
@@ -95,7 +88,6 @@ def test_weak_fairness_flag_changes_the_verdict() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_source_map_relabels_steps() -> None:
     result = run_spin(COUNTER)
     source_map = SourceMap(
@@ -110,7 +102,6 @@ def test_source_map_relabels_steps() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_syntax_error_is_backend_error() -> None:
     with pytest.raises(BackendError) as info:
         run_spin("active proctype P() { x = 1 }")
@@ -118,7 +109,6 @@ def test_syntax_error_is_backend_error() -> None:
 
 
 @pytest.mark.spin
-@spin
 def test_timeout_kills_pan() -> None:
     big = """\
 byte a[6];
