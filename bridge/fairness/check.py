@@ -298,6 +298,8 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
     fair_name = fairness.value
     if options.annotations:
         fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
+    if options.model_annotations and _model_has_marks(system):
+        fair_name += " + the model's annotations"
 
     def verdict(
         outcome: Outcome,
