@@ -2,7 +2,7 @@
 
 A state is a flat tuple of small ints, laid out as::
 
-    [hidden globals] [layout id]? [_last]? [globals] [global channel buffers]
+    [hidden globals] [layout id]? [_last]? [exclusive]? [globals] [global channel buffers]
     [instance 0 segment] [instance 1 segment] ...
 
 * Hidden globals (CSP# ``hvar``) come first so that the visited key of a state is the
@@ -22,6 +22,12 @@ A state is a flat tuple of small ints, laid out as::
   it is the youngest live one, and its segment is removed, so pids are reused exactly as
   SPIN reuses them. Static systems (CSP#, hand-built IR without ``Run``) have one fixed
   layout and instances never disappear.
+* Promela models with ``atomic`` sequences have an *exclusive* slot: the pid of the
+  instance whose last step left it inside an atomic sequence, else -1. Only that
+  instance may move while it can (SPIN regains atomicity only when the process itself
+  is scheduled again: promela-spin.md sections 5 and 11); pan does not store such
+  intermediate states, so tools comparing state counts with pan should count states
+  whose exclusive slot is -1 or whose holder is blocked.
 * Channel ids: global channels ``1..n`` in declaration order; a channel declared in a
   process gets, when the instance is created, the next id after every channel of the
   instances before it (creation order, as SPIN numbers them).
@@ -105,6 +111,8 @@ class StateLayout:
     process_index: dict[str, int]
     initial_templates: tuple[int, ...]
     initial_bases: tuple[int, ...] = field(default=())
+    # Promela with atomic sequences: the pid holding atomicity (-1: none), see below.
+    exclusive_slot: int | None = None
 
     def channel_by_id(self, cid: int) -> ChannelSlot | None:
         """Return the global channel with id ``cid``, or None."""
@@ -170,6 +178,12 @@ def compute_layout(system: TransitionSystem) -> StateLayout:
     if _mentions_builtin(system, "_last"):
         last_slot = offset
         offset += 1
+    exclusive_slot = None
+    if system.language is SourceLanguage.PROMELA and any(
+        loc.atomic for p in system.processes for loc in p.locations
+    ):
+        exclusive_slot = offset
+        offset += 1
     for v in system.globals:
         if not v.hidden:
             globals_[v.name] = _slot(v, offset)
@@ -225,4 +239,5 @@ def compute_layout(system: TransitionSystem) -> StateLayout:
     return StateLayout(
         system, hidden_count, dynamic, layout_slot, last_slot, globals_, channels,
         channel_ids, static_size, processes, process_index, tuple(templates), tuple(bases),
+        exclusive_slot,
     )

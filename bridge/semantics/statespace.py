@@ -18,8 +18,11 @@ promela-spin.md section 11):
   ``Parallel`` happens jointly, only if every operand with it in its alphabet offers it.
   Data operations (``Edge.data_operation``) and channel edges never synchronise
   (cspsharp.md section 7); an effect on a barrier edge runs as part of the joint step;
-* atomicity: if an instance at an ``atomic`` location has a step, only steps of instances
-  at atomic locations are offered (atomicity is lost while it is blocked);
+* atomicity (CSP#, IR): if an instance at an ``atomic`` location has a step, only steps
+  of instances at atomic locations are offered (atomicity is lost while it is blocked).
+  Promela follows SPIN exactly: the instance whose last step left it inside an atomic
+  sequence (the state's exclusive slot, see state.py) moves alone while it can; once
+  it blocked and another instance moved, it regains control only by moving itself;
 * Promela termination: an instance at a ``terminal`` location dies by a separate step,
   enabled only for the youngest live instance (SPIN); its segment is removed.
 
@@ -232,11 +235,19 @@ class CompiledStateSpace:
                 lines.append(f"        t[{lay.layout_slot}] = {rl.pop_id}")
                 if lay.last_slot is not None:
                     lines.append(f"        t[{lay.last_slot}] = {pid}")
+                if lay.exclusive_slot is not None:
+                    lines.append(f"        t[{lay.exclusive_slot}] = -1")
                 lines.append(f"        out.append(({dname}, tuple(t)))")
         lines.append("    if aux:")
         lines.append("        _post(s, out, aux, None)")
         atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
-        if atomic:
+        if lay.exclusive_slot is not None:
+            lines.append(f"    _h = s[{lay.exclusive_slot}]")
+            lines.append("    if _h >= 0 and out:")
+            lines.append("        _ch = [x for x in out if _h in x[0].processes]")
+            lines.append("        if _ch:")
+            lines.append("            return _ch")
+        elif atomic:
             lines.append("    if out:")
             lines.append("        _in = []")
             for b, pid, atom in atomic:
@@ -357,7 +368,13 @@ class CompiledStateSpace:
             guard = gen.expr(e.guard, ctx)
         loc_slot = ctx.rel(0)
         move = f"t[{loc_slot}] = {e.target}" if e.target != e.source else ""
-        last = f"t[{lay.last_slot}] = {pid}" if lay.last_slot is not None else ""
+        last_parts = []
+        if lay.last_slot is not None:
+            last_parts.append(f"t[{lay.last_slot}] = {pid}")
+        target_atomic = e.target in self._atomic_sets[tpl.index]
+        if lay.exclusive_slot is not None:
+            last_parts.append(f"t[{lay.exclusive_slot}] = {pid if target_atomic else -1}")
+        last = "; ".join(last_parts)
         ectx = ctx.with_src("t")
         ectx.block = {}
         effect: list[str] = []
@@ -433,6 +450,13 @@ class CompiledStateSpace:
         alines = [f"def {aname}(t, b, pid, _msg):"]
         if move:
             alines.append(f"    {move}")
+        if self.layout.exclusive_slot is not None:
+            # Rendezvous inside atomic passes control to the receiver (promela-spin.md 5).
+            ex = self.layout.exclusive_slot
+            if e.target in self._atomic_sets[tpl.index]:
+                alines.append(f"    t[{ex}] = pid")
+            elif isinstance(comm, Send):
+                alines.append(f"    t[{ex}] = -1")
         condition = comm.condition if isinstance(comm, Receive) else None
         if isinstance(comm, Receive):
             gen.binds(comm.args, "_msg", ectx, alines, "    ")
@@ -608,6 +632,8 @@ class CompiledStateSpace:
     def _make_initial(self) -> StateVector:
         lay = self.layout
         t = [0] * lay.static_size
+        if lay.exclusive_slot is not None:
+            t[lay.exclusive_slot] = -1
         self._ns["_globals_init"](t)
         self._static_layout = None
         if lay.dynamic:
@@ -651,6 +677,7 @@ class CompiledStateSpace:
         layouts = self._layouts
         ls = lay.layout_slot
         last = lay.last_slot
+        exclusive = lay.exclusive_slot
         death = self.language is SourceLanguage.PROMELA
         any_atomic = self._any_atomic
         step_for = self._step_for
@@ -746,10 +773,18 @@ class CompiledStateSpace:
                     t[ls] = rl.pop_id
                     if last is not None:
                         t[last] = pid
+                    if exclusive is not None:
+                        t[exclusive] = -1
                     out.append((death_step(pid), tuple(t)))
             if aux:
                 post(s, out, aux, rl)
-            if any_atomic and out:
+            if exclusive is not None:
+                h = s[exclusive]
+                if h >= 0 and out:
+                    chosen = [x for x in out if h in x[0].processes]
+                    if chosen:
+                        return chosen
+            elif any_atomic and out:
                 inside = [pid for _, b, pid, atom, _ in rl.runners if atom is not None and s[b] in atom]
                 if inside:
                     chosen = [x for x in out if any(p in inside for p in x[0].processes)]

@@ -217,3 +217,24 @@ def test_barrier_edge_with_bookkeeping_effect_runs_both_effects():
     assert step.processes == (0, 1)
     val = space.valuation(nxt)
     assert (val["x"], val["y"], val["P@"], val["Q@"]) == (1, 2, 1, 1)
+
+
+def test_promela_atomicity_is_regained_only_by_moving():
+    """tests/models/promela/m33_atomic_regain.pml: A = atomic { x = 1; (y == 1); x = 2 },
+    B = y = 1, C = (y == 1 && x == 1) -> assert(false). After B moves, A is executable
+    again but does not hold atomicity until it moves, so C can fail (SPIN agrees)."""
+    a = process("A", [edge(0, 1, effect=[assign("x", 1)]), edge(1, 2, guard=eq(G("y"), 1)),
+                      edge(2, 3, effect=[assign("x", 2)])],
+                n_locations=4, atomic=[1, 2], terminal=[3])
+    b = process("B", [edge(0, 1, effect=[assign("y", 1)])], n_locations=2, terminal=[1])
+    from bridge.ir import Binary
+
+    c = process("C", [edge(0, 1, guard=Binary("&&", eq(G("y"), 1), eq(G("x"), 1)),
+                           effect=[AssertStmt(C(False))])], n_locations=2, terminal=[1])
+    ts = system([a, b, c], [int_var("x"), int_var("y")], language=SourceLanguage.PROMELA)
+    v = check_property(ts, prop(PropertyKind.SAFETY))
+    assert v.outcome is Outcome.VIOLATED and v.reason == "assertion violated"
+    # Just after x = 1, A holds atomicity but is blocked at (y == 1): B may move.
+    space = build_state_space(ts)
+    s1 = next(n for st, n in space.successors(space.initial_states()[0]) if st.processes == (0,))
+    assert [st.processes for st, _ in space.successors(s1)] == [(1,)]  # A blocked: B only
