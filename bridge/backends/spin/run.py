@@ -14,6 +14,7 @@ refuse to call it "holds" (SPIN prints "error: max search depth too small" then)
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import resource
@@ -65,6 +66,7 @@ class SpinOptions:
     never_claim: str | None = None
     extra_pan_flags: tuple[str, ...] = ()
     processes: int | None = None  # running processes, to size -DNFAIR for -f
+    optimise: str = "-O0"  # pan.c of a big claim compiles in minutes at -O1 and up
     spin: str = "spin"
     cc: str = "cc"
     keep_directory: str | None = None  # copy the work directory here (debugging, ltlcross)
@@ -93,6 +95,8 @@ class SpinOptions:
             )
         if self.max_depth is not None and self.max_depth < 1:
             raise ConfigurationError(f"max depth must be positive, got {self.max_depth}")
+        if self.optimise not in ("-O0", "-O1", "-O2", "-O3", "-Os"):
+            raise ConfigurationError(f"bad optimisation flag {self.optimise!r}: -O0..-O3 or -Os")
         if self.hash_bits is not None and not 10 <= self.hash_bits <= 40:
             raise ConfigurationError(f"hash bits must be in 10..40, got {self.hash_bits}")
 
@@ -157,6 +161,7 @@ class SpinResult:
     claim: str | None = None
     output: str = ""
     trail: str | None = None
+    claim_text: str | None = None  # the never claim(s) spin built from ltl blocks
     stage_seconds: tuple[tuple[str, float], ...] = field(default=())
 
     @property
@@ -300,7 +305,17 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
                 output_tail(done.stdout + done.stderr),
                 message="spin -a rejected the model: " + _first_error(done.stdout + done.stderr),
             )
-        cc_argv = [_compiler(options.cc), "-O1", "-w", *options.cc_defines(), "-o", "pan", "pan.c"]
+        nvr = Path(work, "_spin_nvr.tmp")
+        claim_text = nvr.read_text(encoding="utf-8", errors="replace") if nvr.exists() else None
+        cc_argv = [
+            _compiler(options.cc),
+            options.optimise,
+            "-w",
+            *options.cc_defines(),
+            "-o",
+            "pan",
+            "pan.c",
+        ]
         done = run_limited(cc_argv, work, remaining(), tool_memory)
         stages.append(("cc", done.seconds))
         if done.timed_out:
@@ -333,7 +348,9 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
                 output_tail(output),
                 message="pan failed: " + _first_error(output),
             )
-        return _result_from(parsed, output, trail, stages, start)
+        return dataclasses.replace(
+            _result_from(parsed, output, trail, stages, start), claim_text=claim_text
+        )
 
 
 def _first_error(text: str) -> str:

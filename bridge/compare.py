@@ -1,0 +1,491 @@
+"""Run one LTL property through every engine and encoding; return one comparison table.
+
+DESIGN.md section 5 ("fairness-encoding comparisons"): the native fair checker
+(``bridge.fairness.check.check_ltl``), SPIN on the premise encoding with its own LTL
+translator (paper 000 formula F1, Table 1), SPIN on the same premise formula through a
+never claim built by Spot, SPIN ``-a -f`` on the action-process encoding (paper 003
+section 3; weak fairness only), SPIN without fairness, and Spot's own emptiness check
+of the explicit product (small models). Each row says the engine, encoding, fairness,
+verdict, states, transitions, Büchi automaton size, seconds and peak memory; a tool
+that runs out of time is a ``timeout`` row, a notion an engine cannot express is an
+``unsupported`` row. Rows that check the same fairness notion must agree: a
+disagreement is flagged (``Comparison.disagreement``) and printed loudly by the CLI.
+
+Orchestration only: this module may import every room (it sits beside ``api``).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bridge.diagnostics import BackendError, BridgeError, ConfigurationError, UnsupportedError
+from bridge.ir.model import FairnessMark, TransitionSystem
+from bridge.ir.property import Fairness, Property, PropertyKind
+from bridge.ir.verdict import Outcome
+
+ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process", "spin-plain",
+           "spot")
+
+
+@dataclass(frozen=True, slots=True)
+class CompareOptions:
+    """``fairness``: the notion compared (native, premise, action-process, Spot);
+    ``timeout`` (seconds) and ``memory_mb`` per engine run; ``engines``: which rows;
+    ``spot_max_states``: Spot's emptiness check runs on models up to this size."""
+
+    fairness: Fairness = Fairness.WEAK
+    annotations: tuple[tuple[FairnessMark, str], ...] = ()
+    timeout: float = 60.0
+    memory_mb: int = 2048
+    engines: tuple[str, ...] = ENGINES
+    spot_max_states: int = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class CompareRow:
+    engine: str
+    encoding: str
+    fairness: str
+    verdict: str  # holds, violated, unknown, timeout, unsupported, error
+    states: int | None = None
+    transitions: int | None = None
+    buchi_states: int | None = None
+    buchi_edges: int | None = None
+    seconds: float | None = None
+    memory_mb: float | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    model: str
+    property: str
+    fairness: str
+    rows: tuple[CompareRow, ...]
+
+    @property
+    def disagreement(self) -> bool:
+        """Return True if two definite verdicts for the compared fairness differ."""
+        verdicts = {
+            r.verdict for r in self.rows
+            if r.fairness == self.fairness and r.verdict in ("holds", "violated")
+        }
+        plain = {r.verdict for r in self.rows
+                 if r.fairness == "none" and r.verdict in ("holds", "violated")}
+        return len(verdicts) > 1 or len(plain) > 1
+
+
+COLUMNS = ("engine", "encoding", "fairness", "verdict", "states", "transitions",
+           "buchi_states", "buchi_edges", "seconds", "memory_mb", "note")
+
+
+def compare(
+    system: TransitionSystem,
+    prop: Property,
+    options: CompareOptions | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Return the comparison table of ``prop`` on ``system`` (see the module docstring)."""
+    options = options or CompareOptions()
+    unknown = [e for e in options.engines if e not in ENGINES]
+    if unknown:
+        raise ConfigurationError(f"unknown engine(s) {unknown}; allowed: {', '.join(ENGINES)}")
+    if prop.kind is not PropertyKind.LTL:
+        raise ConfigurationError(
+            f"compare needs an LTL assertion; '{prop.text}' is {prop.kind.value}"
+        )
+    rows: list[CompareRow] = []
+    for engine in options.engines:
+        if progress is not None:
+            progress(engine)
+        runner = _RUNNERS[engine]
+        try:
+            rows.extend(runner(system, prop, options))
+        except UnsupportedError as exc:
+            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options),
+                                   "unsupported", note=str(exc)))
+        except BackendError as exc:
+            verdict = "timeout" if exc.timed_out else "error"
+            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options), verdict,
+                                   note=str(exc)))
+        except BridgeError as exc:
+            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options), "error",
+                                   note=f"{type(exc).__name__}: {exc}"))
+    return Comparison(system.name, prop.text or prop.name, options.fairness.value, tuple(rows))
+
+
+_ENCODING = {
+    "native": "fair SCC search",
+    "spin-premise": "premise (SPIN ltl)",
+    "spin-premise-spot": "premise (Spot never claim)",
+    "spin-action-process": "action-process, pan -f",
+    "spin-plain": "plain",
+    "spot": "explicit product",
+}
+
+
+def _fair(engine: str, options: CompareOptions) -> str:
+    return "none" if engine == "spin-plain" else options.fairness.value
+
+
+def _outcome(outcome: Outcome) -> str:
+    return outcome.value
+
+
+# ---------------------------------------------------------------------------------
+# Engines
+
+
+def _native(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.fairness.check import LtlOptions, check_ltl
+
+    start = time.monotonic()
+    verdict = check_ltl(
+        system,
+        prop,
+        LtlOptions(fairness=options.fairness, annotations=options.annotations,
+                   timeout=options.timeout),
+    )
+    seconds = time.monotonic() - start
+    extra = dict(verdict.statistics.extra)
+    memory = verdict.statistics.peak_memory_bytes / 2**20 or None
+    state = _outcome(verdict.outcome)
+    if verdict.outcome is Outcome.UNKNOWN and "time" in verdict.reason.lower():
+        state = "timeout"
+    return [CompareRow(
+        "native", _ENCODING["native"], options.fairness.value, state,
+        verdict.statistics.states or None, verdict.statistics.transitions or None,
+        extra.get("automaton_states"), extra.get("automaton_edges"), round(seconds, 3),
+        memory, verdict.reason if verdict.outcome is not Outcome.HOLDS else "",
+    )]
+
+
+def _spin_row(engine: str, model, prop_emitted, spin_options, fairness: str,  # noqa: ANN001
+              buchi: tuple[int | None, int | None] = (None, None), note: str = "") -> CompareRow:
+    from bridge.automata.never import NeverClaimError, parse_never_claim
+    from bridge.backends.spin.run import run_spin
+
+    result = run_spin(model.text, spin_options)
+    if result.timed_out:
+        stage = result.stage_seconds[-1][0] if result.stage_seconds else "?"
+        what = {"spin": "spin -a (LTL translation) did not finish",
+                "cc": "compiling pan.c did not finish",
+                "pan": "pan did not finish"}.get(stage, "timed out")
+        return CompareRow(engine, _ENCODING[engine], fairness, "timeout",
+                          result.states_stored or None, result.transitions or None,
+                          *buchi, round(result.seconds, 3), None, what)
+    if result.errors:
+        violated = True
+    elif result.complete:
+        violated = False
+    else:
+        reason = "search depth too small" if result.depth_limit_hit else "out of memory"
+        return CompareRow(engine, _ENCODING[engine], fairness, "unknown", result.states_stored,
+                          result.transitions, *buchi, round(result.seconds, 3),
+                          result.memory_mb, reason)
+    if prop_emitted.negated:
+        violated = not violated
+    if buchi == (None, None) and result.claim_text:
+        try:
+            parsed = parse_never_claim(result.claim_text)
+            buchi = (parsed.automaton.num_states, parsed.automaton.num_edges)
+        except NeverClaimError:
+            pass
+    notes = [note] if note else []
+    if result.errors:
+        notes.append(result.error_kind)
+    return CompareRow(
+        engine, _ENCODING[engine], fairness, "violated" if violated else "holds",
+        result.states_stored, result.transitions, *buchi, round(result.seconds, 3),
+        result.memory_mb, "; ".join(n for n in notes if n),
+    )
+
+
+def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.backends.spin.emit import emit_promela
+
+    model = emit_promela(system, "premise", options.fairness, prop,
+                         annotations=options.annotations)
+    emitted = model.properties[0]
+    spin_options = model.spin_options(emitted, options.timeout, options.memory_mb)
+    return [_spin_row("spin-premise", model, emitted, spin_options, options.fairness.value,
+                      note=f"{emitted.premises} premises")]
+
+
+def _spin_premise_spot(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.automata.never import never_claim_for
+    from bridge.backends.spin.emit import emit_promela
+
+    model = emit_promela(system, "premise", options.fairness, prop,
+                         annotations=options.annotations, ltl_blocks=False)
+    emitted = model.properties[0]
+    start = time.monotonic()
+    claim, states, edges = never_claim_for(emitted.spot_formula or "")
+    translation = time.monotonic() - start
+    spin_options = dataclasses.replace(
+        model.spin_options(emitted, options.timeout, options.memory_mb),
+        never_claim=claim, ltl=None,
+    )
+    row = _spin_row("spin-premise-spot", model, emitted, spin_options, options.fairness.value,
+                    (states, edges), f"{emitted.premises} premises; Spot {translation:.2f}s")
+    return [dataclasses.replace(row, seconds=round((row.seconds or 0) + translation, 3))]
+
+
+def _spin_action_process(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.backends.spin.emit import emit_promela
+
+    if options.fairness is not Fairness.WEAK:
+        raise UnsupportedError.at(
+            None, f"pan -f is (event-level, via action processes) weak fairness only, not "
+            f"{options.fairness.value}"
+        )
+    model = emit_promela(system, "action-process", Fairness.WEAK, prop)
+    emitted = model.properties[0]
+    spin_options = model.spin_options(emitted, options.timeout, options.memory_mb)
+    return [_spin_row("spin-action-process", model, emitted, spin_options, "weak",
+                      note="; ".join(model.notes[:1]))]
+
+
+def _spin_plain(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.backends.spin.emit import emit_promela
+
+    model = emit_promela(system, "plain", Fairness.NONE, prop)
+    emitted = model.properties[0]
+    spin_options = model.spin_options(emitted, options.timeout, options.memory_mb)
+    return [_spin_row("spin-plain", model, emitted, spin_options, "none")]
+
+
+def _spot(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    start = time.monotonic()
+    outcome, states, transitions, buchi = spot_emptiness(
+        system, prop, options.fairness, options.spot_max_states, options.timeout
+    )
+    return [CompareRow("spot", _ENCODING["spot"], options.fairness.value, outcome, states,
+                       transitions, *buchi, round(time.monotonic() - start, 3))]
+
+
+def spot_emptiness(
+    system: TransitionSystem,
+    prop: Property,
+    fairness: Fairness,
+    max_states: int,
+    timeout: float,
+) -> tuple[str, int, int, tuple[int | None, int | None]]:
+    """Return (verdict, states, transitions, (automaton states, edges)) from Spot.
+
+    The explicit state graph (``build_state_space``, breadth first, at most
+    ``max_states`` states) becomes a Spot automaton whose edge ``(s, step, s')`` reads
+    the state atoms of ``s'`` and the event of ``step`` (the native convention,
+    ``fairness/product.py``), plus ``en_k`` (action k enabled in ``s'``) and ``ex_k``
+    (``step`` is action k); deadlocks get an idle self-loop with no event. The formula
+    ``!(premises -> phi)`` is translated with Emerson-Lei acceptance and
+    ``product(...).is_empty()`` decides: an independent cross-check of the native
+    engine (STYLE.md section 2), practical only for small models.
+    """
+    import buddy
+    import spot
+
+    from bridge.automata.ltl import bind_atoms
+    from bridge.ir.property import LtlEvent
+    from bridge.semantics.statespace import build_state_space
+
+    if fairness not in (Fairness.NONE, Fairness.WEAK, Fairness.STRONG_LOCAL,
+                        Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG):
+        raise UnsupportedError.at(None, f"the Spot cross-check does not encode {fairness.value}")
+    if prop.formula is None:
+        raise UnsupportedError.at(prop.span, "no formula")
+    deadline = time.monotonic() + timeout
+    space = build_state_space(system)
+    text, binding = bind_atoms(prop.formula)
+    ids: dict[tuple[int, ...], int] = {}
+    order: list[tuple[int, ...]] = []
+    steps: list[list[tuple[object, int]]] = []
+    for s in space.initial_states():
+        if s not in ids:
+            ids[s] = len(order)
+            order.append(s)
+    k = 0
+    transitions = 0
+    while k < len(order):
+        if time.monotonic() > deadline:
+            raise BackendError(["spot"], None, "", timed_out=True, message="state graph timed out")
+        out = []
+        for step, nxt in space.successors(order[k]):
+            if nxt not in ids:
+                if len(order) >= max_states:
+                    raise UnsupportedError.at(
+                        None, f"more than {max_states} states: too big for the Spot cross-check"
+                    )
+                ids[nxt] = len(order)
+                order.append(nxt)
+            out.append((step, ids[nxt]))
+        steps.append(out)
+        transitions += len(out)
+        k += 1
+    process_level = fairness in (Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG)
+
+    def units(step: object) -> list[object]:
+        if getattr(step, "tau", False) or getattr(step, "stutter", False):
+            return []
+        if process_level:
+            return list(getattr(step, "processes", ()))
+        return [getattr(step, "action", None)]
+
+    all_units = sorted({u for out in steps for st, _ in out for u in units(st)}, key=repr)
+    unit_index = {u: i for i, u in enumerate(all_units)} if fairness is not Fairness.NONE else {}
+    enabled = [{unit_index[u] for st, _ in out for u in units(st) if u in unit_index}
+               for out in steps]
+    state_atoms = [(i, space.predicate(a.expr)) for i, a in enumerate(binding.atoms)
+                   if not isinstance(a, LtlEvent)]
+    event_atoms = [(i, a.name) for i, a in enumerate(binding.atoms) if isinstance(a, LtlEvent)]
+    aut = spot.make_twa_graph(spot.make_bdd_dict())
+    ap_vars = [aut.register_ap(f"p{i}") for i in range(len(binding.atoms))]
+    en_vars = [aut.register_ap(f"en{j}") for j in range(len(unit_index))]
+    ex_vars = [aut.register_ap(f"ex{j}") for j in range(len(unit_index))]
+    aut.set_generalized_buchi(0)
+    aut.new_states(len(order) + 1)
+    aut.set_init_state(len(order))
+    labels = [{i for i, pred in state_atoms if pred(s)} for s in order]
+
+    def cond(target: int, event: str | None, taken: set[int]) -> object:
+        c = buddy.bddtrue
+        for i, v in enumerate(ap_vars):
+            on = i in labels[target] or any(i == j and event == name for j, name in event_atoms)
+            c &= buddy.bdd_ithvar(v) if on else buddy.bdd_nithvar(v)
+        for j, v in enumerate(en_vars):
+            c &= buddy.bdd_ithvar(v) if j in enabled[target] else buddy.bdd_nithvar(v)
+        for j, v in enumerate(ex_vars):
+            c &= buddy.bdd_ithvar(v) if j in taken else buddy.bdd_nithvar(v)
+        return c
+
+    aut.new_edge(len(order), 0, cond(0, "init", set()))
+    for src, out in enumerate(steps):
+        if not out:
+            aut.new_edge(src, src, cond(src, None, set()))
+        for step, dst in out:
+            taken = {unit_index[u] for u in units(step) if u in unit_index}
+            aut.new_edge(src, dst, cond(dst, getattr(step, "event", None), taken))
+    premises = []
+    for j in range(len(unit_index)):
+        if fairness in (Fairness.WEAK, Fairness.PROCESS_WEAK):
+            premises.append(f"(FG en{j} -> GF ex{j})")
+        else:
+            premises.append(f"(GF en{j} -> GF ex{j})")
+    phi = f"({' & '.join(premises)}) -> ({text})" if premises else text
+    negated = spot.translate(f"!({phi})", "generic")
+    empty = spot.product(aut, negated).is_empty()
+    return ("holds" if empty else "violated", len(order), transitions,
+            (negated.num_states(), negated.num_edges()))
+
+
+_RUNNERS: dict[str, Callable[[TransitionSystem, Property, CompareOptions], list[CompareRow]]] = {
+    "native": _native,
+    "spin-premise": _spin_premise,
+    "spin-premise-spot": _spin_premise_spot,
+    "spin-action-process": _spin_action_process,
+    "spin-plain": _spin_plain,
+    "spot": _spot,
+}
+
+
+# ---------------------------------------------------------------------------------
+# Reports
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def format_table(comparison: Comparison) -> str:
+    """Return the comparison as an aligned text table (with a loud banner on
+    disagreement)."""
+    header = COLUMNS[:-1]
+    cells = [[_cell(getattr(r, c)) for c in header] for r in comparison.rows]
+    widths = [max(len(h), *(len(row[k]) for row in cells)) for k, h in enumerate(header)]
+    lines = [f"{comparison.model}: {comparison.property}  (fairness {comparison.fairness})"]
+    lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    lines.append("  ".join("-" * w for w in widths))
+    for row, r in zip(cells, comparison.rows, strict=True):
+        line = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+        lines.append(line + (f"  # {r.note}" if r.note else ""))
+    if comparison.disagreement:
+        lines.append("")
+        lines.append("!!! DISAGREEMENT: engines checking the same fairness gave different "
+                     "verdicts !!!")
+    return "\n".join(lines)
+
+
+def format_markdown(comparisons: Sequence[Comparison]) -> str:
+    """Return the comparisons as one Markdown table."""
+    head = ("model", "property", *COLUMNS)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in comparisons:
+        for r in c.rows:
+            verdict = r.verdict + (" **DISAGREES**" if c.disagreement else "")
+            values = [c.model, c.property, *(_cell(getattr(r, k)) for k in COLUMNS)]
+            values[5] = verdict
+            lines.append("| " + " | ".join(v.replace("|", "\\|") for v in values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def format_csv(comparisons: Sequence[Comparison]) -> str:
+    """Return the comparisons as CSV (one row per engine run)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(("model", "property", *COLUMNS, "disagreement"))
+    for c in comparisons:
+        for r in c.rows:
+            writer.writerow((c.model, c.property, *(getattr(r, k) for k in COLUMNS),
+                             c.disagreement))
+    return out.getvalue()
+
+
+def format_json(comparisons: Sequence[Comparison]) -> str:
+    """Return the comparisons as JSON."""
+    return json.dumps([
+        {"model": c.model, "property": c.property, "fairness": c.fairness,
+         "disagreement": c.disagreement,
+         "rows": [dataclasses.asdict(r) for r in c.rows]}
+        for c in comparisons
+    ], indent=2)
+
+
+def plot(comparisons: Sequence[Comparison], path: str) -> None:
+    """Write a bar chart of seconds per engine to ``path`` (needs matplotlib, the
+    ``plot`` extra); raises ``ConfigurationError`` when it is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ConfigurationError(
+            "--plot needs matplotlib: pip install 'bridge[plot]'"
+        ) from exc
+    labels: list[str] = []
+    seconds: list[float] = []
+    colors: list[str] = []
+    palette = {"holds": "tab:green", "violated": "tab:red", "timeout": "tab:gray"}
+    for c in comparisons:
+        for r in c.rows:
+            labels.append(f"{r.engine}\n{r.fairness}")
+            seconds.append(r.seconds or 0.0)
+            colors.append(palette.get(r.verdict, "tab:orange"))
+    fig, ax = plt.subplots(figsize=(max(6, len(labels) * 1.2), 4))
+    ax.bar(range(len(labels)), seconds, color=colors)
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.set_ylabel("seconds")
+    ax.set_title("; ".join(f"{c.model}: {c.property}" for c in comparisons)[:100])
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
