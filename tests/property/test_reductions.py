@@ -94,6 +94,22 @@ def test_por_preserves_verdicts_without_fairness(ts, formula):
 @pytest.mark.parametrize("fairness", [Fairness.WEAK, Fairness.PROCESS_WEAK])
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ts=systems(), formula=formulas())
+def test_por_preserves_weakly_fair_verdicts_with_full_enabled_sets(fairness, ts, formula):
+    """With fairness judged on the unreduced enabled sets (``enabled_actions``), POR
+    preserves verdicts under weak and process-weak fairness, and every counterexample
+    of the reduced space is a fair run of the full space."""
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, formula, fairness)
+    expected = check(full, formula, fairness)
+    got = check(por, formula, fairness, full_enabled=True)
+    assert got.violated == expected.violated
+    if got.violated:
+        replay(full, got.initial, got.prefix + got.loop)
+
+
+@pytest.mark.parametrize("fairness", [Fairness.WEAK, Fairness.PROCESS_WEAK])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ts=systems(), formula=formulas())
 def test_por_keeps_every_weakly_fair_counterexample(fairness, ts, formula):
     """No fair counterexample of the full space is lost: a 'holds' on the reduced space
     is a 'holds' on the full space (the direction a wrong verdict would be dangerous).

@@ -32,8 +32,17 @@ class Outcome:
     nodes: int
 
 
-def check(space: StateSpace, formula: Ltl, fairness: Fairness = Fairness.NONE) -> Outcome:
-    """Return whether some fair run of ``space`` violates ``formula``, with the lasso."""
+def check(
+    space: StateSpace, formula: Ltl, fairness: Fairness = Fairness.NONE, full_enabled: bool = False
+) -> Outcome:
+    """Return whether some fair run of ``space`` violates ``formula``, with the lasso.
+
+    ``full_enabled``: judge enabledness with ``space.full_successors`` (the unreduced
+    steps of a POR wrapper) instead of the successors the search explores; this is how
+    the fairness engine must treat ``PartialOrderReduction`` under weak fairness.
+    """
+    if full_enabled:
+        return _with_full_enabled_sets(space, formula, fairness)
     aut = translate_formula(formula)
     atoms = aut.binding.atoms
     preds = []
@@ -61,6 +70,32 @@ def check(space: StateSpace, formula: Ltl, fairness: Fairness = Fairness.NONE) -
 
     initial = product.sys_states[product.node_sys[lasso.initial]]
     return Outcome(True, walk(lasso.prefix), walk(lasso.loop), initial, product.num_nodes)
+
+
+def _with_full_enabled_sets(space, formula, fairness) -> Outcome:
+    from unittest import mock
+
+    import bridge.fairness.conditions as conditions
+
+    def actions(p, s):
+        cache = p.__dict__.setdefault("_full_enabled_actions", {})
+        hit = cache.get(s)
+        if hit is None:
+            ids = [p._intern_step(step) for step, _t in space.full_successors(p.sys_states[s])]
+            hit = frozenset(
+                p.step_action[k] for k in ids if not p.steps[k].tau and not p.steps[k].stutter
+            )
+            cache[s] = hit
+        return hit
+
+    def processes(p, s):
+        return frozenset(
+            q for step, _t in space.full_successors(p.sys_states[s]) for q in step.processes
+        )
+
+    with mock.patch.object(conditions, "_enabled_actions", actions), \
+            mock.patch.object(conditions, "_enabled_processes", processes):
+        return check(space, formula, fairness)
 
 
 def reachable(space: StateSpace, limit: int = 200_000) -> set[StateVector]:
