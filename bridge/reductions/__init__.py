@@ -58,6 +58,7 @@ def apply_reductions(
     annotations: Sequence[tuple[FairnessMark, str]] = tuple(getattr(options, "annotations", ()) or ())
     full_sets = bool(getattr(options, "full_enabled_sets", False))
     formula = prop.formula
+    symmetric = False
     if getattr(options, "symmetry", False):
         from bridge.reductions.symmetry import SymmetryReduction, detect_symmetry
 
@@ -67,6 +68,7 @@ def apply_reductions(
             try:
                 spec = detect_symmetry(system, formula, fairness)
                 space = SymmetryReduction(space, system, spec)
+                symmetric = True
                 notes.extend(spec.notes)
                 if spec.phases:
                     notes.append(
@@ -82,6 +84,10 @@ def apply_reductions(
         needs_sets = fairness is not Fairness.NONE or bool(annotations) or _has_marks(system)
         if refusal is not None:
             notes.append(f"por: {refusal}")
+        elif symmetric:
+            # ample sets rely on independence of edges of fixed instances; the quotient
+            # moves instances between positions, so the two are not combined here
+            notes.append("por: not applied together with symmetry reduction")
         elif needs_sets and not full_sets:
             notes.append(
                 "por: not applied: under weak fairness or annotations the fair checker must "

@@ -22,8 +22,11 @@ def test_symmetry_and_por_applied_when_sound():
     prop = _prop(LtlUnary("F", LtlUnary("G", count_atom(3, 1, 1))))
     space, notes = apply_reductions(build_state_space(ts), ts, prop,
                                     ReductionOptions(por=True, symmetry=True))
-    assert isinstance(space, PartialOrderReduction)
+    assert isinstance(space, SymmetryReduction)
     assert any(n.startswith("symmetry: 3 instances") for n in notes)
+    assert "por: not applied together with symmetry reduction" in notes
+    space, notes = apply_reductions(build_state_space(ts), ts, prop, ReductionOptions(por=True))
+    assert isinstance(space, PartialOrderReduction)
     assert any(n.startswith("por: partial order reduction applied") for n in notes)
 
 
