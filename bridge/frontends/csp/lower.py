@@ -661,6 +661,92 @@ class _Lowerer:
                 out.extend(range(first, second + step, step))
         return out
 
+    # -- processes, channels, indices --------------------------------------------------
+    def definition(self, ref: s.ProcRef) -> s.ProcDef:
+        d = self.defs.get(ref.name)
+        if d is None:
+            close = difflib.get_close_matches(ref.name, sorted(self.defs), n=1)
+            notes = [f"did you mean '{close[0]}'? It is defined at {self.defs[close[0]].name_span}"] if (
+                close
+            ) else []
+            raise SemanticError.at(ref.span, f"undeclared process '{ref.name}'", *notes)
+        if len(d.params) != len(ref.args):
+            raise SemanticError.at(
+                ref.span,
+                f"process '{ref.name}' takes {len(d.params)} argument"
+                f"{'' if len(d.params) == 1 else 's'} but {len(ref.args)} "
+                f"{'was' if len(ref.args) == 1 else 'were'} given",
+                f"'{ref.name}' is defined at {d.name_span}",
+            )
+        return d
+
+    def channel(self, name: str, span: Span) -> Channel:
+        ch = self.channels.get(name)
+        if ch is None:
+            close = difflib.get_close_matches(name, sorted(self.channels), n=1)
+            notes = [f"did you mean '{close[0]}'?"] if close else []
+            raise SemanticError.at(span, f"undeclared channel '{name}'", *notes)
+        return ch
+
+    def seq_rest(self, term: s.Binary, k: int) -> s.Term:
+        if k == len(term.operands) - 1:
+            return term.operands[k]
+        key = (id(term), k)
+        rest = self._seq_rest.get(key)
+        if rest is None:
+            ops = term.operands[k:]
+            rest = s.Binary(Span(ops[0].span.file, ops[0].span.line, ops[0].span.col,
+                                 term.span.end_line, term.span.end_col), ";", ops)
+            self._seq_rest[key] = rest
+        return rest
+
+    def seq_prefix(self, term: s.Binary, k: int) -> s.Term:
+        """Return the (cached) term of the first ``k`` operands of a ``;`` chain."""
+        key = (id(term), -k)
+        prefix = self._seq_rest.get(key)
+        if prefix is None:
+            ops = term.operands[:k]
+            last = ops[-1].span
+            prefix = s.Binary(Span(term.span.file, term.span.line, term.span.col,
+                                   last.end_line, last.end_col), ";", ops)
+            self._seq_rest[key] = prefix
+        return prefix
+
+    def index_envs(self, index: s.Index, env: Env) -> list[Env]:
+        if index.unbounded:
+            raise UnsupportedError.at(index.span, "unsupported construct: unbounded index '{..}'")
+        if index.count is not None:
+            n = self.const_int(index.count, "replication count", env)
+            return [env] * n
+        envs = [env]
+        for iv in index.variables:
+            values: list[int]
+            if iv.values is not None:
+                values = [self.const_int(v, "index value", env) for v in iv.values]
+            else:
+                assert iv.lo is not None and iv.hi is not None
+                lo = self.const_int(iv.lo, "index bound", env)
+                hi = self.const_int(iv.hi, "index bound", env)
+                values = list(range(lo, hi + 1))
+            envs = [_env_set(e, {iv.name: Const(v)}) for e in envs for v in values]
+        return envs
+
+    def alphabet_items(self, items: Iterable[s.AlphaItem], env: Env) -> set[str]:
+        out: set[str] = set()
+        for item in items:
+            envs = [env]
+            if item.variables:
+                envs = self.index_envs(s.Index(variables=item.variables, span=item.span), env)
+            for e in envs:
+                values = []
+                for c in item.event.components:
+                    v = self.expr(c, _Ctx(env=e))
+                    if not isinstance(v, Const):
+                        raise SemanticError.at(c.span, "alphabet event components must be constants")
+                    values.append(v.value)
+                out.add(_event_name(item.event.name, values))
+        return out
+
     # -- expressions --------------------------------------------------------------------
     def expr(self, e: s.SExpr, ctx: _Ctx) -> Expr:
         """Return the IR expression of ``e`` under ``ctx`` (names resolved, folded)."""
@@ -1621,85 +1707,16 @@ def _event_name(base: str, values: Iterable[int | bool]) -> str:
 # Lowerer: definitions, indices, compositions, systems
 
 
-def _definition(self: _Lowerer, ref: s.ProcRef) -> s.ProcDef:
-    d = self.defs.get(ref.name)
-    if d is None:
-        close = difflib.get_close_matches(ref.name, sorted(self.defs), n=1)
-        notes = [f"did you mean '{close[0]}'? It is defined at {self.defs[close[0]].name_span}"] if (
-            close
-        ) else []
-        raise SemanticError.at(ref.span, f"undeclared process '{ref.name}'", *notes)
-    if len(d.params) != len(ref.args):
-        raise SemanticError.at(
-            ref.span,
-            f"process '{ref.name}' takes {len(d.params)} argument"
-            f"{'' if len(d.params) == 1 else 's'} but {len(ref.args)} "
-            f"{'was' if len(ref.args) == 1 else 'were'} given",
-            f"'{ref.name}' is defined at {d.name_span}",
-        )
-    return d
 
 
-def _channel(self: _Lowerer, name: str, span: Span) -> Channel:
-    ch = self.channels.get(name)
-    if ch is None:
-        close = difflib.get_close_matches(name, sorted(self.channels), n=1)
-        notes = [f"did you mean '{close[0]}'?"] if close else []
-        raise SemanticError.at(span, f"undeclared channel '{name}'", *notes)
-    return ch
 
 
-def _seq_rest(self: _Lowerer, term: s.Binary, k: int) -> s.Term:
-    if k == len(term.operands) - 1:
-        return term.operands[k]
-    key = (id(term), k)
-    rest = self._seq_rest.get(key)
-    if rest is None:
-        ops = term.operands[k:]
-        rest = s.Binary(Span(ops[0].span.file, ops[0].span.line, ops[0].span.col,
-                             term.span.end_line, term.span.end_col), ";", ops)
-        self._seq_rest[key] = rest
-    return rest
 
 
-def _seq_prefix(self: _Lowerer, term: s.Binary, k: int) -> s.Term:
-    """Return the (cached) term of the first ``k`` operands of a ``;`` chain."""
-    key = (id(term), -k)
-    prefix = self._seq_rest.get(key)
-    if prefix is None:
-        ops = term.operands[:k]
-        last = ops[-1].span
-        prefix = s.Binary(Span(term.span.file, term.span.line, term.span.col,
-                               last.end_line, last.end_col), ";", ops)
-        self._seq_rest[key] = prefix
-    return prefix
 
 
-def _index_envs(self: _Lowerer, index: s.Index, env: Env) -> list[Env]:
-    if index.unbounded:
-        raise UnsupportedError.at(index.span, "unsupported construct: unbounded index '{..}'")
-    if index.count is not None:
-        n = self.const_int(index.count, "replication count", env)
-        return [env] * n
-    envs = [env]
-    for iv in index.variables:
-        values: list[int]
-        if iv.values is not None:
-            values = [self.const_int(v, "index value", env) for v in iv.values]
-        else:
-            assert iv.lo is not None and iv.hi is not None
-            lo = self.const_int(iv.lo, "index bound", env)
-            hi = self.const_int(iv.hi, "index bound", env)
-            values = list(range(lo, hi + 1))
-        envs = [_env_set(e, {iv.name: Const(v)}) for e in envs for v in values]
-    return envs
 
 
-_Lowerer.definition = _definition  # type: ignore[attr-defined]
-_Lowerer.channel = _channel  # type: ignore[attr-defined]
-_Lowerer.seq_rest = _seq_rest  # type: ignore[attr-defined]
-_Lowerer.seq_prefix = _seq_prefix  # type: ignore[attr-defined]
-_Lowerer.index_envs = _index_envs  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------------
@@ -1908,24 +1925,8 @@ def _is_composition(low: _Lowerer, term: s.Term, depth: int = 0) -> bool:
     return False
 
 
-def _alphabet_items(self: _Lowerer, items: Iterable[s.AlphaItem], env: Env) -> set[str]:
-    out: set[str] = set()
-    for item in items:
-        envs = [env]
-        if item.variables:
-            envs = self.index_envs(s.Index(variables=item.variables, span=item.span), env)
-        for e in envs:
-            values = []
-            for c in item.event.components:
-                v = self.expr(c, _Ctx(env=e))
-                if not isinstance(v, Const):
-                    raise SemanticError.at(c.span, "alphabet event components must be constants")
-                values.append(v.value)
-            out.add(_event_name(item.event.name, values))
-    return out
 
 
-_Lowerer.alphabet_items = _alphabet_items  # type: ignore[attr-defined]
 
 
 def _all_terms(defs: Iterable[s.ProcDef]) -> Iterable[s.Term]:

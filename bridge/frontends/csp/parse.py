@@ -45,12 +45,15 @@ _UNSUPPORTED = (
 
 @cache
 def _parser() -> Lark:
+    # cache=True: lark keeps the LALR tables in a temporary file keyed by the grammar's
+    # hash (building them takes about two seconds).
     return Lark(
         grammar_path("csp.lark").read_text(encoding="utf-8"),
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=True,
     )
 
 
