@@ -153,6 +153,25 @@ def test_guarded_receive_checks_the_buffer_head() -> None:
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.VIOLATED
 
 
+def test_atomic_has_priority_from_its_first_step() -> None:
+    """cspsharp.md 9.2, decided as PAT >= 3.4.2: A = atomic{a -> b -> Skip} runs a and
+    b before B's c can interleave, so the states are: start, after a, after b, after c,
+    terminated (joint terminate of |||): 5 states, 4 steps. Were only the steps after
+    the first atomic, c could also come first: 3 more states (8)."""
+    text = ("var x = 0;\nA = atomic { a{x = 1;} -> b{x = 2;} -> Skip };\n"
+            "B = c{x = 5;} -> Skip;\nSys = A ||| B;\n#assert Sys deadlockfree;")
+    ts = load_csp("t.csp", text).systems[0]
+    assert counts(ts) == (5, 4)
+
+
+def test_hidden_variable_is_not_part_of_the_state_identity() -> None:
+    """hvar h counts a's; states that differ only in h are one state (PAT): 1 state
+    (a self-loop) with hvar, 4 states with var."""
+    loop = "P = [h < 3] a{h = h + 1;} -> P;\n#assert P deadlockfree;"
+    assert counts(load_csp("t.csp", "hvar h = 0;\n" + loop).systems[0]) == (1, 1)
+    assert counts(load_csp("t.csp", "var h = 0;\n" + loop).systems[0]) == (4, 3)
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_dining_philosophers_deadlock(n: int) -> None:
     """dp(N) of paper 000 Table 3: every philosopher can take its right fork, then
