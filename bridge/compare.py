@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bridge.diagnostics import BackendError, BridgeError, ConfigurationError, UnsupportedError
-from bridge.ir.model import FairnessMark, TransitionSystem
+from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome
 
@@ -344,7 +344,7 @@ def spot_emptiness(
     state_atoms = [(i, space.predicate(a.expr)) for i, a in enumerate(binding.atoms)
                    if not isinstance(a, LtlEvent)]
     event_atoms = [(i, a.name) for i, a in enumerate(binding.atoms) if isinstance(a, LtlEvent)]
-    aut = spot.make_twa_graph(spot.make_bdd_dict())
+    aut = spot.make_twa_graph(spot._bdd_dict)
     ap_vars = [aut.register_ap(f"p{i}") for i in range(len(binding.atoms))]
     en_vars = [aut.register_ap(f"en{j}") for j in range(len(unit_index))]
     ex_vars = [aut.register_ap(f"ex{j}") for j in range(len(unit_index))]
@@ -378,7 +378,7 @@ def spot_emptiness(
         else:
             premises.append(f"(GF en{j} -> GF ex{j})")
     phi = f"({' & '.join(premises)}) -> ({text})" if premises else text
-    negated = spot.translate(f"!({phi})", "generic")
+    negated = spot.translate(f"!({phi})", "generic", dict=aut.get_dict())
     empty = spot.product(aut, negated).is_empty()
     return ("holds" if empty else "violated", len(order), transitions,
             (negated.num_states(), negated.num_edges()))
@@ -489,3 +489,97 @@ def plot(comparisons: Sequence[Comparison], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------
+# Translation verbs for the CLI (commands import only api/compare/regress)
+
+
+TARGETS = ("promela", "csp")
+
+
+def translate(
+    model_file: ModelFile,
+    to: str = "promela",
+    encoding: str = "plain",
+    fairness: Fairness = Fairness.NONE,
+    assertion: str | int | None = None,
+    annotations: Sequence[tuple[FairnessMark, str]] = (),
+    style: str = "auto",
+) -> str:
+    """Return the model in the target language (``promela``: ``emit_promela``; ``csp``:
+    ``emit_csp``). ``assertion`` keeps one property (number, name or text)."""
+    from bridge import api
+
+    if to not in TARGETS:
+        raise ConfigurationError(f"unknown target {to!r}; allowed: {', '.join(TARGETS)}")
+    pairs = api.select_properties(model_file, assertion)
+    if assertion is not None:
+        system, prop = pairs[0]
+        props: tuple[Property, ...] | None = (prop,)
+    else:
+        if len(model_file.systems) != 1:
+            raise ConfigurationError(
+                "the model has several assertion targets: choose one with --assert"
+            )
+        system, props = model_file.systems[0], None
+    if to == "csp":
+        from bridge.backends.csp.emit import emit_csp
+
+        if encoding != "plain" or fairness is not Fairness.NONE:
+            raise ConfigurationError("--to csp has no encodings: PAT checks fairness itself")
+        return emit_csp(system, props)
+    from bridge.backends.spin.emit import emit_promela
+
+    if props is None:
+        return emit_promela(system, encoding, fairness, annotations=annotations,
+                            style=style).text
+    return emit_promela(system, encoding, fairness, props[0], annotations=annotations,
+                        style=style).text
+
+
+FORMATS = ("hoa", "dot", "never")
+TRANSLATORS = ("spot", "spin")
+
+
+def ltl_to_automaton(formula: str, via: str = "spot", fmt: str = "hoa",
+                     timeout: float = 60.0) -> str:
+    """Return the Büchi automaton of ``formula`` (Spot syntax; ``[]``/``<>`` accepted)
+    built by Spot or by ``spin -f``, printed as HOA, dot or a never claim.
+
+    The SPIN route reads ``spin -f``'s claim back with ``parse_never_claim``, so both
+    translators end in the same automaton view (and can be cross-checked with Spot's
+    ``are_equivalent``). A ``spin -f`` that does not finish within ``timeout`` raises
+    ``BackendError`` with ``timed_out``.
+    """
+    import spot
+
+    from bridge.automata.never import buchi_automaton_for, parse_never_claim, to_hoa
+
+    if via not in TRANSLATORS:
+        raise ConfigurationError(f"unknown translator {via!r}; allowed: {', '.join(TRANSLATORS)}")
+    if fmt not in FORMATS:
+        raise ConfigurationError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    try:
+        parsed = spot.formula(formula)
+    except SyntaxError as exc:
+        raise ConfigurationError(f"cannot parse formula {formula!r}: {exc}") from exc
+    if via == "spot":
+        aut = buchi_automaton_for(str(parsed))
+        if fmt == "never":
+            return aut.to_str("spin")
+        return aut.to_str("dot" if fmt == "dot" else "hoa")
+    from bridge.backends.spin.run import run_limited
+
+    done = run_limited(["spin", "-f", parsed.to_str("spin")], ".", timeout, 2048)
+    if done.timed_out:
+        raise BackendError(["spin", "-f"], None, "", timed_out=True,
+                           message=f"spin -f did not finish in {timeout:g} s")
+    if done.returncode != 0 or "never" not in done.stdout:
+        raise BackendError(["spin", "-f"], done.returncode, done.stderr + done.stdout,
+                           message="spin -f failed: " + (done.stdout + done.stderr).strip()[:200])
+    if fmt == "never":
+        return done.stdout
+    claim = parse_never_claim(done.stdout)
+    aut = spot.automaton(to_hoa(claim.automaton))
+    return aut.to_str("dot" if fmt == "dot" else "hoa")

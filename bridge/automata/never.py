@@ -30,7 +30,6 @@ _MAX_ATOMS = 16
 _LABEL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")
 _GOTO = re.compile(r"^::\s*(.*?)\s*->\s*goto\s+([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _ASSERT = re.compile(r"^::\s*atomic\s*\{\s*(.*?)\s*->\s*assert\s*\(.*\)\s*\}\s*;?\s*$")
-_TOKEN = re.compile(r"\s*(\(|\)|&&|\|\||!|[A-Za-z_][A-Za-z0-9_]*|\d+)")
 
 
 class NeverClaimError(ConfigurationError):
@@ -55,19 +54,26 @@ class NeverClaim:
 
 
 def _guard_atoms(text: str) -> list[str]:
-    return [t for t in _tokens(text) if re.match(r"[A-Za-z_]", t) and t not in ("true", "false")]
+    return [t for t in _tokens(text) if t not in _OPERATORS and t not in _CONSTANTS]
+
+
+_OPERATORS = ("(", ")", "&&", "||", "!")
+_CONSTANTS = ("true", "false", "0", "1")
+_SPLIT = re.compile(r"(\(|\)|&&|\|\||!(?!=))")
 
 
 def _tokens(text: str) -> list[str]:
-    out: list[str] = []
-    pos = 0
-    text = text.strip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m:
-            raise NeverClaimError(f"cannot read guard {text!r} at {text[pos:]!r}")
-        out.append(m.group(1))
-        pos = m.end()
+    """Return the guard's tokens; an atom is a maximal run without parentheses or
+    Boolean connectives (``p``, ``last==2``: spin expands #defines into claims)."""
+    out = [t.strip() for t in _SPLIT.split(text) if t.strip()]
+    previous = "("
+    for t in out:
+        atom = t not in _OPERATORS
+        if atom and previous not in ("(", "&&", "||", "!"):
+            raise NeverClaimError(f"cannot read guard {text!r}: unexpected {t!r}")
+        if t == "(" and previous not in ("(", "&&", "||", "!"):
+            raise NeverClaimError(f"cannot read guard {text!r}: unexpected '('")
+        previous = t if not atom else "atom"
     return out
 
 
@@ -91,8 +97,8 @@ def _evaluate(tokens: list[str], values: dict[str, bool]) -> bool:
             return True
         if t in ("false",):
             return False
-        if t.isdigit():
-            return t != "0"
+        if t in ("0", "1"):
+            return t == "1"
         return values[t]
 
     def conjunction() -> bool:

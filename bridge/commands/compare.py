@@ -1,0 +1,81 @@
+"""``bridge compare MODEL``: one property through every engine and fairness encoding.
+
+Prints one table per LTL assertion (engine, encoding, fairness, verdict, states,
+transitions, Büchi states/edges, seconds, peak memory); see ``bridge/compare.py``.
+Exit code 0 when engines checking the same fairness agree, 1 when they disagree
+(printed loudly), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bridge import api, compare
+from bridge.commands import _common
+from bridge.diagnostics import ConfigurationError
+from bridge.ir.property import Fairness, PropertyKind
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``compare`` subcommand."""
+    parser = subparsers.add_parser(
+        "compare", help="compare the native checker, SPIN encodings and Spot",
+        description="Check LTL assertions with the native fair checker, SPIN with fairness "
+                    "as LTL premises (its own translator and a Spot never claim), SPIN -a -f "
+                    "on one process per action, SPIN without fairness and Spot's emptiness "
+                    "check, and print one table.")
+    _common.add_model_arguments(parser)
+    parser.add_argument("--assert", dest="assertion", metavar="N|NAME", default=None,
+                        help="compare only assertion N (default: every LTL assertion)")
+    parser.add_argument("--fairness", type=_common.fairness_type, default=None,
+                        metavar="NOTION",
+                        help="fairness to compare (default: the assertion's, else weak)")
+    parser.add_argument("--fair", dest="annotations", type=_common.annotation_type,
+                        action="append", default=[], metavar="MARK:EVENT",
+                        help="add a fairness annotation, e.g. sf:rule1.0.1 (repeatable)")
+    parser.add_argument("--engines", default=",".join(compare.ENGINES), metavar="LIST",
+                        help=f"comma-separated engines (default: {','.join(compare.ENGINES)})")
+    parser.add_argument("--timeout", type=_common.positive_float, default=60.0, metavar="S",
+                        help="seconds per engine run (default 60); a run that does not "
+                             "finish is a timeout row")
+    parser.add_argument("--memory", type=_common.positive_int, default=2048, metavar="MB",
+                        help="memory limit per SPIN run in MB (default 2048)")
+    parser.add_argument("--markdown", metavar="FILE", help="also write a Markdown table")
+    parser.add_argument("--csv", metavar="FILE", help="also write CSV")
+    parser.add_argument("--json", metavar="FILE", help="also write JSON")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="also plot seconds per engine (needs matplotlib: bridge[plot])")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare each chosen LTL assertion; return 1 if engines disagree, else 0."""
+    engines = tuple(e.strip() for e in args.engines.split(",") if e.strip())
+    model_file = _common.load(args)
+    pairs = [(s, p) for s, p in api.select_properties(model_file, args.assertion)
+             if p.kind is PropertyKind.LTL]
+    if not pairs:
+        raise ConfigurationError(f"{args.model}: no LTL assertion to compare")
+    comparisons = []
+    for system, prop in pairs:
+        fairness = args.fairness or prop.fairness or Fairness.WEAK
+        options = compare.CompareOptions(
+            fairness=fairness, annotations=tuple(args.annotations), timeout=args.timeout,
+            memory_mb=args.memory, engines=engines)
+        result = compare.compare(
+            system, prop, options,
+            progress=lambda engine: print(f"  running {engine}...", file=sys.stderr))
+        comparisons.append(result)
+        print(compare.format_table(result))
+        print()
+    if args.markdown:
+        Path(args.markdown).write_text(compare.format_markdown(comparisons), encoding="utf-8")
+    if args.csv:
+        Path(args.csv).write_text(compare.format_csv(comparisons), encoding="utf-8")
+    if args.json:
+        Path(args.json).write_text(compare.format_json(comparisons), encoding="utf-8")
+    if args.plot:
+        compare.plot(comparisons, args.plot)
+    return 1 if any(c.disagreement for c in comparisons) else 0
