@@ -16,7 +16,8 @@ Access items (hashable tuples):
 - ``("remote-l", proctype, name)`` a local of any instance of ``proctype`` (``P[i]:x``);
 - ``("pc", proctype)`` the location of any instance of ``proctype`` (``P[i]@lab``);
 - ``("chan", name)`` a channel's contents, ``("chan", None)`` any channel;
-- ``("procs",)`` the set of running instances (``run``, termination, ``_nr_pr``);
+- ``("procs",)`` the set of running instances (``run``, ``_nr_pr``);
+- ``("procs-end",)`` written by an edge into a terminal location (read via ``procs``);
 - ``("*",)`` everything (``timeout``; enabledness of the whole system).
 """
 
@@ -70,6 +71,7 @@ from bridge.ir.property import (
 Access = tuple
 EVERYTHING: Access = ("*",)
 PROCS: Access = ("procs",)
+PROCS_END: Access = ("procs-end",)  # an instance finishes: seen by readers of _nr_pr only
 ANY_CHANNEL: Access = ("chan", None)
 
 EdgeKey = tuple[str, int]  # (process template name, edge index)
@@ -409,7 +411,7 @@ def analyse_edges(system: TransitionSystem) -> dict[EdgeKey, EdgeAccess]:
             for s in _stmts(e.effect):
                 _stmt_accesses(s, ctx, reads, writes)
             if e.target in terminal:
-                writes.add(PROCS)
+                writes.add(PROCS_END)
             name = event_name(e)
             # a CSP# data operation (e{...}) never takes part in a barrier
             if shared and not getattr(e, "data_operation", False) and _event_may_match(name, shared):
@@ -424,6 +426,8 @@ def analyse_edges(system: TransitionSystem) -> dict[EdgeKey, EdgeAccess]:
 
 def _overlap(a: Access, b: Access) -> bool:
     if a == EVERYTHING or b == EVERYTHING:
+        return True
+    if {a[0], b[0]} == {"procs", "procs-end"}:
         return True
     if a[0] != b[0]:
         return False
@@ -457,7 +461,8 @@ def conflicts_across_instances(
 
     ra, da, wa = shared(a, a_proc)
     rb, db, wb = shared(b, b_proc)
-    return _touches(ra, wb) or _touches(rb, wa) or _touches(da, db)
+    # two instances finishing commute; ``run`` (pid allocation) does not
+    return _touches(ra, wb) or _touches(rb, wa) or _touches(da - {PROCS_END}, db - {PROCS_END})
 
 
 # ---------------------------------------------------------------------------------

@@ -121,3 +121,21 @@ def test_shared_variable_blocks_reduction():
 def test_back_edges_of_a_loop():
     p = process("P", [edge(0, 1), edge(1, 2), edge(2, 0), edge(1, 1)])
     assert back_edges(p) == frozenset({2, 3})
+
+
+def test_fairness_visible_edges_are_not_reduced():
+    # P0's edge is annotated wf; P1 writes the variable P0's annotated guard reads
+    from bridge.ir import Edge, FairnessMark
+
+    annotated = Edge(0, 1, guard=eq(G("y"), 1), effect=(assign("x", 1),),
+                     fairness=FairnessMark.WF)
+    p0 = process("P0", [annotated], terminal=[1])
+    p1 = process("P1", [edge(0, 1, effect=[assign("y", 1)])], terminal=[1])
+    p2 = process("P2", [edge(0, 1, effect=[assign("z", 1)])], terminal=[1])
+    ts = system([p0, p1, p2], globals_=[int_var("x", 0), int_var("y", 0), int_var("z", 0)])
+    formula = F(_state("x==7", eq(G("x"), 7)))
+    por = PartialOrderReduction(build_state_space(ts), ts, formula, Fairness.NONE)
+    reducible = por.reducible_locations()
+    assert reducible[("P0", 0)] is False  # annotated itself
+    assert reducible[("P1", 0)] is False  # enables the annotated edge: fairness visible
+    assert reducible[("P2", 0)] is True
