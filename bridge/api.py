@@ -374,7 +374,13 @@ def explore(model_file: ModelFile, target: str | None = None,
     settings = _options(explore_options, max_states=options.max_states,
                         timeout=options.timeout, ignore_end_states=options.ignore_end_states,
                         progress=options.progress)
-    return [(system, run(system, settings)) for system in systems]
+    results = []
+    for system in systems:
+        try:
+            results.append((system, run(system, settings)))
+        except ResourceLimitReached as limit:
+            raise ResourceLimitReached(f"{system.name}: {limit}", limit.statistics) from None
+    return results
 
 
 def simulate(model_file: ModelFile, steps: int = 50, seed: int | None = None,

@@ -30,9 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _print(out: Console, name: str, statistics: Statistics) -> None:
+def _print(out: Console, heading: str, statistics: Statistics) -> None:
     rate = api.statistics_rate(statistics)
-    out.print(f"system {name}")
+    out.print(heading)
     out.print(f"  states       {statistics.states}")
     out.print(f"  transitions  {statistics.transitions}")
     out.print(f"  seconds      {_common.format_seconds(statistics.seconds)}")
@@ -52,10 +52,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             results = api.explore(model_file, args.system, options)
         except ResourceLimitReached as limit:
-            out.print(f"limit reached: {limit}")
+            out.print(f"limit reached before the whole state space was seen: {limit}")
             if isinstance(limit.statistics, Statistics):
-                _print(out, "(statistics so far)", limit.statistics)
+                _print(out, "statistics so far", limit.statistics)
             return 3
     for system, statistics in results:
-        _print(out, system.name, statistics)
+        _print(out, f"system {system.name}", statistics)
     return 0
