@@ -226,7 +226,7 @@ def print_ltl(f: Ltl) -> str:
 
 def _property(p: Property) -> list[str]:
     head = f"#{p.number} {p.kind.value}"
-    if p.name:
+    if p.name and p.name != p.text:
         head += f" {p.name}"
     lines = [f"{head}: {p.text}{_at(p.span)}"]
     if p.target is not None:
@@ -297,7 +297,7 @@ def _edge(index: int, e: Edge) -> list[str]:
 
 
 def _process(p: Process) -> list[str]:
-    lines = [f"process {p.name}({', '.join(p.parameters)}){_at(p.span)}"]
+    lines = [f"process {_call(p.name, p.parameters)}{_at(p.span)}"]
     for v in p.locals:
         lines.append(f"{_INDENT}local {_variable(v)}")
     for c in p.channels:
@@ -309,10 +309,17 @@ def _process(p: Process) -> list[str]:
     return lines
 
 
+def _call(name: str, arguments: Sequence[str]) -> str:
+    # A specialised CSP# process is already named like a call (``Loop()``, ``Node(0)``).
+    if not arguments and name.endswith(")"):
+        return name
+    return f"{name}({', '.join(arguments)})"
+
+
 def _instance(i: int, inst: Instance) -> str:
-    args = ", ".join(print_expr(a) for a in inst.arguments)
-    name = f" as {inst.name}" if inst.name else ""
-    return f"#{i} {inst.process}({args}){name}"
+    text = _call(inst.process, [print_expr(a) for a in inst.arguments])
+    name = f" as {inst.name}" if inst.name and inst.name != text else ""
+    return f"#{i} {text}{name}"
 
 
 def _composition(c: Composition | None) -> str:

@@ -74,7 +74,7 @@ def _sample():
                   Variable("b", BOOL), Variable("t", BYTE),
                   Variable("m", EnumType("mtype", ("a", "b"), (1, 2)), Const(1))],
         channels=[Channel("c", 2, (BYTE,))],
-        instances=[Instance("Worker", (Const(0),), "Worker(0)"), Instance("Tick", (), "Tick")],
+        instances=[Instance("Worker", (Const(0),), "Worker(0)"), Instance("Tick", (), "")],
         composition=parallel([0, 1], [{"inc.0", "tick"}, {"tick"}]),
         propositions=[Proposition("small", lt(G("x"), 2))],
         properties=[Property("p1", PropertyKind.LTL, "[]<> small",
@@ -95,7 +95,8 @@ def test_dump_shows_every_part() -> None:
         "small = x < 2",
         "process Worker(i)",
         "L0 [initial] labels=start",
-        "#0 Worker(0) as Worker(0)",
+        "#0 Worker(0)\n",
+        "#1 Tick()\n",
         "L2 [end]",
         "e0: L0 -> L1 when x < 3 event inc.local:i",
         "do x = x + 1",
@@ -151,3 +152,17 @@ def test_fairness_mark_and_event_are_printed() -> None:
                   + ts.processes[1:], language=SourceLanguage.CSP)
     text = print_system(ts2)
     assert "event go fair sf" in text and "(csp)" in text
+
+
+def test_instance_names_and_specialised_process_names() -> None:
+    from dataclasses import replace
+
+    ts = _sample()
+    renamed = replace(ts, instances=(Instance("Worker", (Const(0),), "w0"),) + ts.instances[1:])
+    assert "#0 Worker(0) as w0\n" in print_system(renamed)
+    loop = replace(ts.processes[1], name="Loop()")
+    specialised = replace(ts, processes=(ts.processes[0], loop),
+                          instances=ts.instances[:1] + (Instance("Loop()"),))
+    text = print_system(specialised)
+    assert "process Loop()  " in text or "process Loop()\n" in text
+    assert "#1 Loop()\n" in text
