@@ -20,8 +20,9 @@ def load_promela(
     """Return the model in Promela file ``path`` (or ``text`` given for it) as IR.
 
     ``defines`` are ``-D NAME[=VALUE]`` macros (value ``""`` means 1). The model has
-    exactly one ``TransitionSystem``; its properties are ``safety`` (assertions and
-    invalid end states) then one LTL property per ``ltl`` block. Raises ``ParseError``,
+    exactly one ``TransitionSystem``; its properties are one LTL property per ``ltl``
+    block (numbered 1.. in file order) then ``safety`` (assertions and invalid end
+    states). Raises ``ParseError``,
     ``SemanticError`` or ``UnsupportedError`` (all ``SourceError``) on bad input.
     """
     from bridge.frontends.promela.lower import lower_program

@@ -29,9 +29,15 @@ flow graph whose edges are the statements. How SPIN constructs map to the graph
   ``chan c[3] = ...`` (global) is three channels ``c[0]..c[2]`` plus an array variable
   ``c`` holding their ids. ``chan x`` without initialiser (and ``chan`` parameters) are
   ordinary variables of ``ChanType``.
-* **atomic.** The locations after the first statement get ``atomic=True``; the first
-  statement leaves from an ordinary location (its out-edges are copies of those of
-  the atomic entry location, so a loop back to the start of the sequence stays atomic).
+* **atomic.** A straight-line atomic sequence whose statements after the first can
+  never block (assignments, ``assert``, ``printf``, ``skip``), and whose first statement
+  is not a rendezvous, is one edge, like a ``d_step``: pan stores none of its
+  intermediate states and a never claim cannot step inside it, so this is exactly
+  SPIN's observable behaviour (and keeps those states out of fairness checks). Any
+  other atomic sequence keeps its statements as edges: the locations after the first
+  statement get ``atomic=True``; the first statement leaves from an ordinary location
+  (its out-edges are copies of those of the atomic entry location, so a loop back to
+  the start of the sequence stays atomic).
 * **d_step.** One edge: the guard (or ``comm``) of its first statement, and an effect
   holding the whole sequence with ``If``/``While`` (first enabled option wins; a
   ``do`` uses a block-local break flag). A condition that is false later in the
@@ -59,9 +65,10 @@ location that carries a user label gets ``label`` (the first label) and
 ``init`` one; pids follow declaration order of the active proctypes and ``init`` (SPIN
 6.5.2: ``init`` written first gets pid 0, checked). ``run`` is a ``Run`` effect.
 
-**Properties.** Property 1 is ``Property(kind=SAFETY, name="safety")`` (assertions and
-invalid end states); each ``ltl name { f }`` follows in file order as
-``Property(kind=LTL, name=name)`` (unnamed: ``ltl_0``, ``ltl_1``, ...). The never claim
+**Properties.** Each ``ltl name { f }`` is ``Property(kind=LTL, name=name)`` numbered
+1, 2, ... in file order (unnamed: ``ltl_0``, ``ltl_1``, ...; so ``--assert 1`` is the
+first ltl block, as a SPIN user counts them); the implicit
+``Property(kind=SAFETY, name="safety")`` (assertions and invalid end states) comes last. The never claim
 is kept in ``TransitionSystem.never`` (not an instance).
 """
 
@@ -478,16 +485,13 @@ class _Lowering:
             else:
                 never = self.never(u)
         self.check_remote(processes)
-        properties: list[Property] = [
-            Property("safety", PropertyKind.SAFETY, "assertions and invalid end states",
-                     number=1)
-        ]
+        properties: list[Property] = []
         from bridge.frontends.promela.ltl import lower_ltl
 
         for i, u in enumerate(ltls):
             name_tok = next((c for c in u.children if isinstance(c, Token) and c.type == "NAME"), None)
             name = str(name_tok.value) if name_tok is not None else f"ltl_{i}"
-            if any(p.name == name for p in properties):
+            if name == "safety" or any(p.name == name for p in properties):
                 raise self.error(name_tok or u, f"ltl property '{name}' defined twice")
             body = _subtrees(u)[0]
             formula = lower_ltl(self, body)
@@ -496,6 +500,10 @@ class _Lowering:
                          number=len(properties) + 1, span=self.span(u))
             )
         self.check_remote(processes)
+        properties.append(
+            Property("safety", PropertyKind.SAFETY, "assertions and invalid end states",
+                     number=len(properties) + 1)
+        )
         name = os.path.splitext(os.path.basename(self.path))[0] or "model"
         files = [self.path] + [f for f in dict.fromkeys(f for f, _ in self.pre.origin)
                                if f != self.path]
@@ -966,6 +974,8 @@ class _Lowering:
             if pb.in_dstep:
                 self.sequence(_subtrees(st)[0], s, e, shared)
                 return
+            if self.collapse_atomic(st, s, e):
+                return
             h = pb.new_loc()
             pb.locs[h].atomic = True
             pb.atomic_depth += 1
@@ -1006,6 +1016,60 @@ class _Lowering:
             return
         # Simple statements: one edge.
         pb.add_edge(self.simple(st, s, e))
+
+    _NEVER_BLOCKS = frozenset(
+        {"assign", "incr", "decr", "assert_stmt", "printf_stmt", "printm_stmt"})
+
+    def collapse_atomic(self, st: Tree, s: int, e: int) -> bool:
+        """Lower a straight-line atomic sequence that cannot block after its first
+        statement as one edge; return False (nothing done) for any other sequence.
+
+        pan never stores the states inside such a sequence (it continues atomically
+        from each of them) and a never claim does not step inside it, so one edge
+        with the first statement's guard/channel operation and all effects gives the
+        same stored states and the same LTL semantics as SPIN.
+        """
+        pb = self.pb
+        assert pb is not None
+        steps = _subtrees(_subtrees(st)[0])
+        if not steps:
+            return False
+        first, rest = steps[0], steps[1:]
+        for r in rest:
+            if r.data in self._NEVER_BLOCKS:
+                if r.data == "assign" and isinstance(r.children[2], Tree) \
+                        and r.children[2].data == "run_expr":
+                    return False
+                continue
+            if r.data == "expr_stmt" and isinstance(r.children[0], Tree) \
+                    and r.children[0].data in ("true", "skip"):
+                continue
+            return False
+        kind = first.data
+        if kind in ("send", "sorted_send", "receive", "random_receive", "peek_receive",
+                    "random_peek_receive"):
+            chan = self.chan_ref(first.children[0])
+            capacity = self.capacity_of(chan)
+            if capacity is None or capacity == 0:
+                return False  # a rendezvous passes control to the partner (SPIN)
+        elif kind == "expr_stmt":
+            inner = first.children[0]
+            if isinstance(inner, Tree) and inner.data == "run_expr":
+                return False
+        elif kind not in self._NEVER_BLOCKS:
+            return False
+        edge = self.simple(first, s, e)
+        effects = list(edge.effect)
+        for r in rest:
+            if r.data == "expr_stmt":
+                continue
+            effects.extend(self.simple(r, s, e).effect)
+        pb.stmt_seen = True
+        edge.effect = tuple(effects)
+        edge.text = self.text(st)
+        edge.span = self.span(st)
+        pb.add_edge(edge)
+        return True
 
     def simple(self, st: Tree, s: int, e: int) -> _Edge:
         kind = st.data

@@ -90,13 +90,32 @@ def test_do_loops_back_and_break_exits() -> None:
 
 
 def test_atomic_marks_locations_after_its_first_statement() -> None:
-    p = proc("byte x;\nactive proctype P() {\n  x = 5;\n  atomic { x = 1; x = 2; x = 3 };\n"
+    p = proc("byte x;\nactive proctype P() {\n  x = 5;\n  atomic { x = 1; x > 0; x = 2; x = 3 };\n"
              "  x = 4\n}\n")
     by_text = {e.text: e for e in p.edges}
     atomic_locs = {loc.id for loc in p.locations if loc.atomic}
     assert by_text["x = 1"].source not in atomic_locs
     assert by_text["x = 2"].source in atomic_locs and by_text["x = 3"].source in atomic_locs
     assert by_text["x = 4"].source not in atomic_locs
+
+
+def test_non_blocking_atomic_is_one_edge() -> None:
+    """pan stores no state inside ``atomic { g -> a; b }``: one edge, like SPIN."""
+    p = proc("byte x, y;\nchan q = [1] of { byte };\nactive proctype P() {\n"
+             "  atomic { x == 0 -> x = 1; y++; assert(x == 1) };\n"
+             "  atomic { q?x -> y = x }\n}\n")
+    assert len(p.edges) == 2
+    assert not any(loc.atomic for loc in p.locations)
+    first = p.edges[0]
+    assert first.guard.op == "==" and len(first.effect) == 3
+    assert isinstance(p.edges[1].comm, Receive) and len(p.edges[1].effect) == 1
+
+
+def test_atomic_with_rendezvous_or_choice_keeps_its_steps() -> None:
+    p = proc("byte x;\nchan r = [0] of { byte };\nactive proctype P() {\n"
+             "  atomic { r?x -> x++ };\n  atomic { if :: x = 1 :: x = 2 fi; x++ }\n}\n")
+    assert len({e.text for e in p.edges}) == 5  # r?x, x++, x = 1, x = 2, x++ (2nd)
+    assert any(loc.atomic for loc in p.locations)
 
 
 def test_d_step_is_one_edge_with_structured_effect() -> None:
@@ -213,12 +232,12 @@ def test_remote_references() -> None:
     assert isinstance(cond.right.left, RemoteVar) and cond.right.left.name == "v"
 
 
-def test_properties_safety_first_then_ltl_in_order() -> None:
+def test_properties_ltl_in_order_then_safety() -> None:
     ts = system("byte x;\nactive proctype P() { x = 1 }\nltl first { <> (x == 1) }\n"
                 "ltl { [] (x <= 1) }\n")
     kinds = [(p.number, p.name, p.kind) for p in ts.properties]
-    assert kinds == [(1, "safety", PropertyKind.SAFETY), (2, "first", PropertyKind.LTL),
-                     (3, "ltl_1", PropertyKind.LTL)]
+    assert kinds == [(1, "first", PropertyKind.LTL), (2, "ltl_1", PropertyKind.LTL),
+                     (3, "safety", PropertyKind.SAFETY)]
 
 
 def test_never_claim_is_kept() -> None:

@@ -14,7 +14,7 @@ HEADER = "#define p (x == 1)\n#define q (y > 0)\nbyte x, y;\nbool a;\n" \
 
 def formula(text: str):
     ts = load_promela("t.pml", HEADER + f"ltl f {{ {text} }}\n").systems[0]
-    return ts.properties[1].formula
+    return ts.properties[0].formula
 
 
 def show(f) -> str:
