@@ -2041,7 +2041,7 @@ _KINDS = {
 }
 
 
-def _property(low: _Lowerer, a: s.Assertion, number: int, target: str, parse_ltl) -> Property:  # noqa: ANN001
+def _property(low: _Lowerer, a: s.Assertion, number: int, target: str, parse_ltl) -> Property:
     text = a.text.removeprefix("#assert").strip() if a.text else f"{target} {a.kind}"
     name = text
     if a.kind in _KINDS:

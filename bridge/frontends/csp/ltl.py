@@ -53,7 +53,7 @@ def _tokens(text: str, span: Span) -> list[_Tok]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise ParseError.at(_at(span, pos, 1), f"unexpected character {text[pos]!r} in LTL formula")
+            raise ParseError.at(_at(span, pos, 1, text), f"unexpected character {text[pos]!r} in LTL formula")
         kind = m.lastgroup or ""
         if kind != "ws":
             word = m.group(0)
@@ -64,9 +64,20 @@ def _tokens(text: str, span: Span) -> list[_Tok]:
     return out
 
 
-def _at(span: Span, offset: int, width: int) -> Span:
-    """Return the span of ``width`` characters at ``offset`` into the formula text."""
-    return Span(span.file, span.line, span.col + offset, span.line, span.col + offset + width)
+def _at(span: Span, offset: int, width: int, text: str = "") -> Span:
+    """Return the span of ``width`` characters at ``offset`` into the formula text
+    (which starts at ``span``; ``text`` is needed when it runs over several lines)."""
+    before = text[:offset]
+    lines = before.count("\n")
+    if lines == 0:
+        return Span(span.file, span.line, span.col + offset, span.line,
+                    span.col + offset + width)
+    col = offset - before.rfind("\n")
+    return Span(span.file, span.line + lines, col, span.line + lines, col + width)
+
+
+def _at_text(parser: _Parser, offset: int, width: int) -> Span:
+    return _at(parser.span, offset, width, parser.text)
 
 
 class _Parser:
@@ -83,11 +94,11 @@ class _Parser:
     def error(self, tok: _Tok | None, expected: str) -> ParseError:
         if tok is None:
             return ParseError.at(
-                _at(self.span, len(self.text.rstrip()), 1),
+                _at_text(self, len(self.text.rstrip()), 1),
                 f"unexpected end of LTL formula; expected {expected}",
             )
         return ParseError.at(
-            _at(self.span, tok.col, len(tok.text)), f"unexpected '{tok.text}' in LTL formula; expected {expected}"
+            _at_text(self, tok.col, len(tok.text)), f"unexpected '{tok.text}' in LTL formula; expected {expected}"
         )
 
     def parse(self) -> Ltl:
@@ -104,7 +115,7 @@ class _Parser:
         while (tok := self.peek()) is not None and tok.kind == "op" and tok.text in _BINARY:
             self.pos += 1
             right = self.until()
-            left = LtlBinary(_BINARY[tok.text], left, right, _at(self.span, tok.col, len(tok.text)))
+            left = LtlBinary(_BINARY[tok.text], left, right, _at_text(self, tok.col, len(tok.text)))
         return left
 
     def until(self) -> Ltl:
@@ -112,7 +123,7 @@ class _Parser:
         while (tok := self.peek()) is not None and tok.kind == "op" and tok.text in _UNTIL:
             self.pos += 1
             right = self.unary()
-            left = LtlBinary(_UNTIL[tok.text], left, right, _at(self.span, tok.col, 1))
+            left = LtlBinary(_UNTIL[tok.text], left, right, _at_text(self, tok.col, 1))
         return left
 
     def unary(self) -> Ltl:
@@ -122,7 +133,7 @@ class _Parser:
         if tok.kind == "op" and tok.text in _UNARY:
             self.pos += 1
             operand = self.unary()
-            return LtlUnary(_UNARY[tok.text], operand, _at(self.span, tok.col, len(tok.text)))
+            return LtlUnary(_UNARY[tok.text], operand, _at_text(self, tok.col, len(tok.text)))
         if tok.kind == "op" and tok.text == "(":
             self.pos += 1
             inner = self.binary()
@@ -137,7 +148,7 @@ class _Parser:
         raise self.error(tok, "a proposition, an event or '('")
 
     def atom(self, tok: _Tok) -> Ltl:
-        span = _at(self.span, tok.col, len(tok.text))
+        span = _at_text(self, tok.col, len(tok.text))
         word = tok.text.strip('"') if tok.kind == "string" else tok.text
         low = self.low
         if word == "true":
@@ -207,7 +218,7 @@ class _Parser:
         return value
 
 
-def _const(value: bool):  # noqa: ANN202
+def _const(value: bool):
     from bridge.ir import Const
 
     return Const(value)

@@ -316,52 +316,52 @@ class _Builder(Transformer):
 
     # -- expressions ----------------------------------------------------------------
     @v_args(meta=True)
-    def int_lit(self, meta, children):  # noqa: ANN001, ANN201
+    def int_lit(self, meta, children):
         return s.SInt(int(children[0]), self._sp(meta))
 
     @v_args(meta=True)
-    def true_lit(self, meta, children):  # noqa: ANN001, ANN201
+    def true_lit(self, meta, children):
         return s.SBool(True, self._sp(meta))
 
     @v_args(meta=True)
-    def false_lit(self, meta, children):  # noqa: ANN001, ANN201
+    def false_lit(self, meta, children):
         return s.SBool(False, self._sp(meta))
 
     @v_args(meta=True)
-    def name(self, meta, children):  # noqa: ANN001, ANN201
+    def name(self, meta, children):
         return s.SName(str(children[0]), self._sp(meta))
 
     @v_args(meta=True)
-    def index_expr(self, meta, children):  # noqa: ANN001, ANN201
+    def index_expr(self, meta, children):
         return s.SIndex(children[0], children[1], self._sp(meta))
 
     @v_args(meta=True)
-    def neg(self, meta, children):  # noqa: ANN001, ANN201
+    def neg(self, meta, children):
         return s.SUnary("-", children[0], self._sp(meta))
 
     @v_args(meta=True)
-    def not_(self, meta, children):  # noqa: ANN001, ANN201
+    def not_(self, meta, children):
         return s.SUnary("!", children[0], self._sp(meta))
 
     @v_args(meta=True)
-    def incr(self, meta, children):  # noqa: ANN001, ANN201
+    def incr(self, meta, children):
         return s.SIncDec(children[0], 1, self._sp(meta))
 
     @v_args(meta=True)
-    def decr(self, meta, children):  # noqa: ANN001, ANN201
+    def decr(self, meta, children):
         return s.SIncDec(children[0], -1, self._sp(meta))
 
     @v_args(meta=True)
-    def assign(self, meta, children):  # noqa: ANN001, ANN201
+    def assign(self, meta, children):
         return s.SAssign(children[0], children[1], self._sp(meta))
 
     @v_args(meta=True)
-    def call(self, meta, children):  # noqa: ANN001, ANN201
+    def call(self, meta, children):
         return s.SCall(str(children[0]), tuple(children[1:]), self._sp(meta))
 
     # -- statements -------------------------------------------------------------------
     @v_args(meta=True)
-    def block(self, meta, children):  # noqa: ANN001, ANN201
+    def block(self, meta, children):
         *stmts, last = children
         items = [c for c in stmts if c is not None]
         if last is not None:
@@ -369,15 +369,15 @@ class _Builder(Transformer):
         return s.SBlock(tuple(items), self._sp(meta))
 
     @v_args(meta=True)
-    def expr_stmt(self, meta, children):  # noqa: ANN001, ANN201
+    def expr_stmt(self, meta, children):
         return s.SExprStmt(children[0], self._sp(meta))
 
     @v_args(meta=True)
-    def empty_stmt(self, meta, children):  # noqa: ANN001, ANN201
+    def empty_stmt(self, meta, children):
         return None
 
     @v_args(meta=True)
-    def local_var(self, meta, children):  # noqa: ANN001, ANN201
+    def local_var(self, meta, children):
         name = str(children[0])
         dims: tuple = ()
         init = None
@@ -389,134 +389,134 @@ class _Builder(Transformer):
         return s.SLocalVar(name, dims, init, self._sp(meta))
 
     @v_args(meta=True)
-    def if_stmt(self, meta, children):  # noqa: ANN001, ANN201
+    def if_stmt(self, meta, children):
         cond, then, *rest = children
         otherwise = rest[0] if rest else None
         return s.SIf(cond, _as_stmt(then), _as_stmt(otherwise), self._sp(meta))
 
     @v_args(meta=True)
-    def while_stmt(self, meta, children):  # noqa: ANN001, ANN201
+    def while_stmt(self, meta, children):
         return s.SWhile(children[0], _as_stmt(children[1]), self._sp(meta))
 
     # -- array literals ---------------------------------------------------------------
     @v_args(meta=True)
-    def array_lit(self, meta, children):  # noqa: ANN001, ANN201
+    def array_lit(self, meta, children):
         return s.ArrayLit(tuple(children), self._sp(meta))
 
     @v_args(meta=True)
-    def elem_single(self, meta, children):  # noqa: ANN001, ANN201
+    def elem_single(self, meta, children):
         return s.ArrayElem("single", children[0], None, self._sp(meta))
 
     @v_args(meta=True)
-    def elem_repeat(self, meta, children):  # noqa: ANN001, ANN201
+    def elem_repeat(self, meta, children):
         return s.ArrayElem("repeat", children[0], children[1], self._sp(meta))
 
     @v_args(meta=True)
-    def elem_range(self, meta, children):  # noqa: ANN001, ANN201
+    def elem_range(self, meta, children):
         return s.ArrayElem("range", children[0], children[1], self._sp(meta))
 
     @v_args(meta=True)
-    def elem_nested(self, meta, children):  # noqa: ANN001, ANN201
+    def elem_nested(self, meta, children):
         return s.ArrayElem("nested", children[0], None, self._sp(meta))
 
     # -- events and indices -----------------------------------------------------------
     @v_args(meta=True)
-    def tau_event(self, meta, children):  # noqa: ANN001, ANN201
+    def tau_event(self, meta, children):
         return s.SEvent("tau", (), self._sp(meta))
 
     @v_args(meta=True)
-    def named_event(self, meta, children):  # noqa: ANN001, ANN201
+    def named_event(self, meta, children):
         return s.SEvent(str(children[0]), tuple(children[1:]), self._sp(meta))
 
     @v_args(meta=True)
-    def ivar_range(self, meta, children):  # noqa: ANN001, ANN201
+    def ivar_range(self, meta, children):
         return s.IndexVar(str(children[0]), children[1], children[2], None, self._sp(meta))
 
     @v_args(meta=True)
-    def ivar_set(self, meta, children):  # noqa: ANN001, ANN201
+    def ivar_set(self, meta, children):
         return s.IndexVar(str(children[0]), None, None, tuple(children[1:]), self._sp(meta))
 
-    def ivars(self, children):  # noqa: ANN001, ANN201
+    def ivars(self, children):
         return tuple(children)
 
     @v_args(meta=True)
-    def index_vars(self, meta, children):  # noqa: ANN001, ANN201
+    def index_vars(self, meta, children):
         return s.Index(variables=children[0], span=self._sp(meta))
 
     @v_args(meta=True)
-    def index_count(self, meta, children):  # noqa: ANN001, ANN201
+    def index_count(self, meta, children):
         return s.Index(count=children[0], span=self._sp(meta))
 
     @v_args(meta=True)
-    def index_unbounded(self, meta, children):  # noqa: ANN001, ANN201
+    def index_unbounded(self, meta, children):
         return s.Index(unbounded=True, span=self._sp(meta))
 
     @v_args(meta=True)
-    def alpha_event(self, meta, children):  # noqa: ANN001, ANN201
+    def alpha_event(self, meta, children):
         return s.AlphaItem(children[0], (), self._sp(meta))
 
     @v_args(meta=True)
-    def alpha_indexed(self, meta, children):  # noqa: ANN001, ANN201
+    def alpha_indexed(self, meta, children):
         return s.AlphaItem(children[1], children[0], self._sp(meta))
 
     # -- processes --------------------------------------------------------------------
     @v_args(meta=True)
-    def skip(self, meta, children):  # noqa: ANN001, ANN201
+    def skip(self, meta, children):
         return s.Skip(self._sp(meta))
 
     @v_args(meta=True)
-    def stop(self, meta, children):  # noqa: ANN001, ANN201
+    def stop(self, meta, children):
         return s.Stop(self._sp(meta))
 
     @v_args(meta=True)
-    def proc_ref(self, meta, children):  # noqa: ANN001, ANN201
+    def proc_ref(self, meta, children):
         name = str(children[0])
         args = tuple(c for c in children[1:] if c is not None)
         source = self._source(meta)
         return s.ProcRef(self._sp(meta), name, args, "(" in source)
 
     @v_args(meta=True)
-    def event_prefix(self, meta, children):  # noqa: ANN001, ANN201
+    def event_prefix(self, meta, children):
         event, block, body = children
         return s.EventPrefix(self._sp(meta), event, block, body)
 
     @v_args(meta=True)
-    def block_prefix(self, meta, children):  # noqa: ANN001, ANN201
+    def block_prefix(self, meta, children):
         block, body = children
         return s.EventPrefix(self._sp(meta), s.SEvent("tau", (), block.span), block, body)
 
     @v_args(meta=True)
-    def fair_prefix(self, meta, children):  # noqa: ANN001, ANN201
+    def fair_prefix(self, meta, children):
         mark, event, body = children
         return s.EventPrefix(self._sp(meta), event, None, body, fairness=str(mark))
 
     @v_args(meta=True)
-    def send_prefix(self, meta, children):  # noqa: ANN001, ANN201
+    def send_prefix(self, meta, children):
         name, fields, block, body = children
         return s.SendPrefix(
             self._sp(meta), str(name), fields, block, body, _tspan(self.path, name)
         )
 
     @v_args(meta=True)
-    def recv_prefix(self, meta, children):  # noqa: ANN001, ANN201
+    def recv_prefix(self, meta, children):
         name, guard, fields, block, body = children
         return s.RecvPrefix(
             self._sp(meta), str(name), guard, fields, block, body, _tspan(self.path, name)
         )
 
-    def recv_guard(self, children):  # noqa: ANN001, ANN201
+    def recv_guard(self, children):
         return children[0]
 
-    def fields(self, children):  # noqa: ANN001, ANN201
+    def fields(self, children):
         return tuple(children)
 
     @v_args(meta=True)
-    def guard(self, meta, children):  # noqa: ANN001, ANN201
+    def guard(self, meta, children):
         return s.Guard(self._sp(meta), children[0], children[1])
 
-    def _nary(op: str):  # noqa: N805 - helper building methods
+    def _nary(op: str):
         @v_args(meta=True)
-        def build(self, meta, children):  # noqa: ANN001, ANN202
+        def build(self, meta, children):
             return s.Binary(self._sp(meta), op, tuple(children))
 
         return build
@@ -529,9 +529,9 @@ class _Builder(Transformer):
     interrupt = _nary("interrupt")
     sequence = _nary(";")
 
-    def _indexed(op: str):  # noqa: N805 - helper building methods
+    def _indexed(op: str):
         @v_args(meta=True)
-        def build(self, meta, children):  # noqa: ANN001, ANN202
+        def build(self, meta, children):
             return s.Indexed(self._sp(meta), op, children[0], children[1])
 
         return build
@@ -543,17 +543,17 @@ class _Builder(Transformer):
     indexed_xchoice = _indexed("[*]")
 
     @v_args(meta=True)
-    def hiding(self, meta, children):  # noqa: ANN001, ANN201
+    def hiding(self, meta, children):
         body, *items = children
         return s.Hiding(self._sp(meta), body, tuple(i for i in items if i is not None))
 
     @v_args(meta=True)
-    def atomic(self, meta, children):  # noqa: ANN001, ANN201
+    def atomic(self, meta, children):
         return s.Atomic(self._sp(meta), children[0])
 
-    def _if(kind: str):  # noqa: N805 - helper building methods
+    def _if(kind: str):
         @v_args(meta=True)
-        def build(self, meta, children):  # noqa: ANN001, ANN202
+        def build(self, meta, children):
             cond, then, *rest = children
             otherwise = rest[0] if rest else None
             return s.IfProc(self._sp(meta), kind, cond, then, otherwise)
@@ -565,21 +565,21 @@ class _Builder(Transformer):
     ifb = _if("ifb")
 
     @v_args(meta=True)
-    def case(self, meta, children):  # noqa: ANN001, ANN201
+    def case(self, meta, children):
         branches = tuple(c for c in children if isinstance(c, tuple))
         default = next((c for c in children if isinstance(c, s.Term)), None)
         return s.Case(self._sp(meta), branches, default)
 
-    def case_branch(self, children):  # noqa: ANN001, ANN201
+    def case_branch(self, children):
         return (children[0], children[1])
 
-    def case_default(self, children):  # noqa: ANN001, ANN201
+    def case_default(self, children):
         return children[0]
 
 
-def _binop(op: str):  # noqa: ANN202 - builds a lark callback
+def _binop(op: str):
     @v_args(meta=True)
-    def build(self, meta, children):  # noqa: ANN001, ANN202
+    def build(self, meta, children):
         return s.SBinary(op, children[0], children[1], self._sp(meta))
 
     return build
