@@ -184,6 +184,10 @@ class _VersionedAnnotations(AnnotatedFairness):
         self._refresh()
         return super().required_keys(g)
 
+    def loop_deficits(self, g, states, loop):  # type: ignore[no-untyped-def]
+        self._refresh()
+        return super().loop_deficits(g, states, loop)
+
 
 def _model_has_marks(system: TransitionSystem) -> bool:
     return any(e.fairness is not None for proc in system.processes for e in proc.edges)

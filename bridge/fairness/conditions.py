@@ -34,6 +34,16 @@ from bridge.ir.property import Fairness
 from bridge.ir.verdict import FairnessWitness
 
 Edge = tuple[int, int, int, int]  # (source node, target node, step id, acceptance mask)
+LoopEdge = tuple[int, int, int]  # (source node, step id, target node)
+
+
+@dataclass(frozen=True)
+class Deficit:
+    """Something a candidate loop lacks: met by taking an edge with one of ``keys``
+    (see ``edge_keys``) or by visiting one of ``nodes``."""
+
+    keys: frozenset[Hashable] = frozenset()
+    nodes: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -58,6 +68,9 @@ class FairnessCondition:
 
     name = "none"
     needs_all_states = False
+    # Whether ``build_lasso`` should grow a small loop from ``loop_deficits`` (False
+    # when a fair loop must cover the whole subgraph anyway, as for strong global).
+    refine = True
 
     def __init__(self, product: Product) -> None:
         self.product = product
@@ -73,6 +86,11 @@ class FairnessCondition:
     def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
         """Return the keys met by the edge ``source --step--> target``."""
         return ()
+
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        """Return why a loop through ``states`` taking ``loop`` (inside the fair ``g``) is
+        not fair yet; each deficit can be met inside ``g``. Empty: the loop is fair."""
+        return []
 
     def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
         """Return why ``loop`` (edges ``(source, step id, target)``) is fair."""
@@ -164,6 +182,19 @@ class WeakFairness(FairnessCondition):
     def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
         return (("action", self.product.step_action[step]),)
 
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        engaged = {p.step_action[k] for _u, k, _v in loop}
+        always: set[int] | None = None
+        for n in states:
+            en = _enabled_actions(p, p.node_sys[n])
+            always = set(en) if always is None else always & en
+        out = []
+        for a in sorted((always or set()) - engaged):
+            away = frozenset(n for n in g.nodes if a not in _enabled_actions(p, p.node_sys[n]))
+            out.append(Deficit(frozenset({("action", a)}), away))
+        return out
+
     def explain(self) -> str:
         return "weak fairness: every action enabled in every state of the loop is engaged in it"
 
@@ -186,6 +217,14 @@ class StrongLocalFairness(WeakFairness):
             keys.update(("action", a) for a in _enabled_actions(p, p.node_sys[n]))
         return keys
 
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        engaged = {p.step_action[k] for _u, k, _v in loop}
+        enabled: set[int] = set()
+        for n in states:
+            enabled |= _enabled_actions(p, p.node_sys[n])
+        return [Deficit(frozenset({("action", a)})) for a in sorted(enabled - engaged)]
+
     def explain(self) -> str:
         return "strong local fairness: every action enabled somewhere in the loop is engaged in it"
 
@@ -201,7 +240,10 @@ class StrongGlobalFairness(FairnessCondition):
     """
 
     name = Fairness.STRONG_GLOBAL.value
-    needs_all_states = True
+    # A loop taking every step of every system state it visits is closed under steps:
+    # covering the required steps suffices, and nothing smaller is fair.
+    needs_all_states = False
+    refine = False
 
     def prune(self, g: Subgraph) -> set[int]:
         p = self.product
@@ -227,6 +269,16 @@ class StrongGlobalFairness(FairnessCondition):
     def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
         p = self.product
         return (("step", p.node_sys[source], step, p.node_sys[target]),)
+
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        engaged = {(p.node_sys[u], k, p.node_sys[v]) for u, k, v in loop}
+        out = []
+        for s in sorted({p.node_sys[n] for n in states}):
+            for k, t in p.system_steps(s):
+                if (s, k, t) not in engaged:
+                    out.append(Deficit(frozenset({("step", s, k, t)})))
+        return out
 
     def explain(self) -> str:
         return (
@@ -270,6 +322,19 @@ class ProcessWeakFairness(FairnessCondition):
 
     def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
         return tuple(("process", q) for q in self.product.steps[step].processes)
+
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        moved = {q for _u, k, _v in loop for q in p.steps[k].processes}
+        always: set[int] | None = None
+        for n in states:
+            en = _enabled_processes(p, p.node_sys[n])
+            always = set(en) if always is None else always & en
+        out = []
+        for q in sorted((always or set()) - moved):
+            away = frozenset(n for n in g.nodes if q not in _enabled_processes(p, p.node_sys[n]))
+            out.append(Deficit(frozenset({("process", q)}), away))
+        return out
 
     def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
         p = self.product
@@ -317,6 +382,14 @@ class ProcessStrongFairness(ProcessWeakFairness):
         for n in g.nodes:
             keys.update(("process", q) for q in _enabled_processes(p, p.node_sys[n]))
         return keys
+
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        moved = {q for _u, k, _v in loop for q in p.steps[k].processes}
+        enabled: set[int] = set()
+        for n in states:
+            enabled |= _enabled_processes(p, p.node_sys[n])
+        return [Deficit(frozenset({("process", q)})) for q in sorted(enabled - moved)]
 
     def explain(self) -> str:
         return "process-level strong fairness: every process enabled somewhere in the loop moves in it"
@@ -396,6 +469,24 @@ class AnnotatedFairness(FairnessCondition):
     def edge_keys(self, source: int, step: int, target: int) -> Iterable[Hashable]:
         return tuple(("unit", u) for u in self.units(step))
 
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        p = self.product
+        engaged: set[Hashable] = set()
+        for _u, k, _v in loop:
+            engaged.update(self.units(k))
+        out = [Deficit(frozenset({("unit", u)})) for u in self.unconditional - engaged]
+        weak = set(self.weak)
+        somewhere: set[Hashable] = set()
+        for n in states:
+            en = self._enabled_units(p.node_sys[n])
+            weak &= en
+            somewhere |= en & self.strong
+        for u in weak - engaged:
+            away = frozenset(n for n in g.nodes if u not in self._enabled_units(p.node_sys[n]))
+            out.append(Deficit(frozenset({("unit", u)}), away))
+        out.extend(Deficit(frozenset({("unit", u)})) for u in somewhere - engaged)
+        return out
+
     def explain(self) -> str:
         return (
             "annotated fairness: every f event is engaged in the loop, every wf/wl event "
@@ -412,6 +503,7 @@ class AllOf(FairnessCondition):
         self.parts = tuple(parts)
         self.name = " + ".join(c.name for c in self.parts) or "none"
         self.needs_all_states = any(c.needs_all_states for c in self.parts)
+        self.refine = all(c.refine for c in self.parts)
 
     def prune(self, g: Subgraph) -> set[int]:
         removed: set[int] = set()
@@ -431,6 +523,13 @@ class AllOf(FairnessCondition):
         out: list[Hashable] = []
         for i, c in enumerate(self.parts):
             out.extend((i, key) for key in c.edge_keys(source, step, target))
+        return out
+
+    def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
+        out: list[Deficit] = []
+        for i, c in enumerate(self.parts):
+            for d in c.loop_deficits(g, states, loop):
+                out.append(Deficit(frozenset((i, key) for key in d.keys), d.nodes))
         return out
 
     def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:

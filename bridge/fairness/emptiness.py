@@ -21,13 +21,14 @@ in the subgraph"). Such a loop repeated forever is an accepting fair run.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from bridge.fairness.conditions import FairnessCondition, Subgraph
+from bridge.fairness.conditions import Deficit, FairnessCondition, Subgraph
 from bridge.fairness.product import Product
 from bridge.fairness.scc import is_trivial, iter_sccs, sccs_within
 
 PathEdge = tuple[int, int, int]  # (source node, step id, target node)
+REFINEMENT_ROUNDS = 16  # loop refinements before covering everything the subgraph needs
 
 
 @dataclass
@@ -39,7 +40,6 @@ class FairLasso:
     prefix: list[PathEdge]
     loop: list[PathEdge]
     subgraph_size: int
-    covered: frozenset[Hashable] = field(default_factory=frozenset)
 
     @property
     def loop_start(self) -> int:
@@ -124,15 +124,16 @@ def _search_component(
 
 
 def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> FairLasso:
-    """Return a lasso whose loop covers what ``condition`` and acceptance require in the
-    fair accepting subgraph ``g``.
+    """Return a lasso whose loop, inside the fair accepting subgraph ``g``, is accepting
+    and fair.
 
-    The loop is a walk from the entry node ``root`` back to itself: it takes a pending
-    required edge out of the current node when there is one, else walks to the nearest
-    node with one (a breadth-first search with a small budget), else goes back to
-    ``root`` along a shortest-path in-tree and out to the next target along a
-    shortest-path out-tree. The cost is linear in the loop's length, which is at most
-    the number of targets times (budget + twice the diameter of ``g``).
+    The loop is refined: first a walk from the entry node back to itself meeting every
+    acceptance set; then, while the condition finds the loop unfair
+    (``loop_deficits``: an always-enabled action not engaged, a step not taken...), the
+    deficits become new targets and the walk is rebuilt. Each deficit can be met inside
+    ``g`` because ``g`` is fair, and meeting it never undoes an earlier one, so this
+    ends; after a bounded number of rounds the loop simply covers everything ``g``
+    requires (``required_keys``, and every node when fairness depends on enabledness).
     """
     initial, prefix = product.path_from_initial(g.nodes)
     root = prefix[-1][2] if prefix else initial
@@ -145,70 +146,99 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
         radj[v].append((k, u))
         keys: list[Hashable] = [("acc", i) for i in range(num_sets) if (acc >> i) & 1]
         keys.extend(condition.edge_keys(u, k, v))
-        key = (u, k, v)
-        if key in edge_keys:
-            edge_keys[key].extend(keys)
-        else:
-            edge_keys[key] = keys
-    pending: set[Hashable] = {("acc", i) for i in range(num_sets)}
-    pending |= set(condition.required_keys(g))
-    sources_of: dict[int, list[tuple[int, int, int]]] = {}
-    targets: list[tuple[int, int, int] | int] = []
-    for e, keys in edge_keys.items():
-        if any(key in pending for key in keys):
-            sources_of.setdefault(e[0], []).append(e)
-            targets.append(e)
-    unvisited: set[int] = set(g.nodes) if condition.needs_all_states else set()
-    unvisited.discard(root)
-    targets.extend(sorted(unvisited))
-    # Shortest-path trees inside g: from root (out) and to root (in).
+        edge_keys.setdefault((u, k, v), []).extend(keys)
     out_parent = _bfs_tree(adj, root)
     in_next = _bfs_tree(radj, root)
+    groups: list[Deficit] = [Deficit(frozenset({("acc", i)})) for i in range(num_sets)]
+    for _round in range(REFINEMENT_ROUNDS if condition.refine else 0):
+        loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
+        deficits = condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
+        if not deficits:
+            return FairLasso(initial, prefix, loop, len(g.nodes))
+        groups.extend(deficits)
+    groups.extend(Deficit(frozenset({key})) for key in condition.required_keys(g))
+    if condition.needs_all_states:
+        groups.extend(Deficit(nodes=frozenset({n})) for n in sorted(g.nodes))
+    loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
+    assert not condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
+    return FairLasso(initial, prefix, loop, len(g.nodes))
+
+
+def _tour(
+    root: int,
+    adj: dict[int, list[tuple[int, int]]],
+    edge_keys: dict[tuple[int, int, int], list[Hashable]],
+    groups: list[Deficit],
+    out_parent: dict[int, tuple[int, int]],
+    in_next: dict[int, tuple[int, int]],
+) -> list[PathEdge]:
+    """Return a closed walk from ``root`` meeting every group (an edge with one of its
+    keys, or a visit to one of its nodes).
+
+    Greedy: take a pending edge out of the current node when there is one, else walk to
+    the nearest useful node (breadth-first, small budget), else back to ``root`` along
+    the in-tree and out to a pending group along the out-tree. Linear in the walk's
+    length, itself at most the number of groups times (budget + twice the diameter).
+    """
+    key_groups: dict[Hashable, list[int]] = {}
+    node_groups: dict[int, list[int]] = {}
+    for j, group in enumerate(groups):
+        for key in group.keys:
+            key_groups.setdefault(key, []).append(j)
+        for n in group.nodes:
+            node_groups.setdefault(n, []).append(j)
+    pending = set(range(len(groups)))
+    for j in node_groups.get(root, ()):
+        pending.discard(j)
+    edge_groups: dict[tuple[int, int, int], list[int]] = {}
+    sources_of: dict[int, list[tuple[int, int, int]]] = {}
+    candidates: dict[int, int] = {}  # group -> a node from which it can be met
+    for e, keys in edge_keys.items():
+        gs = [j for key in keys for j in key_groups.get(key, ())]
+        gs.extend(node_groups.get(e[2], ()))
+        if gs:
+            edge_groups[e] = gs
+            sources_of.setdefault(e[0], []).append(e)
+            for j in gs:
+                candidates.setdefault(j, e[0])
     loop: list[PathEdge] = []
-    covered: set[Hashable] = set()
 
     def walk(edge: PathEdge) -> None:
         loop.append(edge)
-        unvisited.discard(edge[2])
-        for key in edge_keys.get(edge, ()):
-            if key in pending:
-                pending.discard(key)
-                covered.add(key)
+        for j in edge_groups.get(edge, ()):
+            pending.discard(j)
 
     def pending_edge(n: int) -> tuple[int, int, int] | None:
-        # Edges whose keys are all covered are dropped for good (amortised linear).
-        candidates = sources_of.get(n)
-        while candidates:
-            e = candidates[-1]
-            for k in edge_keys[e]:
-                if k in pending:
+        # Edges whose groups are all met are dropped for good (amortised linear).
+        edges = sources_of.get(n)
+        while edges:
+            e = edges[-1]
+            for j in edge_groups[e]:
+                if j in pending:
                     return e
-            candidates.pop()
+            edges.pop()
         return None
 
     def useful(n: int) -> bool:
-        return n in unvisited or pending_edge(n) is not None
+        return pending_edge(n) is not None
 
     current = root
-    next_target = 0
-    while pending or unvisited:
+    next_group = 0
+    while pending:
         e = pending_edge(current)
         if e is not None:
             walk(e)
             current = e[2]
             continue
-        path = _bfs(adj, current, useful, budget=256)
+        path = _bfs(adj, current, useful, budget=64)
         if path is None:
-            # Far away: back to root, then out to the next target still pending.
-            while True:
-                if next_target >= len(targets):  # pragma: no cover - g is fair
-                    raise AssertionError("fair subgraph does not cover its requirements")
-                t = targets[next_target]
-                next_target += 1
-                node = t if isinstance(t, int) else t[0]
-                if useful(node):
-                    break
-            path = _path_to_root(in_next, current) + _path_from_root(out_parent, node)
+            # Groups only ever get met, so the first pending one moves forward.
+            while next_group not in pending:
+                next_group += 1
+            j = next_group
+            if j not in candidates:  # pragma: no cover - g is fair
+                raise AssertionError(f"requirement {groups[j]} cannot be met in the subgraph")
+            path = _path_to_root(in_next, current) + _path_from_root(out_parent, candidates[j])
         for step in path:
             walk(step)
         if path:
@@ -220,7 +250,7 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
     for step in _path_to_root(in_next, current):
         walk(step)
     assert loop[0][0] == root and loop[-1][2] == root
-    return FairLasso(initial, prefix, loop, len(g.nodes), frozenset(covered))
+    return loop
 
 
 def _bfs_tree(adj: dict[int, list[tuple[int, int]]], root: int) -> dict[int, tuple[int, int]]:

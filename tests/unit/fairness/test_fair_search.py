@@ -148,3 +148,34 @@ def test_witness_names_actions():
     product, cond = build(lts, Fairness.PROCESS_WEAK)
     w = cond.witness(find_fair_lasso(product, cond).loop)
     assert w.engaged == ("process 0", "process 1")
+
+
+@pytest.mark.parametrize("rounds", [0, 16])
+@pytest.mark.parametrize("fairness", list(Fairness))
+def test_lasso_is_fair_with_and_without_refinement(monkeypatch, rounds, fairness):
+    """The refined loop and the cover-everything fallback both give fair lassos."""
+    import bridge.fairness.emptiness as emptiness
+    from bridge.automata.buchi import universal_buchi
+    from tests.fairness.oracle import check_lasso
+
+    monkeypatch.setattr(emptiness, "REFINEMENT_ROUNDS", rounds)
+    lts = ExplicitLts(
+        {
+            0: [("a", 1, (0,)), ("b", 2, (1,)), ("c", 0, (1,))],
+            1: [("b", 0, (1,)), ("a", 3, (0,))],
+            2: [("a", 0, (0,)), ("c", 3, (1,))],
+            3: [("d", 0, (0,)), ("c", 2, (1,))],
+        }
+    )
+    product, cond = build(lts, fairness)
+    lasso = find_fair_lasso(product, cond)
+    assert lasso is not None
+    run = [(product.sys_states[product.node_sys[lasso.initial]][0], product.node_q[lasso.initial])]
+    actions = []
+    for _u, k, v in lasso.prefix + lasso.loop:
+        run.append((product.sys_states[product.node_sys[v]][0], product.node_q[v]))
+        step = product.steps[k]
+        actions.append((step.action, step.processes))
+    check_lasso(lts, universal_buchi(), lambda s: 0, lambda e: 0, run, actions, len(lasso.prefix), fairness)
+    if rounds == 0 and cond.needs_all_states:
+        assert {u for u, _k, _v in lasso.loop} == set(range(product.num_nodes))
