@@ -25,7 +25,7 @@ Semantics decisions (also for the README):
   and ``sf``/``sl`` prune states and re-decompose (Fig. 5's recursion, as a worklist).
 * An accepting SCC meets every acceptance set of the generalized Büchi automaton; fairness
   is only examined on accepting SCCs.
-* A fair lasso's loop covers an accepting edge of every set, an engagement of everything
-  the notion requires and, when fairness depends on enabledness, every state of the fair
-  subgraph found.
+* A fair lasso's loop covers an accepting edge of every set and an engagement of
+  everything the notion requires of the states it visits (grown from a small accepting
+  loop; for strong global fairness, every step of every state visited).
 """

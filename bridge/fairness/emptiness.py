@@ -11,11 +11,12 @@ Soundness rests on each ``prune`` never removing a node of a fair subgraph (000
 Theorem 1).
 
 The lasso: a shortest prefix from an initial product state into the fair subgraph, then
-a loop inside it that is a walk covering an edge of every acceptance set, an engagement
-of everything the fairness condition requires (for strong global fairness: every step of
-every system state visited), and, when fairness depends on what is enabled, every node
-of the subgraph (so that "enabled everywhere in the loop" is exactly "enabled everywhere
-in the subgraph"). Such a loop repeated forever is an accepting fair run.
+a loop inside it that is a walk covering an edge of every acceptance set and everything
+the fairness condition requires of the states it visits: it starts as a small accepting
+walk and grows from the condition's ``loop_deficits`` (an action enabled throughout but
+never engaged: engage it or visit a state that disables it; for strong global fairness:
+every step of every system state visited). Such a loop repeated forever is an accepting
+fair run.
 """
 
 from __future__ import annotations
