@@ -147,3 +147,68 @@ def test_promela_label_annotation():
     typo = check_ltl(ts, prop, LtlOptions(annotations=((FairnessMark.WF, "og"),)))
     assert typo.outcome is Outcome.VIOLATED
     assert any("og" in note and "matched no event" in note for note in typo.notes)
+
+
+# ---------------------------------------------------------------------------------
+# Lassos of real models, replayed through the semantics and re-checked (item 5b)
+
+
+def _replay(space, lasso):
+    """Return (loop states, loop steps) after replaying ``lasso`` step by step: each
+    TraceStep must match a successor (same event, processes and changes)."""
+    from bridge.semantics.trace import make_steps
+
+    state = space.initial_states()[0]
+    assert tuple(space.valuation(state).items()) == lasso.prefix.initial
+
+    def advance(state, expected):
+        if expected.stutter:
+            assert not space.successors(state), "stutter step out of a state with steps"
+            return state, None
+        for step, nxt in space.successors(state):
+            (got,) = make_steps(space, state, [(step, nxt)])
+            if (got.event, got.processes, got.changes) == (expected.event, expected.processes, expected.changes):
+                return nxt, step
+        raise AssertionError(f"no successor matches {expected}")
+
+    for ts in lasso.prefix.steps:
+        state, _ = advance(state, ts)
+    start = state
+    states, steps = [], []
+    for ts in lasso.loop:
+        states.append(state)
+        state, step = advance(state, ts)
+        steps.append(step)
+    assert space.valuation(state) == space.valuation(start), "the loop does not close"
+    return states, steps
+
+
+@pytest.mark.parametrize("fairness", [Fairness.NONE, Fairness.WEAK, Fairness.STRONG_LOCAL, Fairness.PROCESS_WEAK])
+def test_le_r_lasso_replays_and_is_fair(fairness):
+    from pathlib import Path
+
+    csp = pytest.importorskip("bridge.frontends.csp")
+    path = Path(__file__).resolve().parents[3] / "case_studies" / "le_r" / "le_r_3.csp"
+    if not hasattr(csp, "load_csp") or not path.exists():
+        pytest.skip("needs the CSP# front-end and case_studies/le_r")
+    from bridge.semantics.statespace import build_state_space
+
+    model = csp.load_csp(str(path))
+    (ts, prop), = [(s, p) for s, p in model.properties() if p.kind is PropertyKind.LTL]
+    v = check_ltl(ts, prop, LtlOptions(fairness=fairness))
+    assert v.outcome is Outcome.VIOLATED  # 000 Table 2: LE_R 3 fails without strong global
+    space = build_state_space(ts)
+    states, steps = _replay(space, v.lasso)
+    # oneLeader is false somewhere in the loop (the run violates <>[]oneLeader)
+    pred = space.predicate(prop.formula.operand.operand.expr)
+    assert not all(pred(s) for s in states)
+    visible = [{st.event for st, _ in space.successors(s) if not st.tau} for s in states]
+    engaged = {st.event for st in steps if st is not None}
+    if fairness is Fairness.WEAK:
+        assert set.intersection(*visible) <= engaged
+    if fairness is Fairness.STRONG_LOCAL:
+        assert set.union(*visible) <= engaged
+    if fairness is Fairness.PROCESS_WEAK:
+        enabled = [{p for st, _ in space.successors(s) for p in st.processes} for s in states]
+        moved = {p for st in steps if st is not None for p in st.processes}
+        assert set.intersection(*enabled) <= moved
