@@ -69,6 +69,9 @@ from bridge.semantics.codegen import (
 from bridge.semantics.state import ProcessLayout, StateLayout, compute_layout
 from bridge.semantics.successors import StateVector, Step
 
+# Above this many precomputed synchronisation vectors, barriers are combined at run time.
+MAX_SYNC_VECTORS = 20000
+
 # ---------------------------------------------------------------------------------
 # Runtime layouts (one per tuple of live templates)
 
@@ -169,6 +172,9 @@ class CompiledStateSpace:
         self._ns = ns
         self._seg_init = [ns[f"_seginit{t.index}"] for t in lay.processes]
         self._spec_cache: dict[tuple, tuple] = {}
+        self._vectors = []
+        self._vector_edges: set[tuple[int, int]] = set()
+        self._vector_records: dict[tuple[int, int], tuple] = {}
         self._spec_bodies: dict[tuple, list[tuple[int, list[str]]]] = {}
 
     def _specialised(self, tpl_index: int, pid: int, base: int, consts: tuple[int, ...]) -> tuple:
@@ -238,6 +244,8 @@ class CompiledStateSpace:
                 if lay.exclusive_slot is not None:
                     lines.append(f"        t[{lay.exclusive_slot}] = -1")
                 lines.append(f"        out.append(({dname}, tuple(t)))")
+        if rl is self._static_layout or (self._static_layout is None and not lay.dynamic):
+            self._gen_vectors(lines)
         lines.append("    if aux:")
         lines.append("        _post(s, out, aux, None)")
         atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
@@ -263,6 +271,65 @@ class CompiledStateSpace:
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<bridge:{self.system.name}:layout{rl.id}>", "exec"), ns)  # noqa: S102
         return ns[name]
+
+    def _plan_vectors(self, key: tuple) -> None:
+        """Precompute the synchronisation vectors of a static system: for every barrier
+        edge whose event name is constant, the combinations of (instance, edge) that can
+        fire it jointly (the composition's rules applied once, statically, LTSmin's
+        sync vectors). Their code goes into the layout function; offers that need the
+        runtime combiner (evaluated names) are left to ``post``."""
+        self._vectors: list[tuple[str, tuple]] = []
+        composition = self.system.composition
+        if composition is None or not self._has_barriers:
+            return
+        gen = self._gen
+        offers: Offers = {}
+        for pid, (tpl_index, consts) in enumerate(key):
+            sync = self._sync_sets.get(pid, frozenset())
+            if not sync:
+                continue
+            tpl = self.layout.processes[tpl_index]
+            names = [n for n, _ in self._const_locals[tpl_index]]
+            gen.consts = dict(zip(names, consts, strict=True))
+            try:
+                for k, e in enumerate(tpl.process.edges):
+                    if (e.comm is not None or e.event is None or e.data_operation
+                            or isinstance(e.guard, ElseGuard)
+                            or guard_mentions(e.guard, "timeout")
+                            or not event_is_constant(gen, e.event)):
+                        continue
+                    name = event_constant(gen, e.event)
+                    if name in sync:
+                        offers.setdefault(pid, []).append((name, ((pid, k),)))
+            finally:
+                gen.consts = {}
+        vectors = make_combiner(composition)(offers)
+        if len(vectors) > MAX_SYNC_VECTORS:
+            return  # too many: the runtime combiner only builds the enabled ones
+        self._vectors = vectors
+        self._vector_edges = {p for _, parts in vectors for p in parts}
+
+    def _gen_vectors(self, lines: list[str]) -> None:
+        """Emit one test per synchronisation vector (see ``_plan_vectors``)."""
+        records = self._vector_records
+        for name, parts in self._vectors:
+            conds = []
+            for pid, k in parts:
+                guard, slot, source, _, _ = records[(pid, k)]
+                conds.append(f"s[{slot}] == {source}")
+                if guard != "True":
+                    conds.append(guard)
+            lines.append(f"    # barrier {name}")
+            lines.append(f"    if {' and '.join(conds)}:")
+            lines.append("        t = list(s)")
+            for pid, k in parts:
+                _, slot, source, target, bapply = records[(pid, k)]
+                if target != source:
+                    lines.append(f"        t[{slot}] = {target}")
+                if bapply != "None":
+                    lines.append(f"        {bapply}(t, None, {pid}, None)")
+            step = self._gen.constant(self._step_for(name, tuple(parts)), "_S")
+            lines.append(f"        out.append(({step}, tuple(t)))")
 
     def const_values(self, t: Sequence[int], tpl_index: int, base: int) -> tuple[int, ...]:
         """Return the values of the never-assigned locals of an instance at ``base``."""
@@ -403,6 +470,10 @@ class CompiledStateSpace:
                 blines.append("    pass")
                 self._pending_code.extend(blines)
             offer = f"{pid}, {k}, {loc_slot}, {e.target}, {bapply}, {_b(base)}"
+            if ev_const and (pid, k) in self._vector_edges:
+                # Taken by a precomputed synchronisation vector in the layout function.
+                self._vector_records[(pid, k)] = (guard, loc_slot, e.source, e.target, bapply)
+                return
             if ev_const:
                 if event_constant(gen, e.event) in sync:
                     lines.append(f"{ind}if {guard}:")
@@ -653,6 +724,7 @@ class CompiledStateSpace:
             key = tuple(
                 (tp, self.const_values(t, tp, b)) for tp, b in zip(templates, bases, strict=True)
             )
+            self._plan_vectors(key)
             self._static_layout = self._layout_for(key)
         return tuple(t)
 
@@ -1025,6 +1097,39 @@ def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple
     shared = frozenset(n for n, c in counts.items() if c >= 2)
     shared_in = [shared & a for a in node.alphabets]
     needed = {name: [ci for ci, a in enumerate(node.alphabets) if name in a] for name in shared}
+
+    if all(isinstance(c, InstanceRef) for c in node.children):
+        # The common flat case (|| of process instances): no call per operand.
+        leaves = [(ci, c.instance, shared_in[ci]) for ci, c in enumerate(node.children)]
+
+        def flat(offers: Offers) -> list[tuple[str, tuple]]:
+            result: list[tuple[str, tuple]] = []
+            pending: dict[str, dict[int, list[tuple]]] = {}
+            for ci, i, mine in leaves:
+                mine_offers = offers.get(i)
+                if not mine_offers:
+                    continue
+                for name, parts in mine_offers:
+                    if name in mine:
+                        by_child = pending.get(name)
+                        if by_child is None:
+                            pending[name] = {ci: [parts]}
+                        elif ci in by_child:
+                            by_child[ci].append(parts)
+                        else:
+                            by_child[ci] = [parts]
+                    else:
+                        result.append((name, parts))
+            for name, by_child in pending.items():
+                need = needed[name]
+                if len(by_child) != len(need):
+                    continue
+                lists = [by_child[ci] for ci in need]
+                for combo in itertools.product(*lists):
+                    result.append((name, tuple(p for parts in combo for p in parts)))
+            return result
+
+        return flat
 
     def par(offers: Offers) -> list[tuple[str, tuple]]:
         result: list[tuple[str, tuple]] = []

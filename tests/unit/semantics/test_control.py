@@ -238,3 +238,25 @@ def test_promela_atomicity_is_regained_only_by_moving():
     space = build_state_space(ts)
     s1 = next(n for st, n in space.successors(space.initial_states()[0]) if st.processes == (0,))
     assert [st.processes for st, _ in space.successors(s1)] == [(1,)]  # A blocked: B only
+
+
+def test_sync_vectors_and_runtime_combiner_agree(monkeypatch):
+    """Dining philosophers (4) with precomputed synchronisation vectors and with the
+    runtime combiner only: same states and transitions."""
+    import importlib.util
+    from pathlib import Path
+
+    import bridge.semantics.statespace as statespace
+
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "explore.py"
+    spec = importlib.util.spec_from_file_location("bench_explore", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    counts = []
+    for limit in (statespace.MAX_SYNC_VECTORS, -1):
+        monkeypatch.setattr(statespace, "MAX_SYNC_VECTORS", limit)
+        space = build_state_space(bench.dining(4))
+        assert bool(space._vectors) == (limit >= 0)
+        stats = explore(space)
+        counts.append((stats.states, stats.transitions))
+    assert counts[0] == counts[1] == (118, 300)
