@@ -254,6 +254,19 @@ def _walk(e: Expr) -> Iterable[Expr]:
             stack.extend((x.base, x.index))
 
 
+def _without_spans(e: Expr) -> Expr:
+    """Return ``e`` with every span removed (location keys compare expressions)."""
+    if isinstance(e, Unary):
+        return Unary(e.op, _without_spans(e.operand))
+    if isinstance(e, Binary):
+        return Binary(e.op, _without_spans(e.left), _without_spans(e.right))
+    if isinstance(e, Index):
+        return Index(_without_spans(e.base), _without_spans(e.index))
+    if dataclasses.is_dataclass(e) and hasattr(e, "span"):
+        return dataclasses.replace(e, span=None)
+    return e
+
+
 def _locals_in(e: Expr) -> set[str]:
     return {x.name for x in _walk(e) if isinstance(x, Var) and x.scope == "local"}
 
@@ -1139,7 +1152,9 @@ class _LeafBuilder:
                 self.local_types[name] = ltype
                 bindings[p.name] = Var(name, "local")
             elif _reads_globals(value):
-                bindings[p.name] = value
+                # Symbolic until the next step; without spans, so that the same
+                # argument written in two places gives the same location.
+                bindings[p.name] = _without_spans(value)
             else:
                 name = self.fresh(p.name)
                 post.append((name, value))

@@ -323,12 +323,14 @@ def test_unsupported_constructs(text: str, fragment: str) -> None:
         system(text)
 
 
-def test_all_test_models_lower() -> None:
+def test_all_test_models_lower_to_valid_ir() -> None:
+    validate = pytest.importorskip("bridge.ir.validate")
     for path in sorted(MODELS.glob("*.csp")):
         model = load_csp(str(path))
         assert model.systems, path
         for ts in model.systems:
             assert ts.processes and ts.instances
+        assert validate.validate_model_file(model) == [], path
 
 
 def test_event_structure_is_an_ir_event() -> None:

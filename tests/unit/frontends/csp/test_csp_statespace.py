@@ -172,6 +172,24 @@ def test_hidden_variable_is_not_part_of_the_state_identity() -> None:
     assert counts(load_csp("t.csp", "var h = 0;\n" + loop).systems[0]) == (4, 3)
 
 
+def test_global_arguments_are_read_when_unfolded() -> None:
+    """A(p) = [x < 2] a{x = x + 1;} -> b.p -> A(x) started as A(x): PAT evaluates x when
+    A(x) is unfolded, i.e. before each a: the run is a, b.0, a, b.1 and then x = 2
+    blocks. A(x) written in two places is one location: 5 states, 4 steps."""
+    text = ("var x = 0;\nA(p) = [x < 2] a{x = x + 1;} -> b.p -> A(x);\nSys = A(x);\n"
+            "#assert Sys deadlockfree;")
+    ts = load_csp("t.csp", text).systems[0]
+    assert len(ts.processes[0].locations) == 2
+    assert counts(ts) == (5, 4)
+    space = explore_mod._space(ts)
+    state = space.initial_states()[0]
+    names = []
+    while (succ := space.successors(state)):
+        step, state = succ[0]
+        names.append(step.event)
+    assert names == ["a", "b.0", "a", "b.1"]
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_dining_philosophers_deadlock(n: int) -> None:
     """dp(N) of paper 000 Table 3: every philosopher can take its right fork, then
