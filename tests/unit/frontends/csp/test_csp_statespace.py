@@ -181,7 +181,7 @@ def test_global_arguments_are_read_when_unfolded() -> None:
     ts = load_csp("t.csp", text).systems[0]
     assert len(ts.processes[0].locations) == 2
     assert counts(ts) == (5, 4)
-    space = explore_mod._space(ts)
+    space = pytest.importorskip("bridge.semantics.statespace").build_state_space(ts)
     state = space.initial_states()[0]
     names = []
     while (succ := space.successors(state)):
