@@ -17,10 +17,24 @@ def load_csp(path: str, text: str | None = None) -> ModelFile:
     One ``TransitionSystem`` per distinct ``#assert`` target. Raises ``ParseError``,
     ``SemanticError`` or ``UnsupportedError`` with a span on bad input.
     """
+    import sys
+
+    from bridge.diagnostics import SemanticError
     from bridge.frontends.csp.lower import lower_program
     from bridge.frontends.csp.parse import parse_csp
 
-    return lower_program(parse_csp(path, text))
+    # Expressions and process terms are walked recursively by their depth; allow deep
+    # (machine-written) models, and report anything deeper as bad input.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return lower_program(parse_csp(path, text))
+    except RecursionError:
+        raise SemanticError.at(
+            None, f"{path}: the model is nested too deeply (expressions or process terms)"
+        ) from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 __all__ = ["load_csp"]

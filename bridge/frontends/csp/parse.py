@@ -17,8 +17,9 @@ import re
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.visitors import Transformer_NonRecursive
 
 from bridge._resources import grammar_path
 from bridge.diagnostics import ParseError, Span, UnsupportedError
@@ -296,8 +297,9 @@ _BINOPS = {
 }
 
 
-class _Builder(Transformer):
-    """Turn lark's tree into ``syntax`` nodes (spans from ``propagate_positions``)."""
+class _Builder(Transformer_NonRecursive):
+    """Turn lark's tree into ``syntax`` nodes (spans from ``propagate_positions``);
+    iterative, so deeply nested prefixes do not hit Python's recursion limit."""
 
     def __init__(self, path: str, text: str) -> None:
         super().__init__(visit_tokens=False)

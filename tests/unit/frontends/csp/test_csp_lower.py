@@ -343,3 +343,11 @@ def test_hiding_turns_constant_events_into_tau() -> None:
     assert events(ts.processes[0]) == ["tau", "tau"]
     ts = system("P = (a -> b -> P) \\ {a};")  # recursion through hiding stays finite
     assert events(ts.processes[0]) == ["tau", "b"]
+
+
+def test_deeply_nested_models_lower_without_recursion_errors() -> None:
+    chain = " -> ".join(f"a{i}" for i in range(2000))
+    ts = system(f"P = {chain} -> P;")
+    assert len(ts.processes[0].locations) == 2000
+    ts = system("var x = 0;\nP = a{x = " + " + ".join(["x"] * 3000) + ";} -> P;")
+    assert isinstance(ts.processes[0].edges[0].effect[0].value, Binary)
