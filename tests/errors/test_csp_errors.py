@@ -136,3 +136,25 @@ def test_bad_file(name: str, line: int, col: int, fragment: str, kind: type) -> 
     assert fragment in diag.message
     text = render(diag)  # reads the file named in the span
     assert f":{line}:{col}: error: " in text and "^" in text
+
+
+def test_mutated_models_give_a_model_or_a_source_error() -> None:
+    """Random small edits of the test models (insert/delete/replace a token) must never
+    escape as anything but a ``SourceError`` (a crash would be a traceback)."""
+    import random
+
+    models = Path(__file__).resolve().parents[1] / "models" / "csp"
+    sources = [p.read_text(encoding="utf-8") for p in sorted(models.glob("*.csp"))]
+    tokens = [";", "->", "(", ")", "[", "]", "{", "}", "[]", "|||", "||", "Skip", "x", "1",
+              ".", "=", "==", "!", "?", "@", ":", ",", "if", "case", "atomic", "<>", "tau",
+              "#define", "#assert", "var", "%", "-", "true"]
+    rng = random.Random(20260522)
+    for _ in range(150):
+        src = rng.choice(sources)
+        pos = rng.randrange(len(src))
+        end = min(len(src), pos + rng.randrange(0, 6))
+        mutated = src[:pos] + rng.choice(tokens + [""]) + src[end:]
+        try:
+            load_csp("m.csp", mutated)
+        except SourceError as error:
+            assert error.diagnostics and error.diagnostics[0].message
