@@ -248,14 +248,28 @@ def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStat
         ("subgraphs_checked", stats.subgraphs),
         ("pruned_states", stats.pruned),
     )
+    peak = _peak_memory_bytes()
     if product is None:
-        return Statistics(seconds=time.monotonic() - started, extra=extra)
+        return Statistics(seconds=time.monotonic() - started, peak_memory_bytes=peak, extra=extra)
     return Statistics(
         states=product.num_nodes,
         transitions=product.transitions,
         seconds=time.monotonic() - started,
+        peak_memory_bytes=peak,
         extra=(("system_states", len(product.sys_states)),) + extra,
     )
+
+
+def _peak_memory_bytes() -> int:
+    """Return the peak resident memory of this process (0 where unknown)."""
+    try:
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError):
+        return 0
 
 
 def _lasso(space: Any, product: Product, condition: FairnessCondition, found: FairLasso) -> Lasso:
@@ -352,7 +366,7 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
 
         init = space.initial_states()[0]
         return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
-    extra_notes = _unused_annotations(product, options)
+    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(product, na)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
     lasso = _lasso(space, product, condition, found)
@@ -361,6 +375,17 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
     if ends:
         reason = "acceptance cycle (the run ends: its last state stutters)"
     return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=extra_notes)
+
+
+def _unused_event_atoms(product: Product, na: NegatedAutomaton) -> tuple[str, ...]:
+    """Return a note per event atom of the formula that no explored step has (most
+    likely a misspelt event: the atom is false everywhere)."""
+    events = {step.event for step in product.steps} | {INIT_EVENT}
+    return tuple(
+        f"event {atom.name} of the formula matched no step explored (it is false everywhere)"
+        for atom in na.binding.atoms
+        if isinstance(atom, LtlEvent) and atom.name not in events
+    )
 
 
 def _unused_annotations(product: Product, options: LtlOptions) -> tuple[str, ...]:

@@ -212,3 +212,12 @@ def test_le_r_lasso_replays_and_is_fair(fairness):
         enabled = [{p for st, _ in space.successors(s) for p in st.processes} for s in states]
         moved = {p for st in steps if st is not None for p in st.processes}
         assert set.intersection(*enabled) <= moved
+
+
+def test_misspelt_event_atom_is_noted():
+    v = check_ltl(_detector(), _ltl(LtlUnary("F", LtlEvent("oracel"))))
+    assert v.outcome is Outcome.VIOLATED
+    assert any("oracel" in note for note in v.notes)
+    ok = check_ltl(_detector(), _ltl(LtlUnary("F", LtlEvent("oracle"))), LtlOptions(fairness=Fairness.WEAK))
+    assert not any("matched no step" in note for note in ok.notes)
+    assert ok.statistics.peak_memory_bytes > 0
