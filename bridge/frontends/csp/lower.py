@@ -52,8 +52,9 @@ Rejected with ``UnsupportedError`` (named construct and span): parallel composit
 nested under a prefix, sequential composition, choice or recursion (a sequential
 *prefix* before the asserted composition, ``Init(); (A ||| B)``, is supported: the
 prefix is an instance whose last step sets a fresh global ``_startedK`` that guards the
-first locations of the composition's leaves); hiding above a composition; hiding of
-events with state-dependent components or of channel events; ``refines``; channel
+first locations of the composition's leaves); hiding above a ``||`` composition
+(above ``|||`` it is pushed into every operand); hiding of events with
+state-dependent components or of channel events; ``refines``; channel
 arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
 arrays.
 """
@@ -414,8 +415,10 @@ class _Leaf:
     name: str
     def_name: str | None
     span: Span
-    handover: bool = False  # a sequential prefix: its end starts the gated leaves
+    gate_set: str | None = None  # a sequential prefix: its end sets this global
     gate: str | None = None  # a global that must be true for the first location's edges
+    hidden: frozenset[str] = frozenset()  # hiding above the composition (constant names)
+    hidden_bases: frozenset[str] = frozenset()
 
 
 class _Lowerer:
@@ -527,6 +530,12 @@ class _Lowerer:
         for v in self.program.variables:
             self.global_vars.append(self._variable(v))
         for a in self.program.alphabets:
+            if a.process not in self.defs:
+                close = difflib.get_close_matches(a.process, sorted(self.defs), n=1)
+                notes = [f"did you mean '{close[0]}'?"] if close else []
+                raise SemanticError.at(
+                    a.span, f"#alphabet names undeclared process '{a.process}'", *notes
+                )
             self.alphabets[a.process] = a
 
     def _channel_arity(self, name: str) -> int:
@@ -1396,7 +1405,10 @@ class _LeafBuilder:
 
     def build(self) -> Process:
         post: list[tuple[str, Expr]] = []
-        initial_cfg = self.normalise(("T", self.leaf.term, self.leaf.env), "post", {}, post)
+        start: Cfg = ("T", self.leaf.term, self.leaf.env)
+        if self.leaf.hidden:
+            start = ("HIDE", start, self.leaf.hidden, self.leaf.hidden_bases)
+        initial_cfg = self.normalise(start, "post", {}, post)
         assert not post, "no locals exist before the first step"
         self.location(initial_cfg, self.leaf.span)
         work = [0]
@@ -1540,7 +1552,7 @@ class _LeafBuilder:
             target_cfg = _cfg_map_env(
                 target_cfg, lambda env: tuple((k, _map_expr(v, canonical)) for k, v in env)
             )
-        gate_set = getattr(self.leaf, "gate_set", None)
+        gate_set = self.leaf.gate_set
         if gate_set is not None and target_cfg == SKIP:
             # The end of a sequential prefix: ``Skip ; (A ||| B)`` is the composition.
             target_cfg = TERM
@@ -1806,14 +1818,31 @@ class _SystemBuilder:
                 else low.seq_prefix(term, len(term.operands) - 1)
             )
             prefix = self.leaf(prefix_term, env, def_name)
-            assert prefix.leaf is not None
-            prefix.leaf.handover = True
             rest = self.compose(term.operands[-1], env, def_name, depth + 1)
             return _Node(";", [prefix, rest])
         if isinstance(term, s.Binary) and term.op in ("|||", "||"):
             node = _Node(term.op)
             for op in term.operands:
                 self._add_child(node, self.compose(op, env, def_name, depth + 1))
+            return node
+        if isinstance(term, s.Hiding) and _is_composition(low, term.body):
+            # Hiding distributes over interleaving (not over '||', where hidden events
+            # still synchronise): every leaf hides the events itself.
+            node = self.compose(term.body, env, def_name, depth + 1)
+            if _has_parallel(node):
+                raise UnsupportedError.at(
+                    term.span, "unsupported construct: hiding above a '||' composition"
+                )
+            for item in term.events:
+                if item.event.name in low.channels:
+                    raise UnsupportedError.at(
+                        item.span, "unsupported construct: hiding channel events"
+                    )
+            names = frozenset(low.alphabet_items(term.events, env))
+            bases = frozenset(item.event.name for item in term.events)
+            for leaf in _leaves(node):
+                leaf.hidden = leaf.hidden | names
+                leaf.hidden_bases = leaf.hidden_bases | bases
             return node
         if isinstance(term, s.Indexed) and term.op in ("|||", "||"):
             node = _Node(term.op)
@@ -1849,7 +1878,7 @@ class _SystemBuilder:
         """Return the composition of ``node`` and the instance ids under it."""
         if node.leaf is not None:
             leaf = node.leaf
-            key = (id(leaf.term), leaf.env, leaf.gate, getattr(leaf, "gate_set", None))
+            key = (id(leaf.term), leaf.env, leaf.gate, leaf.gate_set, leaf.hidden)
             if key not in self.processes:
                 builder = _LeafBuilder(self.low, leaf)
                 process = builder.build()
@@ -1878,7 +1907,7 @@ class _SystemBuilder:
             assert prefix.leaf is not None
             gate = f"_started{self.gates}"
             self.gates += 1
-            prefix.leaf.gate_set = gate  # type: ignore[attr-defined]
+            prefix.leaf.gate_set = gate
             for leaf in _leaves(rest):
                 leaf.gate = gate
             self.gate_vars.append(
@@ -1929,9 +1958,21 @@ class _SystemBuilder:
         return set(builder.syntactic_events)
 
 
+def _has_parallel(node: _Node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.op == "||":
+            return True
+        stack.extend(n.children)
+    return False
+
+
 def _is_composition(low: _Lowerer, term: s.Term, depth: int = 0) -> bool:
     if isinstance(term, (s.Binary, s.Indexed)) and term.op in ("|||", "||"):
         return True
+    if isinstance(term, s.Hiding):
+        return _is_composition(low, term.body, depth + 1)
     if isinstance(term, s.Binary) and term.op == ";":
         return _is_composition(low, term.operands[-1], depth + 1)
     if isinstance(term, s.ProcRef) and depth < MAX_UNFOLD:

@@ -312,7 +312,8 @@ def test_guarded_receive_condition() -> None:
         ("P = a -> (b -> Skip ||| c -> Skip);", "nested under"),
         ("var x = 0;\nP = (a.x -> Skip) \\ {a.0};", "hiding event 'a'"),
         ("channel c 1;\nP = (c!1 -> Skip) \\ {c};", "hiding channel events"),
-        ("A = a -> A;\nP = (A ||| A) \\ {a};", "nested under"),
+        ("A = a -> A;\nP = (A || A) \\ {a};", "hiding above a '||'"),
+        ("A = a -> A;\nP = a -> ((A ||| A) \\ {a});", "nested under"),
         ("channel c[2] 0;\nP = Skip;", "channel array"),
         ("var x = *;\nP = Skip;", "wildcard"),
         ("var x = 0;\nP = a{x = call(f, 1);} -> Skip;", "call"),
@@ -351,3 +352,13 @@ def test_deeply_nested_models_lower_without_recursion_errors() -> None:
     assert len(ts.processes[0].locations) == 2000
     ts = system("var x = 0;\nP = a{x = " + " + ".join(["x"] * 3000) + ";} -> P;")
     assert isinstance(ts.processes[0].edges[0].effect[0].value, Binary)
+
+
+def test_hiding_above_interleaving_is_pushed_into_the_operands() -> None:
+    ts = system("A(i) = a.i -> b -> A(i);\nP = (||| i:{0..1} @ A(i)) \\ {a.0, b};")
+    assert [events(p) for p in ts.processes] == [["tau", "tau"], ["a.1", "tau"]]
+
+
+def test_alphabet_of_an_undeclared_process() -> None:
+    with pytest.raises(SemanticError, match="undeclared process 'Nod'"):
+        system("Node = a -> Node;\nP = Node;\n#alphabet Nod { a };")
