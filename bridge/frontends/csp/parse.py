@@ -229,7 +229,7 @@ def _describe(token: Token) -> str:
 
 def expected_words(expected: set[str] | frozenset[str]) -> str:
     """Return the expected terminal names as readable words, sorted, deduplicated."""
-    words = sorted({_token_word(name) for name in expected})
+    words = sorted({_token_word(name) for name in expected if name != "$END"})
     if len(words) > 12:
         words = words[:12] + ["..."]
     return ", ".join(words)
@@ -240,6 +240,15 @@ def _syntax_error(path: str, text: str, error: UnexpectedInput) -> ParseError:
 
     line = getattr(error, "line", 1) or 1
     col = getattr(error, "column", 1) or 1
+    expected: set[str] | frozenset[str] = getattr(error, "expected", None) or set()
+    interactive = getattr(error, "interactive_parser", None)
+    if interactive is not None:
+        # LALR merges states, so lark's own list can be too wide; ask the parser
+        # which terminals it would really accept here.
+        try:
+            expected = interactive.accepts()
+        except Exception:  # noqa: BLE001 - the wider list is still correct
+            pass
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
@@ -250,7 +259,7 @@ def _syntax_error(path: str, text: str, error: UnexpectedInput) -> ParseError:
             lead = len(str(token.value)) - len(str(token.value).lstrip())
             col += lead if "\n" not in str(token.value)[:lead] else 0
             span = Span(path, line, col, line, col + max(1, len(_first_word(token))))
-        message = f"unexpected {_describe(token)}; expected {expected_words(error.expected)}"
+        message = f"unexpected {_describe(token)}; expected {expected_words(expected)}"
     elif isinstance(error, UnexpectedCharacters):
         span = Span(path, line, col, line, col + 1)
         ch = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
@@ -260,7 +269,7 @@ def _syntax_error(path: str, text: str, error: UnexpectedInput) -> ParseError:
     elif isinstance(error, UnexpectedEOF):
         lines = text.splitlines() or [""]
         span = Span(path, len(lines), len(lines[-1]) + 1)
-        message = f"unexpected end of file; expected {expected_words(error.expected)}"
+        message = f"unexpected end of file; expected {expected_words(expected)}"
     else:  # pragma: no cover - lark has no other kinds
         span = Span(path, line, col)
         message = str(error)
