@@ -91,7 +91,22 @@ def c_rem(a: int, b: int) -> int:
 
 
 def store_code(value: str, t: Type, language: SourceLanguage, sid: int) -> str:
-    """Return code converting ``value`` for storage into a variable of type ``t``."""
+    """Return code converting ``value`` for storage into a variable of type ``t``
+    (a literal is converted here, at generation time, unless it violates a range)."""
+    literal = value.strip("()")
+    if literal.lstrip("-").isdigit() or literal in ("True", "False"):
+        v = int(literal == "True") if literal in ("True", "False") else int(literal)
+        if isinstance(t, IntType):
+            if t.overflow is Overflow.WRAP and t.lo is not None and t.hi is not None:
+                return str((v - t.lo) % (t.hi - t.lo + 1) + t.lo)
+            if t.overflow is not Overflow.ERROR or (
+                (t.lo is None or v >= t.lo) and (t.hi is None or v <= t.hi)
+            ):
+                return str(v)
+        elif isinstance(t, BoolType):
+            return str(v & 1 if language is SourceLanguage.PROMELA else int(bool(v)))
+        else:
+            return str(v)
     if isinstance(t, IntType):
         if t.overflow is Overflow.WRAP and t.lo is not None and t.hi is not None:
             width = t.hi - t.lo + 1
