@@ -39,7 +39,7 @@ from bridge.fairness.product import INIT_EVENT, LimitReached, ModelErrorAt, Prod
 from bridge.ir.model import FairnessMark, TransitionSystem
 from bridge.ir.property import Fairness, LtlEvent, LtlState, Property, PropertyKind
 from bridge.ir.verdict import Lasso, Outcome, Statistics, Trace, Verdict
-from bridge.semantics.successors import StateVector
+from bridge.semantics.successors import StateSpace, StateVector
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +177,8 @@ class _VersionedAnnotations(AnnotatedFairness):
         for n in g.nodes:
             for k, _t in p.system_steps(p.node_sys[n]):
                 self._units(k)
+            for k in p.enabled_step_ids(p.node_sys[n]):
+                self._units(k)
         self._refresh()
         return super().prune(g)
 
@@ -293,7 +295,12 @@ def _error_trace(space: Any, product: Product, node: int) -> Trace:
     return make_trace(space, product.sys_states[product.node_sys[initial]], product.system_path(edges))
 
 
-def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = LtlOptions()) -> Verdict:
+def check_ltl(
+    system: TransitionSystem,
+    prop: Property,
+    options: LtlOptions = LtlOptions(),
+    space: StateSpace | None = None,
+) -> Verdict:
     """Return the verdict of LTL property ``prop`` on ``system`` under fairness.
 
     HOLDS when no fair run violates the formula (``Verdict.fairness`` names the notion
@@ -302,6 +309,11 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
     assert, index out of range...) is met during the search; UNKNOWN when
     ``max_states`` or ``timeout`` stops the search first. Paper 000 section 3.2 (product
     with the automaton of the negation, Fig. 5 on the product); DESIGN.md section 4.
+
+    ``space``: the state space to search instead of ``build_state_space(system)``, e.g.
+    a partial order reduction wrapper built by the caller (``bridge.reductions`` is not
+    imported here); fairness is then judged on its ``full_successors`` when it has them.
+    It must implement ``predicate`` like ``CompiledStateSpace``.
     """
     started = time.monotonic()
     _validate(options)
@@ -310,7 +322,8 @@ def check_ltl(system: TransitionSystem, prop: Property, options: LtlOptions = Lt
     fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     from bridge.semantics.statespace import build_state_space
 
-    space = build_state_space(system)
+    if space is None:
+        space = build_state_space(system)
     na = translate_formula(prop.formula)
     stats = SearchStatistics()
     fair_name = fairness.value

@@ -125,9 +125,7 @@ def _enabled_actions(p: Product, s: int) -> frozenset[int]:
     cache = p.__dict__.setdefault("_fair_enabled_actions", {})
     hit = cache.get(s)
     if hit is None:
-        hit = frozenset(
-            p.step_action[k] for k, _t in p.system_steps(s) if not p.steps[k].tau and not p.steps[k].stutter
-        )
+        hit = frozenset(p.step_action[k] for k in p.enabled_step_ids(s) if not p.steps[k].tau)
         cache[s] = hit
     return hit
 
@@ -137,7 +135,7 @@ def _enabled_processes(p: Product, s: int) -> frozenset[int]:
     cache = p.__dict__.setdefault("_fair_enabled_processes", {})
     hit = cache.get(s)
     if hit is None:
-        hit = frozenset(q for k, _t in p.system_steps(s) for q in p.steps[k].processes)
+        hit = frozenset(q for k in p.enabled_step_ids(s) for q in p.steps[k].processes)
         cache[s] = hit
     return hit
 
@@ -425,9 +423,8 @@ class AnnotatedFairness(FairnessCondition):
         if hit is None:
             p = self.product
             acc: set[Hashable] = set()
-            for k, _t in p.system_steps(s):
-                if not p.steps[k].stutter:
-                    acc.update(self.units(k))
+            for k in p.enabled_step_ids(s):
+                acc.update(self.units(k))
             hit = frozenset(acc)
             self._enabled[s] = hit
         return hit

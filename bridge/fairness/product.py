@@ -111,6 +111,10 @@ class Product:
         self._out_dst: list[list[int] | None] = []
         self._out_edges: list[list[tuple[int, int, int]] | None] = []
         self.transitions = 0
+        self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
+            space, "full_successors", None
+        )
+        self._enabled_ids: dict[int, list[int]] = {}
         self.stutter_id = self._intern_step(STUTTER_STEP)
         self.initial_nodes_list: list[int] = []
         self.initial_sys: list[int] = []
@@ -200,6 +204,27 @@ class Product:
                 steps = [(self.stutter_id, s)]
             self.sys_steps[s] = steps
         return steps
+
+    def enabled_step_ids(self, s: int) -> list[int]:
+        """Return the ids of the steps enabled in system state ``s`` for judging
+        fairness: the wrapped space's ``full_successors`` when it has them (a partial
+        order reduction explores ample sets, but fairness is judged on every enabled
+        step, paper 000 section 4), else the explored steps; never the stutter step."""
+        cache = self._enabled_ids
+        hit = cache.get(s)
+        if hit is None:
+            full = self._full_successors
+            if full is None:
+                hit = [k for k, _t in self.system_steps(s) if k != self.stutter_id]
+            else:
+                state = self.sys_states[s]
+                by_id = self._step_by_id.get
+                hit = []
+                for step, _t in full(state):
+                    k = by_id(id(step))
+                    hit.append(self._intern_step(step, state) if k is None else k)
+            cache[s] = hit
+        return hit
 
     # -- product side ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import pytest
 
 from bridge.diagnostics import ConfigurationError
 from bridge.fairness.check import LtlOptions, check_ltl
+from bridge.ir import Overflow
 from bridge.ir.model import FairnessMark
 from bridge.ir.property import Fairness, LtlEvent, LtlState, LtlUnary, Property, PropertyKind
 from bridge.ir.verdict import Outcome
@@ -221,3 +222,27 @@ def test_misspelt_event_atom_is_noted():
     ok = check_ltl(_detector(), _ltl(LtlUnary("F", LtlEvent("oracle"))), LtlOptions(fairness=Fairness.WEAK))
     assert not any("matched no step" in note for note in ok.notes)
     assert ok.statistics.peak_memory_bytes > 0
+
+
+def test_weak_fairness_through_a_partial_order_reduction():
+    """With a POR wrapper passed as ``space``, fairness is judged on the full enabled
+    sets (``full_successors``), not on the ample sets the search explores."""
+    por = pytest.importorskip("bridge.reductions.por")
+    from bridge.semantics.statespace import build_state_space
+
+    a = process("A", [edge(0, 0, effect=[assign("x", add(G("x"), 1))], event="tick")])
+    b = process("B", [edge(0, 1, effect=[assign("y", 1)], event="go")], terminal=[1])
+    ts = system(
+        [a, b],
+        globals_=[int_var("x", 0, lo=0, hi=3, overflow=Overflow.WRAP), int_var("y", 0)],
+    )
+    prop = _eventually(eq(G("y"), 1), "y==1")
+    full = check_ltl(ts, prop, LtlOptions(fairness=Fairness.WEAK))
+    assert full.outcome is Outcome.HOLDS
+    try:
+        reduced = por.PartialOrderReduction(build_state_space(ts), ts, prop.formula, Fairness.WEAK)
+    except ConfigurationError as refusal:
+        pytest.skip(f"POR refused: {refusal}")
+    v = check_ltl(ts, prop, LtlOptions(fairness=Fairness.WEAK), space=reduced)
+    assert v.outcome is Outcome.HOLDS
+    assert check_ltl(ts, prop, LtlOptions(), space=reduced).outcome is Outcome.VIOLATED
