@@ -26,6 +26,13 @@ promela-spin.md section 11):
 * Promela termination: an instance at a ``terminal`` location dies by a separate step,
   enabled only for the youngest live instance (SPIN); its segment is removed.
 
+Beyond the protocol, ``CompiledStateSpace`` offers: ``predicate(expr)`` and
+``evaluator(expr)`` (compiled state functions), ``state_key(state)`` (the visited key:
+hidden variables dropped), ``layout_of(state)``, ``instance_name(i, state=None)``,
+``process_of(i, state)``, ``edge(i, k, state)`` (for traces), ``source`` (the generated
+code, for debugging) and ``inline_after`` (visits before a dynamic layout gets its own
+inlined successor function).
+
 Step.action: the event name for CSP (tau steps ``("tau", instance, edge)``, ``tau``
 True); for Promela and IR ``(instance, edge)`` for one edge, the tuple of
 ``(instance, edge)`` pairs for a rendezvous or barrier, ``(instance, -1)`` for death.
