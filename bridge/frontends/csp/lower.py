@@ -875,6 +875,20 @@ class _Lowerer:
             raise SemanticError.at(
                 e.span, "an assignment is only allowed as a statement inside an event block"
             )
+        if isinstance(e, s.SIndexedOp):
+            envs = self.index_envs(s.Index(variables=e.variables, span=e.span), ctx.env)
+            result: Expr | None = None
+            for env in envs:
+                inner = _Ctx(env, ctx.pre, dict(ctx.block_locals))
+                for iv in e.variables:
+                    inner.block_locals.pop(iv.name, None)
+                part, t = self._expr(e.body, inner)
+                if t == "int":
+                    raise SemanticError.at(e.body.span, f"'{e.op}' over an index needs booleans")
+                result = part if result is None else Binary(e.op, result, part, e.span)
+            if result is None:  # an empty index: the operator's unit
+                return Const(e.op == "&&", e.span), "bool"
+            return result, "bool"
         if isinstance(e, s.SCall) and e.function in _CHANNEL_QUERIES:
             if len(e.args) != 1 or not isinstance(e.args[0], s.SName):
                 raise SemanticError.at(e.span, f"call({e.function}, c) takes one channel")

@@ -366,6 +366,17 @@ class _Builder(Transformer_NonRecursive):
     def assign(self, meta, children):
         return s.SAssign(children[0], children[1], self._sp(meta))
 
+    def _indexed_op(op: str):
+        @v_args(meta=True)
+        def build(self, meta, children):
+            return s.SIndexedOp(op, children[0], children[1], self._sp(meta))
+
+        return build
+
+    indexed_and = _indexed_op("&&")
+    indexed_or = _indexed_op("||")
+    indexed_xor = _indexed_op("xor")
+
     @v_args(meta=True)
     def call(self, meta, children):
         return s.SCall(str(children[0]), tuple(children[1:]), self._sp(meta))

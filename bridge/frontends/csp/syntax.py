@@ -77,7 +77,19 @@ class SCall:
     span: Span
 
 
-SExpr = SInt | SBool | SName | SIndex | SUnary | SBinary | SAssign | SIncDec | SCall
+@dataclass(frozen=True, slots=True)
+class SIndexedOp:
+    """``(&& i:{0..2} @ e)``, also ``||`` and ``xor``: the operator over every index."""
+
+    op: str
+    variables: tuple[IndexVar, ...]
+    body: SExpr
+    span: Span
+
+
+SExpr = (
+    SInt | SBool | SName | SIndex | SUnary | SBinary | SAssign | SIncDec | SCall | SIndexedOp
+)
 
 # ---------------------------------------------------------------------------------
 # Statements (event blocks)

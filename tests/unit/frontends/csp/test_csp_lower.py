@@ -362,3 +362,21 @@ def test_hiding_above_interleaving_is_pushed_into_the_operands() -> None:
 def test_alphabet_of_an_undeclared_process() -> None:
     with pytest.raises(SemanticError, match="undeclared process 'Nod'"):
         system("Node = a -> Node;\nP = Node;\n#alphabet Nod { a };")
+
+
+def test_indexed_boolean_expressions_expand_over_the_index() -> None:
+    ts = system("#define N 3;\nvar s[N];\n#define allpos (&& i:{0..N-1}@(s[i] > 0));\n"
+                "#define any2 (|| i:{0..N-1}@(s[i] == 2));\nP = [any2] a -> P;")
+    props = {p.name: p.expr for p in ts.propositions}
+    conj = props["allpos"]
+    assert isinstance(conj, Binary) and conj.op == "&&" and isinstance(conj.left, Binary)
+    indices = []
+    stack = [conj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Binary) and x.op == "&&":
+            stack.extend((x.left, x.right))
+        else:
+            indices.append(plain(x.left.index))
+    assert sorted(c.value for c in indices) == [0, 1, 2]
+    assert ts.processes[0].edges[0].guard is not None
