@@ -513,6 +513,12 @@ class _Builder(Transformer_NonRecursive):
         return s.EventPrefix(self._sp(meta), event, None, body, fairness=str(mark))
 
     @v_args(meta=True)
+    def event_list_prefix(self, meta, children):
+        *events, body = children
+        span = self._sp(meta)
+        return s.Binary(span, "[]", tuple(s.EventPrefix(span, ev, None, body) for ev in events))
+
+    @v_args(meta=True)
     def send_prefix(self, meta, children):
         name, fields, block, body = children
         return s.SendPrefix(

@@ -170,3 +170,12 @@ def test_other_pat_modules_are_unsupported(text: str, fragment: str) -> None:
 def test_unsupported_words_inside_comments_are_ignored() -> None:
     p = parse("// P = Wait[5];\nP = a -> Skip; /* pcase { */\n")
     assert [d.name for d in p.processes] == ["P"]
+
+
+def test_event_list_prefix_is_a_choice_of_prefixes() -> None:
+    t = body("P = (a, b.1) -> Skip;")
+    assert isinstance(t, s.Binary) and t.op == "[]"
+    assert [op.event.name for op in t.operands] == ["a", "b"]
+    assert t.operands[0].body is t.operands[1].body
+    t = body("P = (a -> Skip);")
+    assert isinstance(t, s.EventPrefix)
