@@ -107,22 +107,44 @@ def _classify_bridge(reason: str, notes: tuple[str, ...]) -> str:
     return "other"
 
 
+_WORKDIRS: list[tempfile.TemporaryDirectory] = []
+
+
+@cache
+def _pan_binary(model: Path, safety: bool) -> Path:
+    """Return the directory holding a compiled ``pan`` for ``model`` (once per run)."""
+    cc = shutil.which("gcc") or shutil.which("cc") or "cc"
+    holder = tempfile.TemporaryDirectory(prefix="bridge-pml-")
+    _WORKDIRS.append(holder)
+    work = Path(holder.name)
+    for f in model.parent.iterdir():  # includes (*.h) must sit next to the model
+        if f.is_file():
+            shutil.copy(f, work)
+    if safety:
+        spin = ["spin", "-o1", "-o2", "-o3", "-a", model.name]
+        defines = ["-DNOREDUCE", "-DNOCLAIM", "-DSAFETY"]
+    else:
+        spin = ["spin", "-a", model.name]
+        defines = ["-DNOREDUCE", "-DNFAIR=4"]
+    done = subprocess.run(spin, cwd=work, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Error:" not in done.stdout, done.stdout + done.stderr
+    done = subprocess.run([cc, "-w", *defines, "-o", "pan", "pan.c"], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return work
+
+
+def _run_pan(work: Path, flags: list[str]) -> str:
+    done = subprocess.run(["./pan", *flags], cwd=work, capture_output=True, text=True,
+                          timeout=300)
+    return done.stdout
+
+
 @cache
 def run_pan(model: Path, ignore_end_states: bool = False) -> PanRun:
     """Return pan's verdict and stored states for ``model`` (see the module docstring)."""
-    cc = shutil.which("gcc") or shutil.which("cc") or "cc"
-    with tempfile.TemporaryDirectory(prefix="bridge-pml-") as work:
-        for f in model.parent.iterdir():  # includes (*.h) must sit next to the model
-            if f.is_file():
-                shutil.copy(f, work)
-        def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-            return subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=120)
-        done = run(["spin", "-o1", "-o2", "-o3", "-a", model.name])
-        assert done.returncode == 0 and "Error:" not in done.stdout, done.stdout + done.stderr
-        done = run([cc, "-w", "-DNOREDUCE", "-DNOCLAIM", "-DSAFETY", "-o", "pan", "pan.c"])
-        assert done.returncode == 0, done.stderr
-        argv = ["./pan", "-m100000"] + (["-E"] if ignore_end_states else [])
-        out = run(argv).stdout
+    out = _run_pan(_pan_binary(model, True),
+                   ["-m100000"] + (["-E"] if ignore_end_states else []))
     summary = re.search(r"errors: (\d+)", out)
     stored = re.search(r"^\s*(\d+) states, stored", out, re.M)
     first = re.search(r"^pan:1: (.*?) \(at depth \d+\)$", out, re.M)
@@ -265,20 +287,8 @@ def _ltl_cases() -> list:
 @cache
 def run_pan_ltl(model: Path, name: str, fair: bool) -> int:
     """Return pan's error count for ltl ``name`` (``pan -a [-f] -N name``)."""
-    cc = shutil.which("gcc") or shutil.which("cc") or "cc"
-    with tempfile.TemporaryDirectory(prefix="bridge-pml-") as work:
-        for f in model.parent.iterdir():
-            if f.is_file():
-                shutil.copy(f, work)
-
-        def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-            return subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=120)
-
-        done = run(["spin", "-a", model.name])
-        assert done.returncode == 0 and "Error:" not in done.stdout, done.stdout
-        done = run([cc, "-w", "-DNOREDUCE", "-DNFAIR=4", "-o", "pan", "pan.c"])
-        assert done.returncode == 0, done.stderr
-        out = run(["./pan", "-a", "-m1000000", "-N", name] + (["-f"] if fair else [])).stdout
+    flags = ["-a", "-m1000000", "-N", name] + (["-f"] if fair else [])
+    out = _run_pan(_pan_binary(model, False), flags)
     summary = re.search(r"errors: (\d+)", out)
     assert summary, out
     return int(summary.group(1))
