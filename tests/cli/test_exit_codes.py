@@ -59,23 +59,51 @@ def test_not_utf8_is_bad_input(tmp_path) -> None:
     _no_traceback(result)
 
 
+# (fixture named for its defect, line of the error, fragment of the message)
 SOURCE_ERRORS = [
-    ("missing_semicolon.csp", 2),
-    ("bad_syntax.pml", 3),
-    ("undeclared.pml", 3),
+    ("missing_semicolon.csp", 2, "error: "),
+    ("undeclared.csp", 2, "undeclared variable 'y'"),
+    ("realtime.csp", 2, "Wait[t]"),
+    ("inline_ltl.csp", 3, "LTL"),
+    ("bad_syntax.pml", 3, "syntax error"),
+    ("undeclared.pml", 3, "error: "),
+    ("embedded_c.pml", 2, "embedded C"),
 ]
 
 
-@pytest.mark.parametrize(("name", "line"), SOURCE_ERRORS)
-@pytest.mark.parametrize("command", ["check", "show", "explore", "simulate"])
-def test_source_errors_are_rendered_with_a_caret(command, name, line) -> None:
+@pytest.mark.parametrize(("name", "line", "fragment"), SOURCE_ERRORS)
+def test_source_errors_are_rendered_with_a_caret(name, line, fragment) -> None:
+    _assert_rendered("check", name, line, fragment)
+
+
+@pytest.mark.parametrize("command", ["show", "explore", "simulate"])
+@pytest.mark.parametrize(("name", "line", "fragment"),
+                         [SOURCE_ERRORS[0], SOURCE_ERRORS[4]])
+def test_every_command_renders_source_errors(command, name, line, fragment) -> None:
+    _assert_rendered(command, name, line, fragment)
+
+
+def _assert_rendered(command: str, name: str, line: int, fragment: str) -> None:
     result = run_bridge(command, str(MODELS / name))
     assert result.code == 2, result.err
     first = LOCATED.search(result.err)
     assert first is not None, result.err
-    assert f"{name}:{line}:" in result.err
+    assert f"{name}:{line}:" in result.err and fragment in result.err
     assert f" {line} | " in result.err and "^" in result.err
     _no_traceback(result)
+
+
+@pytest.mark.parametrize(("limit", "code"), [("2", 1), ("3", 0)])
+def test_defines_reach_the_promela_preprocessor(limit, code) -> None:
+    result = run_bridge("check", "-D", f"LIMIT={limit}", str(MODELS / "macro.pml"))
+    assert result.code == code, result.err + result.out
+    assert f"(x < {limit})" in result.out
+
+
+def test_promela_ltl_chosen_by_name() -> None:
+    result = run_bridge("check", "--assert", "bounded", str(MODELS / "macro.pml"))
+    assert result.code == 0, result.err + result.out
+    assert result.out.count("HOLDS") == 1 and "assertions and invalid end states" not in result.out
 
 
 # --- verdicts: 0 holds, 1 violated, 3 resource limit ------------------------------
