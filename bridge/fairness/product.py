@@ -108,8 +108,11 @@ class Product:
         self.node_sys: list[int] = []
         self.node_q: list[int] = []
         self._node_index: dict[int, int] = {}
+        # Edges of each expanded node as parallel lists (no tuple per edge: memory):
+        # targets, step ids, and acceptance masks (None when every mask is 0).
         self._out_dst: list[list[int] | None] = []
-        self._out_edges: list[list[tuple[int, int, int]] | None] = []
+        self._out_step: list[list[int] | None] = []
+        self._out_acc: list[list[int] | None] = []
         self.transitions = 0
         self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "full_successors", None
@@ -175,7 +178,8 @@ class Product:
             self.node_sys.append(s)
             self.node_q.append(q)
             self._out_dst.append(None)
-            self._out_edges.append(None)
+            self._out_step.append(None)
+            self._out_acc.append(None)
         return node
 
     # -- system side -----------------------------------------------------------------
@@ -252,12 +256,16 @@ class Product:
 
     def edges(self, node: int) -> list[tuple[int, int, int]]:
         """Return ``(target node, step id, acceptance mask)`` for each edge of ``node``."""
-        out = self._out_edges[node]
-        if out is None:
+        dst = self._out_dst[node]
+        if dst is None:
             self._expand(node)
-            out = self._out_edges[node]
-            assert out is not None
-        return out
+            dst = self._out_dst[node]
+            assert dst is not None
+        steps = self._out_step[node]
+        accs = self._out_acc[node]
+        if accs is None:
+            return [(v, k, 0) for v, k in zip(dst, steps, strict=True)]  # type: ignore[arg-type]
+        return list(zip(dst, steps, accs, strict=True))  # type: ignore[arg-type]
 
     def _expand(self, node: int) -> None:
         s = self.node_sys[node]
@@ -280,7 +288,9 @@ class Product:
         node_get = self._node_index.get
         nq = self._nq
         dst: list[int] = []
-        out: list[tuple[int, int, int]] = []
+        steps: list[int] = []
+        accs: list[int] = []
+        any_acc = 0
         for k, t in sys_steps:
             letter = sys_letter[t] | step_letter[k]
             succ = bcache.get(letter * nqb + q)
@@ -299,10 +309,13 @@ class Product:
                 if n2 is None:
                     n2 = self._intern_node(t, q2)
                 dst.append(n2)
-                out.append((n2, k, acc))
-        self.transitions += len(out)
+                steps.append(k)
+                accs.append(acc)
+                any_acc |= acc
+        self.transitions += len(dst)
         self._out_dst[node] = dst
-        self._out_edges[node] = out
+        self._out_step[node] = steps
+        self._out_acc[node] = accs if any_acc else None
 
     def describe_node(self, node: int) -> str:
         """Return ``(system state, automaton state)`` as text (debugging)."""
@@ -326,10 +339,10 @@ class Product:
             if v in targets:
                 found = v
                 break
-            out = self._out_edges[v]
+            out = self._out_dst[v]
             if out is None:
                 continue
-            for w, k, _acc in out:
+            for w, k in zip(out, self._out_step[v], strict=True):  # type: ignore[arg-type]
                 if w not in parent:
                     parent[w] = (v, k)
                     queue.append(w)
