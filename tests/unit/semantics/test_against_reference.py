@@ -1,7 +1,7 @@
 """The compiled engine against a tiny tree-walking reference interpreter written here,
 on random small CSP-style systems (hypothesis): globals in 0..2, guarded edges with
-``x = (x + c) mod 3`` effects, optional events, interleaving or an alphabetised
-parallel with barriers. Reachable valuations and transition counts must agree."""
+``x = (x + c) mod 3`` effects, optional events, atomic locations, interleaving or an
+alphabetised parallel with barriers. Reachable valuations and transition counts must agree."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def systems(draw):
     procs = []
     for i in range(draw(st.integers(1, 3))):
         n = draw(st.integers(1, 3))
-        procs.append(process(f"P{i}", draw(edges_of(n)), n_locations=n))
+        atomic = draw(st.sets(st.integers(0, n - 1), max_size=1))
+        procs.append(process(f"P{i}", draw(edges_of(n)), n_locations=n, atomic=atomic))
     ids = list(range(len(procs)))
     if len(procs) > 1 and draw(st.booleans()):
         alphabets = [
@@ -79,6 +80,8 @@ def _reference(ts):
         for name in a:
             counts[name] = counts.get(name, 0) + 1
 
+    atomic = [{loc.id for loc in p.locations if loc.atomic} for p in procs]
+
     def apply(env, locs, moves):
         env = dict(env)
         locs = list(locs)
@@ -100,13 +103,17 @@ def _reference(ts):
                         and name in alphabets[i]:
                     offers.setdefault(name, {}).setdefault(i, []).append(e)
                 else:
-                    out.append(apply(env, locs, [(i, e)]))
+                    out.append(apply(env, locs, [(i, e)]) + ((i,),))
         for name, by in offers.items():
             need = [i for i, a in enumerate(alphabets) if name in a]
             if all(i in by for i in need):
                 for combo in itertools.product(*[by[i] for i in need]):
-                    out.append(apply(env, locs, list(zip(need, combo, strict=True))))
-        return out
+                    out.append(apply(env, locs, list(zip(need, combo, strict=True)),
+                                     ) + (tuple(need),))
+        # Atomicity (CSP#): steps of instances at atomic locations first, if any.
+        inside = {i for i in range(len(procs)) if locs[i] in atomic[i]}
+        chosen = [x for x in out if inside & set(x[2])]
+        return [x[:2] for x in (chosen or out)]
 
     start = ({g: 0 for g in GLOBALS}, tuple(p.initial for p in procs))
     key = lambda s: (tuple(sorted(s[0].items())), s[1])  # noqa: E731
