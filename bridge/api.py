@@ -32,15 +32,18 @@ __all__ = [
     "NotAvailableError",
     "Progress",
     "check",
+    "check_property",
     "explore",
     "language_of",
     "load_model",
+    "outcome_exit_code",
     "parse_annotation",
     "parse_fairness",
     "select_properties",
     "select_system",
     "show",
     "simulate",
+    "statistics_rate",
     "validate",
 ]
 
@@ -154,15 +157,16 @@ def _room(module: str, attribute: str, what: str) -> Any:
     return found
 
 
-def _options(cls: type, **values: Any) -> Any:
-    """Return ``cls(**values)`` keeping only the fields ``cls`` has.
+def _options(cls: type, progress: Progress | None = None, **values: Any) -> Any:
+    """Return ``cls(**values)``, plus ``progress`` when ``cls`` has such a field.
 
-    Lets the CLI pass an optional extra (a progress callback) to rooms whose options
-    dataclass has the field, without breaking rooms that do not.
+    The progress callback is an optional extra of the rooms' options; every other value
+    is part of their fixed interface (COMMON.md), so a missing field is an error here,
+    never silently dropped.
     """
-    if dataclasses.is_dataclass(cls):
-        names = {f.name for f in dataclasses.fields(cls)}
-        values = {k: v for k, v in values.items() if k in names}
+    if progress is not None and dataclasses.is_dataclass(cls) and any(
+            f.name == "progress" for f in dataclasses.fields(cls)):
+        values["progress"] = progress
     return cls(**values)
 
 
