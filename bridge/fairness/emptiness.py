@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from bridge.fairness.conditions import Deficit, FairnessCondition, Subgraph
 from bridge.fairness.product import Product
-from bridge.fairness.scc import is_trivial, iter_sccs, sccs_within
+from bridge.fairness.scc import is_trivial, iter_sccs_dense, sccs_within
 
 PathEdge = tuple[int, int, int]  # (source node, step id, target node)
 REFINEMENT_ROUNDS = 16  # loop refinements before covering everything the subgraph needs
@@ -78,7 +78,7 @@ def find_fair_subgraph(
     stats = stats if stats is not None else SearchStatistics()
     all_sets = product.buchi.all_sets
     successors = product.successors
-    for component in iter_sccs(product.initial_nodes(), successors):
+    for component in iter_sccs_dense(product.initial_nodes(), successors, lambda: product.num_nodes):
         stats.sccs += 1
         if is_trivial(component, successors):
             continue

@@ -93,3 +93,65 @@ def is_trivial(component: Sequence[N], successors: Callable[[N], Iterable[N]]) -
         return False
     v = component[0]
     return all(w != v for w in successors(v))
+
+
+def iter_sccs_dense(
+    roots: Iterable[int], successors: Callable[[int], Sequence[int]], size: Callable[[], int]
+) -> Iterator[list[int]]:
+    """Yield the SCCs reachable from ``roots`` like ``iter_sccs``, for nodes that are
+    dense ints ``0 .. size() - 1`` (``size`` may grow as successors are computed, as in
+    an on-the-fly product). Lists instead of dicts: less memory and time per node."""
+    index: list[int] = []
+    low: list[int] = []
+    on_stack = bytearray()
+    stack: list[int] = []
+    counter = 0
+
+    def grow() -> None:
+        n = size()
+        if n > len(index):
+            extra = n - len(index)
+            index.extend([-1] * extra)
+            low.extend([0] * extra)
+            on_stack.extend(bytes(extra))
+
+    for root in roots:
+        grow()
+        if index[root] >= 0:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = 1
+        work: list[tuple[int, Iterator[int]]] = [(root, iter(successors(root)))]
+        grow()
+        while work:
+            v, it = work[-1]
+            for w in it:
+                iw = index[w]
+                if iw < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = 1
+                    work.append((w, iter(successors(w))))
+                    grow()
+                    break
+                if on_stack[w] and iw < low[v]:
+                    low[v] = iw
+            else:
+                work.pop()
+                lv = low[v]
+                if work:
+                    u = work[-1][0]
+                    if lv < low[u]:
+                        low[u] = lv
+                if lv == index[v]:
+                    component: list[int] = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = 0
+                        component.append(w)
+                        if w == v:
+                            break
+                    yield component

@@ -54,3 +54,23 @@ def test_sccs_within_ignores_outside_nodes_and_trivial():
     assert is_trivial([0], lambda v: adj[v])
     assert not is_trivial([0], lambda v: [0])
     assert not is_trivial([0, 1], lambda v: adj[v])
+
+
+def test_dense_variant_matches_on_random_growing_graphs():
+    from bridge.fairness.scc import iter_sccs_dense
+
+    rng = random.Random(11)
+    for _ in range(200):
+        n = rng.randint(1, 30)
+        adj = {v: [rng.randrange(n) for _ in range(rng.randint(0, 3))] for v in range(n)}
+        # nodes "appear" only when a successor list mentions them, as in the product
+        known = [1]
+
+        def succ(v, adj=adj, known=known):
+            out = adj[v]
+            known[0] = max([known[0]] + [w + 1 for w in out] + [v + 1])
+            return out
+
+        ours = [frozenset(c) for c in iter_sccs_dense([0], succ, lambda known=known: known[0])]
+        expected = [frozenset(c) for c in iter_sccs([0], lambda v, adj=adj: adj[v])]
+        assert ours == expected  # same components, same order
