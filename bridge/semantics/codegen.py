@@ -604,15 +604,18 @@ def _fold_binary(op: str, a: int, b: int) -> int:
     return int(result) if isinstance(result, bool) else result
 
 
-def assigned_locals(edges) -> set[str]:
+def assigned_locals(edges, proctype: str | None = None, all_edges=()) -> set[str]:
     """Return the names of process-local variables that some statement may change
-    (assignment, receive, ``x = run P()``), through any index."""
+    (assignment, receive, ``x = run P()``), through any index; with ``proctype``, also
+    the locals of that process written remotely (``P[i]:v = ...``) by ``all_edges``."""
     found: set[str] = set()
 
     def root(e) -> None:
         while isinstance(e, Index):
             e = e.base
         if isinstance(e, Var) and e.scope == "local":
+            found.add(e.name)
+        if isinstance(e, RemoteVar) and e.proctype == proctype:
             found.add(e.name)
 
     def walk(stmts) -> None:
@@ -632,7 +635,7 @@ def assigned_locals(edges) -> set[str]:
             elif isinstance(st, While):
                 walk(st.body)
 
-    for e in edges:
+    for e in (*edges, *all_edges):
         if e.comm is not None:
             walk((e.comm,))
         walk(e.effect)

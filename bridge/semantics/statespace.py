@@ -158,8 +158,9 @@ class CompiledStateSpace:
             self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
         self._pending_code = code
         self._const_locals: list[list[tuple[str, int]]] = []
+        all_edges = [e for p in self.system.processes for e in p.edges]
         for tpl in lay.processes:
-            assigned = assigned_locals(tpl.process.edges)
+            assigned = assigned_locals(tpl.process.edges, tpl.process.name, all_edges)
             self._const_locals.append([
                 (name, slot.offset) for name, slot in tpl.locals.items()
                 if name not in assigned and slot.size == 1

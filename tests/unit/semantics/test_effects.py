@@ -150,3 +150,21 @@ def test_else_with_a_rendezvous_sibling_is_deferred():
     alone = build_state_space(system([p], [int_var("x")], [Channel("c", 0, (BYTE,))]))
     (_, n), = alone.successors(alone.initial_states()[0])
     assert alone.valuation(n)["x"] == 1
+
+
+def test_a_parameter_written_remotely_is_not_folded():
+    """P's parameter k is never assigned by P, but Q writes it via P[0]:k: P must read
+    the state, not the value it was created with."""
+    p = process("P", [edge(0, 1, guard=eq(L("k"), 5), effect=[assign("hit", 1)])],
+                n_locations=2, parameters=["k"], locals_=[int_var("k")], terminal=[1])
+    q = process("Q", [edge(0, 1, effect=[assign(RemoteVar("P", C(0), "k"), 5)])],
+                n_locations=2, terminal=[1])
+    ts = system([p, q], [int_var("hit")], instances=[Instance("P", (C(1),), "P"),
+                                                     Instance("Q", (), "Q")],
+                language=SourceLanguage.PROMELA)
+    from bridge.ir import Outcome, PropertyKind
+    from bridge.semantics.explore import check_property
+    from tests.irbuild import prop
+
+    v = check_property(ts, prop(PropertyKind.REACHES, eq(G("hit"), 1)))
+    assert v.outcome is Outcome.HOLDS
