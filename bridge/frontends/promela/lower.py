@@ -702,9 +702,7 @@ class _Lowering:
                 ft, rec = self.typename(t)
                 if rec is not None:
                     for _suffix, lt, dims, _init in self.leaves(rec):
-                        if dims:
-                            raise self.unsupported(t, "a record with array fields in a channel")
-                        fields.append(lt)
+                        fields.extend(lt for _ in _index_tuples(dims))
                 else:
                     assert ft is not None
                     fields.append(ft)
@@ -784,9 +782,15 @@ class _Lowering:
                             Variable(name, ArrayType(t, length), tuple(ids), hidden, span))
                         table[name] = _Sym("var", name, scope, type=ArrayType(t, length),
                                            fields=fields, capacity=capacity, span=span)
+                elif length is not None:
+                    # One channel per cell, created with the instance; ``c[i]`` reads as
+                    # the channel ``c[k]`` chosen by comparing i with each k (varref).
+                    for i in range(length):
+                        pb.channels.append(Channel(f"{irname}[{i}]", capacity, fields, span))
+                    table[name] = _Sym("chanarray", irname, scope, type=ArrayType(t, length),
+                                       length=length, fields=fields, capacity=capacity,
+                                       span=span)
                 else:
-                    if length is not None:
-                        raise self.unsupported(tok, "an array of channels declared in a proctype")
                     pb.channels.append(Channel(irname, capacity, fields, span))
                     table[name] = _Sym("chan", irname, scope, type=t, fields=fields,
                                        capacity=capacity, span=span)
@@ -1460,6 +1464,14 @@ class _Lowering:
         return None if sym is None else sym.capacity
 
     def chan_sym(self, chan: Expr) -> _Sym | None:
+        if isinstance(chan, Conditional):
+            chan = chan.then
+        if isinstance(chan, Var) and chan.scope == "local" and chan.name.endswith("]") \
+                and self.pb is not None:
+            root = chan.name[: chan.name.index("[")]
+            for sym in self.pb.symbols.values():
+                if sym.kind == "chanarray" and sym.name == root:
+                    return sym
         base = chan
         while isinstance(base, Index):
             base = base.base
@@ -1471,7 +1483,7 @@ class _Lowering:
     def send(self, st: Tree) -> Send:
         chan = self.chan_ref(st.children[0])
         args_tree = st.children[2]
-        args = tuple(self.expr(c) for c in _subtrees(args_tree))
+        args = self.send_values(_subtrees(args_tree))
         self.check_arity(chan, len(args), st)
         return Send(chan, args, st.data == "sorted_send", self.span(st))
 
@@ -1498,6 +1510,10 @@ class _Lowering:
                 head = str(fields[0].children[0])
                 if len(fields) == 1 and head == "_" and fields[0].children[1] is None:
                     out.append(RecvBind(None, span))
+                    continue
+                cells = self.record_cells(a)
+                if cells is not None:
+                    out.extend(RecvBind(c, span) for c in cells[1])
                     continue
                 e = self.expr(a)
                 if isinstance(e, Const):
@@ -1528,6 +1544,11 @@ class _Lowering:
         if isinstance(e, Index):
             t = self.type_of(e.base)
             return t.element if isinstance(t, ArrayType) else None
+        if isinstance(e, Conditional):
+            return self.type_of(e.then)
+        if isinstance(e, Var) and self.pb is not None and e.scope == "local" and any(
+                c.name == e.name for c in self.pb.channels):
+            return ChanType()
         if isinstance(e, Var):
             table = self.pb.symbols if (self.pb is not None and e.scope == "local") else self.symbols
             sym = table.get(e.name)
@@ -1640,28 +1661,11 @@ class _Lowering:
                 raise self.error(tree, f"'{head}' is an mtype constant")
             return Const(sym.value, span)
         if sym.kind == "record":
-            path = [sym.name]
-            indices: list[Expr] = []
-            if idx_tree is not None:
-                indices.append(self.expr(idx_tree))
-            elif sym.length is not None and len(fields) > 1:
-                raise self.error(head_tok, f"'{head}' is an array of records: an index is needed")
-            record = sym.record
-            for f in fields[1:]:
-                fname = str(f.children[0])
-                if record is None:
-                    raise self.error(f, f"'{'.'.join(path)}' has no field '{fname}'")
-                spec = next((x for x in self.typedefs[record] if x.name == fname), None)
-                if spec is None:
-                    raise self.error(f, f"type {record} has no field '{fname}'")
-                path.append(fname)
-                if f.children[1] is not None:
-                    if spec.length is None:
-                        raise self.error(f, f"field '{fname}' is not an array")
-                    indices.append(self.expr(f.children[1]))
-                record = spec.record
+            path, indices, record = self.record_path(sym, fields, head_tok)
             if record is not None:
-                raise self.unsupported(tree, "a whole record used as a value")
+                raise self.error(
+                    tree, f"incomplete structure reference '{self.text(tree)}': a whole "
+                    "record can only be sent or received")
             e: Expr = Var(".".join(path), sym.scope, span)
             for ix in indices:
                 e = Index(e, ix, span)
@@ -1672,6 +1676,22 @@ class _Lowering:
             if idx_tree is not None:
                 raise self.error(tree, f"channel '{head}' is not an array")
             return Var(sym.name, sym.scope, span)
+        if sym.kind == "chanarray":
+            if idx_tree is None:
+                raise self.error(tree, f"'{head}' is an array of channels: an index is needed")
+            assert sym.length is not None
+            index = self.expr(idx_tree)
+            k = _fold(index)
+            if k is not None:
+                if not 0 <= k < sym.length:
+                    raise self.error(idx_tree, f"index {k} out of range for '{head}'")
+                return Var(f"{sym.name}[{k}]", sym.scope, span)
+            # Out of range: channel id 0, which the engine reports as an invalid channel.
+            out: Expr = Const(0, span)
+            for k in reversed(range(sym.length)):
+                out = Conditional(Binary("==", index, Const(k), span),
+                                  Var(f"{sym.name}[{k}]", sym.scope, span), out, span)
+            return out
         e = Var(sym.name, sym.scope, span)
         if idx_tree is not None:
             if not isinstance(sym.type, ArrayType):
@@ -1749,6 +1769,77 @@ class _Lowering:
             raise self.error(tree, "temporal operators are only allowed in ltl formulas")
         raise self.error(tree, f"unexpected expression {kind}")  # pragma: no cover
 
+    def record_path(self, sym: _Sym, fields: list[Tree], head_tok: Token
+                    ) -> tuple[list[str], list[Expr], str | None]:
+        """Return (IR name parts, indices, record type still selected or None)."""
+        path = [sym.name]
+        indices: list[Expr] = []
+        idx_tree = fields[0].children[1]
+        if idx_tree is not None:
+            indices.append(self.expr(idx_tree))
+        elif sym.length is not None:
+            raise self.error(head_tok, f"'{head_tok}' is an array of records: an index is needed")
+        record = sym.record
+        for f in fields[1:]:
+            fname = str(f.children[0])
+            if record is None:
+                raise self.error(f, f"'{'.'.join(path)}' has no field '{fname}'")
+            spec = next((x for x in self.typedefs[record] if x.name == fname), None)
+            if spec is None:
+                raise self.error(f, f"type {record} has no field '{fname}'")
+            path.append(fname)
+            if f.children[1] is not None:
+                if spec.length is None:
+                    raise self.error(f, f"field '{fname}' is not an array")
+                indices.append(self.expr(f.children[1]))
+            elif spec.length is not None and spec.record is not None:
+                raise self.error(f, f"field '{fname}' is an array of records: an index is needed")
+            record = spec.record
+        return path, indices, record
+
+    def record_cells(self, tree: Tree) -> tuple[str, list[Expr]] | None:
+        """Return (record type, one lvalue per scalar cell in field order) if ``tree``
+        names a whole record, else None."""
+        if not (isinstance(tree, Tree) and tree.data == "varref"):
+            return None
+        sub = self.substitute(tree)
+        if sub is not None:
+            env = self.inline_env.pop()
+            try:
+                return self.record_cells(sub)
+            finally:
+                self.inline_env.append(env)
+        fields = _subtrees(tree)
+        head_tok = fields[0].children[0]
+        sym = self.lookup(str(head_tok))
+        if sym is None or sym.kind != "record":
+            return None
+        path, indices, record = self.record_path(sym, fields, head_tok)
+        if record is None:
+            return None
+        span = self.span(tree)
+        cells: list[Expr] = []
+        for suffix, _t, dims, _init in self.leaves(record):
+            base: Expr = Var(".".join(path) + "." + suffix, sym.scope, span)
+            for ix in indices:
+                base = Index(base, ix, span)
+            for combo in _index_tuples(dims):
+                e = base
+                for i in combo:
+                    e = Index(e, Const(i), span)
+                cells.append(e)
+        return record, cells
+
+    def send_values(self, trees: list[Tree]) -> tuple[Expr, ...]:
+        out: list[Expr] = []
+        for t in trees:
+            cells = self.record_cells(t)
+            if cells is not None:
+                out.extend(cells[1])
+            else:
+                out.append(self.expr(t))
+        return tuple(out)
+
     def remote_var(self, proctype: str, pid: Expr | None, ref: Tree, span: Span | None) -> Expr:
         fields = _subtrees(ref)
         name = str(fields[0].children[0])
@@ -1807,6 +1898,14 @@ def _fold(e: Expr) -> int | None:
         except (ZeroDivisionError, KeyError, ValueError):
             return None
     return None
+
+
+def _index_tuples(dims: Sequence[int]) -> list[tuple[int, ...]]:
+    """Return every index tuple of an array with these dimensions, row-major."""
+    out: list[tuple[int, ...]] = [()]
+    for n in dims:
+        out = [t + (i,) for t in out for i in range(n)]
+    return out
 
 
 def _cell_assigns(var: Variable, span: Span | None) -> tuple[Stmt, ...]:
