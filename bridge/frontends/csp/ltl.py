@@ -149,7 +149,12 @@ class _Parser:
 
     def atom(self, tok: _Tok) -> Ltl:
         span = _at_text(self, tok.col, len(tok.text))
-        word = tok.text.strip('"') if tok.kind == "string" else tok.text
+        if tok.kind == "string":
+            return self.quoted(tok.text[1:-1], span)
+        return self.named(tok.text, span)
+
+    def named(self, word: str, span: Span) -> Ltl:
+        """Return the atom written ``word`` (a name, possibly with components)."""
         low = self.low
         if word == "true":
             return LtlConst(True, span)
@@ -183,6 +188,20 @@ class _Parser:
             span, f"unknown LTL atom '{base}': not an event, channel or #define proposition",
             *notes,
         )
+
+    def quoted(self, inner: str, span: Span) -> Ltl:
+        """Return the atom of a quoted proposition: a name as usual, otherwise a
+        state expression over the model's variables and constants."""
+        from bridge.frontends.csp.lower import _Ctx, _without_spans
+        from bridge.frontends.csp.parse import parse_expression
+
+        text = inner.strip()
+        m = _TOKEN.fullmatch(text)
+        if m is not None and m.lastgroup == "atom":
+            return self.named(text, span)
+        expr = self.low.bool_expr(parse_expression(text, span), _Ctx(), "a quoted proposition")
+        # positions inside the string are not file positions: keep none
+        return LtlState(_without_spans(expr), text, span)
 
     def components(self, rest: str, span: Span) -> str:
         out = []

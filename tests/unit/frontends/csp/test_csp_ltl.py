@@ -48,6 +48,8 @@ def shape(f) -> str:  # noqa: ANN001
         ("[] (rule1.0.M -> <> eat.(N - 1))", "G((ev:rule1.0.1 -> F(ev:eat.2)))"),
         ("[]<> c!1 && <> c?1 && <> d.2", "((G(F(ev:c!1)) && F(ev:c?1)) && F(ev:d.2))"),
         ("false || on", "(false || st:on)"),
+        ('[] "big" && <> "x > 2"', "(G(st:big) && F(st:x > 2))"),
+        ('<> "eat.2"', "F(ev:eat.2)"),
     ],
 )
 def test_pat_precedence_and_atoms(text: str, expected: str) -> None:
@@ -71,6 +73,8 @@ def test_state_atoms_carry_the_proposition() -> None:
         ("[] go go", ParseError, "unexpected 'go'"),
         ("go &&", ParseError, "unexpected end of LTL formula"),
         ("[] go # 1", ParseError, "unexpected character '#'"),
+        ('[] "x >"', ParseError, "malformed expression"),
+        ('[] "x + 1"', SemanticError, "must be a boolean"),
     ],
 )
 def test_bad_formulas(text: str, kind: type, fragment: str) -> None:
