@@ -17,7 +17,7 @@ import difflib
 import re
 from typing import TYPE_CHECKING
 
-from bridge.diagnostics import ParseError, SemanticError, Span
+from bridge.diagnostics import ParseError, SemanticError, SourceError, Span
 from bridge.ir import LtlBinary, LtlConst, LtlEvent, LtlState, LtlUnary
 from bridge.ir.property import Ltl
 
@@ -199,7 +199,13 @@ class _Parser:
         m = _TOKEN.fullmatch(text)
         if m is not None and m.lastgroup == "atom":
             return self.named(text, span)
-        expr = self.low.bool_expr(parse_expression(text, span), _Ctx(), "a quoted proposition")
+        try:
+            expr = self.low.bool_expr(
+                parse_expression(text, span), _Ctx(), "a quoted proposition"
+            )
+        except SourceError as error:  # report it at the string, not inside it
+            first = error.diagnostics[0]
+            raise type(error).at(span, first.message, *first.notes) from None
         # positions inside the string are not file positions: keep none
         return LtlState(_without_spans(expr), text, span)
 
