@@ -42,11 +42,16 @@ Lowering strategy
   ``if`` without ``else`` likewise. ``atomic{P}``: every location inside is atomic,
   including the first (PAT >= 3.4.2, section 9.2).
 * Event blocks become effects (``If``/``While``/``LocalVar``/``Assign``); ``%`` is
-  ``mod``; the edge is marked ``data_operation``.
-
+  ``mod``; the edge is marked ``data_operation`` (never a barrier). ``c?[g]x`` puts
+  ``g`` in ``Receive.condition``. Event components are evaluated in the pre-state.
 * ``P interrupt Q`` and ``P \\ {...}`` inside a leaf follow section 7 (hidden events
   with constant names become tau; P's ``terminate`` under ``;`` becomes tau).
-  ``call(cempty|cfull|ccount|csize, c)`` are channel queries.
+  ``call(cempty|cfull|ccount|csize, c)`` are channel queries; ``(&& i:{..}@e)`` and
+  its ``||``/``xor`` forms expand over the constant index.
+* Names: processes are called after the leaf (``Node(0)``), instances after their
+  process (``V()[0]``, ``V()[1]`` for copies), systems after the target (``Sys``),
+  properties after their text (``Sys deadlockfree``); ``Property.number`` is the
+  1-based position of the assertion in the file.
 
 Rejected with ``UnsupportedError`` (named construct and span): parallel composition
 nested under a prefix, sequential composition, choice or recursion (a sequential
