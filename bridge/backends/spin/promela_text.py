@@ -106,6 +106,11 @@ def declare_type(t: Type, span: Span | None = None) -> Declared:
                 if dims:
                     raise UnsupportedError.at(span, "arrays of 'unsigned' cannot be emitted")
                 return Declared("unsigned", None, (), bits=int(t.name.split(":")[1]))
+            # Other wrapping types (bool, mtype as the front-end names them): by range.
+            for base, lo, hi in (("bit", 0, 1), ("byte", 0, 255), ("short", -(2**15), 2**15 - 1),
+                                 ("int", -(2**31), 2**31 - 1)):
+                if t.lo == lo and t.hi == hi:
+                    return Declared("bool" if t.name == "bool" else base, length, tuple(dims))
             raise UnsupportedError.at(span, f"wrapping integer type '{t.name}' has no Promela form")
         check = None
         if t.overflow is Overflow.ERROR and t.lo is not None and t.hi is not None:

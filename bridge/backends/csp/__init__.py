@@ -1,0 +1,1 @@
+"""CSP# back-end: emit CSP# for PAT from the IR (``emit_csp``)."""
