@@ -1500,9 +1500,11 @@ class _LeafBuilder:
         fresh = list(raw.captures) + self._comm_placeholders(raw.comm) + [n for n, _ in post]
         for n in fresh:
             if n not in mapping:
-                mapping[n] = _pick(n, taken)
+                wanted = self.local_types.get(n, UNBOUNDED)
+                clash = {x for x, t in self.local_types.items() if t != wanted}
+                mapping[n] = _pick(n, taken | clash)
                 taken.add(mapping[n])
-                self.local_types.setdefault(mapping[n], self.local_types.get(n, UNBOUNDED))
+                self.local_types.setdefault(mapping[n], wanted)
 
         def rename(e: Expr) -> Expr | None:
             if isinstance(e, Var) and e.scope == "local" and e.name in mapping:
@@ -1548,7 +1550,7 @@ class _LeafBuilder:
         ]
         back: list[Stmt] = [Assign(Var(n, "local"), v) for n, v in post_pairs]
         # Canonical names for the target's locals.
-        canon = _canonical_names(target_cfg)
+        canon = _canonical_names(target_cfg, self.local_types)
         moves = [(new, old) for old, new in canon.items() if new != old]
         if moves:
             sources = {old for _, old in moves}
@@ -1704,9 +1706,11 @@ def _coalesce_moves(stmts: list[Stmt]) -> list[Stmt]:
     return out
 
 
-def _canonical_names(cfg: Cfg) -> dict[str, str]:
+def _canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str, str]:
     """Return canonical names for the locals of ``cfg``: in a fixed traversal order, a
-    local bound to a name ``p`` in scope is called ``p`` (``p_2``... when taken)."""
+    local bound to a name ``p`` in scope is called ``p`` (``p_2``... when taken, or when
+    ``p`` already names a local of another type in this process)."""
+    types = types if types is not None else {}
     canon: dict[str, str] = {}
     used: set[str] = set()
     for env in _cfg_envs(cfg):
@@ -1718,9 +1722,12 @@ def _canonical_names(cfg: Cfg) -> dict[str, str]:
                     base = key
                 else:
                     base = old.rsplit("_", 1)[0] if old.rsplit("_", 1)[-1].isdigit() else old
-                new = _pick(base, used)
+                wanted = types.get(old, UNBOUNDED)
+                clash = {n for n, t in types.items() if t != wanted}
+                new = _pick(base, used | clash)
                 canon[old] = new
                 used.add(new)
+                types.setdefault(new, wanted)
     return canon
 
 

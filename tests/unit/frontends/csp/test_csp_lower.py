@@ -380,3 +380,11 @@ def test_indexed_boolean_expressions_expand_over_the_index() -> None:
             indices.append(plain(x.left.index))
     assert sorted(c.value for c in indices) == [0, 1, 2]
     assert ts.processes[0].edges[0].guard is not None
+
+
+def test_locals_of_different_types_get_different_names() -> None:
+    ts = system("channel ch 1;\nA(p) = a.p -> ch?v -> B(v == 1);\n"
+                "B(p) = [p] ch!1 -> ch?w -> A(w);\nP = ch!0 -> A(0);")
+    (proc,) = ts.processes
+    types = {v.name: v.type for v in proc.locals if v.name.startswith("p")}
+    assert {type(t) for t in types.values()} == {BoolType, IntType}, types
