@@ -445,6 +445,7 @@ class _Lowerer:
         self._prop_cache: dict[str, Expr] = {}
         self._prop_busy: set[str] = set()
         self.event_bases: set[str] = set()
+        self.term_names: dict[int, frozenset[str]] = {}
 
     # -- errors ---------------------------------------------------------------------
     def _undeclared(self, name: str, span: Span, what: str = "name") -> SemanticError:
@@ -1054,9 +1055,17 @@ class _Ctx:
 class _LeafBuilder:
     """Build the ``Process`` of one leaf by exploring its configurations."""
 
-    def __init__(self, low: _Lowerer, leaf: _Leaf) -> None:
+    def __init__(
+        self, low: _Lowerer, leaf: _Leaf, dynamic: frozenset[tuple[str, str]] = frozenset()
+    ) -> None:
         self.low = low
         self.leaf = leaf
+        # (definition, parameter) pairs that also receive state-dependent values: their
+        # constant arguments go into the local too, so that P(0) and P(w) with w = 0
+        # are one location (one PAT state).
+        self.dynamic = dynamic
+        self.binding_kinds: dict[tuple[str, str], set[str]] = {}
+        self.initial_values: dict[str, Expr] = {}
         self.counter = itertools.count()
         self.locations: dict[Cfg, int] = {}
         self.location_list: list[Location] = []
@@ -1093,7 +1102,8 @@ class _LeafBuilder:
             left = self.normalise(cfg[1], mode, caps, post, depth + 1)
             if left == SKIP:
                 return self.normalise(cfg[2], mode, caps, post, depth + 1)
-            return ("SEQ", left, cfg[2])
+            right = cfg[2] if cfg[2][0] != "T" else self.restrict(cfg[2])
+            return ("SEQ", left, right)
         if kind == "ATOM":
             inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
             return inner if inner in (SKIP, TERM) else ("ATOM", inner)
@@ -1158,7 +1168,15 @@ class _LeafBuilder:
                     )
             return self.normalise(("HIDE", ("T", term.body, env), names, bases), mode, caps,
                                   post, depth + 1)
-        return cfg
+        return self.restrict(cfg)
+
+    def restrict(self, cfg: Cfg) -> Cfg:
+        """Return ``("T", term, env)`` with the bindings the term cannot read dropped
+        (PAT substitutes values into the term, so unused ones are not in its state)."""
+        term, env = cfg[1], cfg[2]
+        names = _term_names(term, self.low.term_names)
+        kept = tuple((k, v) for k, v in env if k in names)
+        return cfg if len(kept) == len(env) else ("T", term, kept)
 
     def unfold(
         self, ref: s.ProcRef, env: Env, mode: str, caps: dict[str, Expr],
@@ -1168,9 +1186,19 @@ class _LeafBuilder:
         bindings: dict[str, Expr] = {}
         for p, arg in zip(d.params, ref.args, strict=True):
             value, t = self.low.typed(arg, _Ctx(env=env))
-            if isinstance(value, Const) or (isinstance(value, Var) and value.scope == "local"):
-                bindings[p.name] = Const(value.value) if isinstance(value, Const) else value
+            key = (d.name, p.name)
+            self.binding_kinds.setdefault(key, set()).add(
+                "const" if isinstance(value, Const) else "dynamic"
+            )
+            if isinstance(value, Const) and key not in self.dynamic:
+                bindings[p.name] = Const(value.value)
                 continue
+            if isinstance(value, Var) and value.scope == "local":
+                bindings[p.name] = value
+                continue
+            if isinstance(value, Const):
+                value = Const(value.value)
+                t = "bool" if isinstance(value.value, bool) else "int"
             if t and t.startswith("array"):
                 raise UnsupportedError.at(arg.span, "unsupported construct: array argument")
             ltype: Type = BoolType() if t == "bool" else UNBOUNDED
@@ -1428,7 +1456,21 @@ class _LeafBuilder:
         if self.leaf.hidden:
             start = ("HIDE", start, self.leaf.hidden, self.leaf.hidden_bases)
         initial_cfg = self.normalise(start, "post", {}, post)
-        assert not post, "no locals exist before the first step"
+        if post:
+            # Constant arguments of parameters kept in locals: initial values.
+            canon = _canonical_names(initial_cfg, self.local_types)
+            for name, value in post:
+                assert isinstance(value, Const), "no locals exist before the first step"
+                self.initial_values[canon[name]] = value
+
+            def rename(e: Expr) -> Expr | None:
+                if isinstance(e, Var) and e.scope == "local" and e.name in canon:
+                    return Var(canon[e.name], "local", e.span)
+                return None
+
+            initial_cfg = _cfg_map_env(
+                initial_cfg, lambda env: tuple((k, _map_expr(v, rename)) for k, v in env)
+            )
         self.location(initial_cfg, self.leaf.span)
         work = [0]
         while work:
@@ -1448,7 +1490,8 @@ class _LeafBuilder:
         for cfg in self.cfgs:
             used |= _cfg_locals(cfg)
         locals_ = tuple(
-            Variable(name, self.local_types.get(name, UNBOUNDED)) for name in sorted(used)
+            Variable(name, self.local_types.get(name, UNBOUNDED), self.initial_values.get(name))
+            for name in sorted(used)
         )
         return Process(
             self.leaf.name, (), locals_, tuple(self.location_list), tuple(self.edges), 0,
@@ -1776,6 +1819,66 @@ def _event_name(base: str, values: Iterable[int | bool]) -> str:
 # Systems
 
 
+def _build_leaf(low: _Lowerer, leaf: _Leaf) -> tuple[_LeafBuilder, Process]:
+    """Return the builder and process of ``leaf``; parameters that receive both
+    constant and state-dependent values are kept in locals throughout (at most one
+    rebuild per such parameter)."""
+    dynamic: frozenset[tuple[str, str]] = frozenset()
+    while True:
+        builder = _LeafBuilder(low, leaf, dynamic)
+        process = builder.build()
+        mixed = {k for k, kinds in builder.binding_kinds.items() if len(kinds) > 1}
+        if mixed <= dynamic:
+            return builder, process
+        dynamic = dynamic | frozenset(mixed)
+
+
+def _expr_names(e: object, out: set[str]) -> None:
+    """Add every identifier of a syntax expression/statement/array literal to ``out``."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        if isinstance(x, s.SName):
+            out.add(x.name)
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, (s.Term, type)):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name != "span")
+
+
+def _term_names(term: s.Term, cache: dict[int, frozenset[str]]) -> frozenset[str]:
+    """Return the identifiers a process term may read (an over-approximation: every
+    name written in it, not descending into referenced definitions)."""
+    hit = cache.get(id(term))
+    if hit is not None:
+        return hit
+    names: set[str] = set()
+    stack: list[s.Term] = [term]
+    while stack:
+        t = stack.pop()
+        for f in dataclasses.fields(t):
+            if f.name == "span":
+                continue
+            value = getattr(t, f.name)
+            if isinstance(value, s.Term):
+                stack.append(value)
+            elif isinstance(value, tuple) and value and all(
+                isinstance(v, s.Term) for v in value
+            ):
+                stack.extend(value)
+            elif isinstance(t, s.Case) and f.name == "branches":
+                for cond, body in value:
+                    _expr_names(cond, names)
+                    stack.append(body)
+            else:
+                _expr_names(value, names)
+    result = frozenset(names)
+    cache[id(term)] = result
+    return result
+
+
 def _leaves(node: _Node) -> list[_Leaf]:
     out: list[_Leaf] = []
     stack = [node]
@@ -1906,8 +2009,7 @@ class _SystemBuilder:
             leaf = node.leaf
             key = (id(leaf.term), leaf.env, leaf.gate, leaf.gate_set, leaf.hidden)
             if key not in self.processes:
-                builder = _LeafBuilder(self.low, leaf)
-                process = builder.build()
+                builder, process = _build_leaf(self.low, leaf)
                 names = {p.name for p, _ in self.processes.values()}
                 if process.name in names:
                     k = 2

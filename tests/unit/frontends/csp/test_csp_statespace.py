@@ -190,6 +190,19 @@ def test_global_arguments_are_read_when_unfolded() -> None:
     assert names == ["a", "b.0", "a", "b.1"]
 
 
+def test_states_keep_only_the_bindings_the_term_can_read() -> None:
+    """S sends 0, 1, 0, ... into a one-place buffer; A(p) = a.p -> ch?w -> A(w) starts
+    as A(0). PAT states are (A-term, S-term, buffer): A(0), A(1) or R = 'ch?w -> A(w)'
+    (p no longer appears in R), S about to send 0 or 1, buffer empty or one value.
+    By hand (BFS): (A0,S0,-) (R,S0,-) (A0,S1,0) (R,S1,0) (A0,S1,-) (R,S1,-) (A0,S0,1)
+    (R,S0,1) (A1,S0,-) (A1,S1,0): 10 states, 2+1+1+1+2+1+1+1+2+1 = 13 steps. Keeping
+    p in R would split (R,S0,-) and (R,S1,0) by p (12 states); specialising A(0) apart
+    from A(w) with w = 0 would add more."""
+    text = ("channel ch 1;\nS = ch!0 -> ch!1 -> S;\nA(p) = a.p -> ch?w -> A(w);\n"
+            "Sys = A(0) ||| S;\n#assert Sys deadlockfree;")
+    assert counts(load_csp("t.csp", text).systems[0]) == (10, 13)
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_dining_philosophers_deadlock(n: int) -> None:
     """dp(N) of paper 000 Table 3: every philosopher can take its right fork, then
