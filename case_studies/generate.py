@@ -123,12 +123,25 @@ def tc_r(n: int) -> str:
 //  Rule 2 ((*b, *), (*not b, N)) -> (-b), (+b): a non-leader responder copies it.
 // A label change passes the token from the initiator to the responder (or creates
 // one). The initial configuration is arbitrary (token and label bits of every node).
+// Null interactions (event idle.i.(i + 1)%N): in the population protocol model
+// (Angluin et al., PODC'04/OPODIS'05; Fischer and Jiang, OPODIS'06; 003 section 2.1)
+// ANY pair of adjacent agents may interact at any step, and an interaction to which no
+// rule applies leaves both agents unchanged (a step C -> C). The first version of this
+// model left these steps out; then every infinite run consists of rule steps only and
+// <>[]oneToken held even without fairness at N = 3, against 000 section 5.1 ("all of
+// the algorithms fail to satisfy the property without fairness"): with the null steps
+// an unfair scheduler may let the ring interact forever without changing anything in a
+// configuration with two tokens. The null steps are self-loops, so they add no state
+// and never make a fair cycle unfair: the weak/strong-local/strong-global verdicts of
+// 000 Table 2 are those of the rules alone.
 #define N {n};
 var token[N]; var label[N];
 Node(i) = [(i + 1)%N == 0 && label[i] == label[0]]
         rule1.i.(i + 1)%N{{token[i] = 0; token[0] = 1; label[0] = 1 - label[i];}} -> Node(i)
     [] [(i + 1)%N != 0 && label[i] != label[(i + 1)%N]]
-        rule2.i.(i + 1)%N{{token[i] = 0; token[(i + 1)%N] = 1; label[(i + 1)%N] = label[i];}} -> Node(i);
+        rule2.i.(i + 1)%N{{token[i] = 0; token[(i + 1)%N] = 1; label[(i + 1)%N] = label[i];}} -> Node(i)
+    [] [((i + 1)%N == 0 && label[i] != label[0]) || ((i + 1)%N != 0 && label[i] == label[(i + 1)%N])]
+        idle.i.(i + 1)%N -> Node(i);
 {_init_arrays(["token", "label"], n)}
 TokenCirculation() = Init(); (||| x:{{0..N - 1}}@Node(x));
 
@@ -243,11 +256,18 @@ def peterson(n: int) -> str:
 // eventually will" (000 section 5.3). Peterson's N-process algorithm: to pass level j
 // (1 <= j < N) process i sets pos[i] = j, step[j] = i and waits until step[j] != i or
 // every other process is below level j.
+// The level test is a guarded choice ([j < N] ... [] [j == N] ...), as in PAT's own
+// Peterson example, not 'if (j < N)': an 'if' resolves by a tau step, PAT counts tau
+// as always engaged (cspsharp.md 5.1), and weak fairness then admits a run in which
+// process 0 sits forever before its test with that tau enabled but never taken, so
+// bounded bypass would fail under weak fairness against 000 Table 3 (Yes). A guard
+// adds no step (cspsharp.md 7: the test is atomic with the first event), so every
+// internal decision of a process is one of its named, fairly scheduled events.
 #define N {n};
 var pos[N]; var step[N];
 Proc(i) = req.i -> Level(i, 1);
-Level(i, j) = if (j < N) {{ set.i.j{{pos[i] = j; step[j] = i;}} -> Wait(i, j) }}
-              else {{ cs.i -> exit.i{{pos[i] = 0;}} -> Proc(i) }};
+Level(i, j) = [j < N] set.i.j{{pos[i] = j; step[j] = i;}} -> Wait(i, j)
+           [] [j == N] cs.i -> exit.i{{pos[i] = 0;}} -> Proc(i);
 Wait(i, j) = [step[j] != i || ({others})] pass.i.j -> Level(i, j + 1);
 Peterson() = ||| x:{{0..N - 1}}@Proc(x);
 
