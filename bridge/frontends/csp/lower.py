@@ -1174,7 +1174,7 @@ class _LeafBuilder:
         """Return ``("T", term, env)`` with the bindings the term cannot read dropped
         (PAT substitutes values into the term, so unused ones are not in its state)."""
         term, env = cfg[1], cfg[2]
-        names = _term_names(term, self.low.term_names)
+        names = _term_names(term, self.low.term_names, self.low.macros)
         kept = tuple((k, v) for k, v in env if k in names)
         return cfg if len(kept) == len(env) else ("T", term, kept)
 
@@ -1848,9 +1848,12 @@ def _expr_names(e: object, out: set[str]) -> None:
             stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name != "span")
 
 
-def _term_names(term: s.Term, cache: dict[int, frozenset[str]]) -> frozenset[str]:
+def _term_names(
+    term: s.Term, cache: dict[int, frozenset[str]], macros: dict[str, s.SBlock]
+) -> frozenset[str]:
     """Return the identifiers a process term may read (an over-approximation: every
-    name written in it, not descending into referenced definitions)."""
+    name written in it or in the block macros it uses, not descending into referenced
+    definitions)."""
     hit = cache.get(id(term))
     if hit is not None:
         return hit
@@ -1874,6 +1877,17 @@ def _term_names(term: s.Term, cache: dict[int, frozenset[str]]) -> frozenset[str
                     stack.append(body)
             else:
                 _expr_names(value, names)
+    pending = [n for n in names if n in macros]
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        inner: set[str] = set()
+        _expr_names(macros[name], inner)
+        names |= inner
+        pending.extend(n for n in inner if n in macros)
     result = frozenset(names)
     cache[id(term)] = result
     return result

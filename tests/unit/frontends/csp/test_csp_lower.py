@@ -388,3 +388,11 @@ def test_locals_of_different_types_get_different_names() -> None:
     (proc,) = ts.processes
     types = {v.name: v.type for v in proc.locals if v.name.startswith("p")}
     assert {type(t) for t in types.values()} == {BoolType, IntType}, types
+
+
+def test_block_macros_may_read_parameters() -> None:
+    ts = system("var x = 0;\n#define bump { x = x + i; };\nQ(i) = a -> b{bump;} -> Q(i);\nP = Q(2);")
+    (proc,) = ts.processes
+    effect = proc.edges[1].effect
+    assert plain(effect) == (Assign(Var("x", "global"), Binary("+", Var("x", "global"),
+                                                              Const(2))),)
