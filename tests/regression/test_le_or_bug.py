@@ -3,12 +3,15 @@
 The thesis pseudo-code for leader election in odd rings, N = 3, violates
 ``<>[] oneLeader`` under strong global fairness: the counterexample must be a lasso
 whose loop keeps a number of leaders other than one in every state (000 section 5.2
-shows a loop with two leaders). The corrected protocol holds.
+shows a loop with two leaders). The corrected protocol holds. ``bridge check`` prints the
+lasso (exit code 1) for the pseudo-code and exit code 0 for the corrected protocol.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +76,26 @@ def test_corrected_protocol_holds_under_strong_global_fairness() -> None:
     assert row.expected == "holds"
     verdict = _check(row)
     assert verdict.outcome is Outcome.HOLDS, verdict
+
+
+def _bridge_check(model: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bridge", "check", str(model), "--fairness", "strong-global",
+         "--timeout", "300"],
+        capture_output=True, text=True, timeout=600, cwd=CASE.parents[1], check=False)
+
+
+def test_bridge_check_prints_the_lasso_of_the_thesis_pseudo_code() -> None:
+    # 000 section 5.2: the user sees the counterexample on the command line, as in PAT.
+    done = _bridge_check(CASE / "le_or_buggy_3.csp")
+    assert done.returncode == 1, done.stdout + done.stderr  # 1 = violated
+    assert "VIOLATED" in done.stdout
+    assert "loop starts here" in done.stdout
+    assert re.search(r"\bact\d\.\d\.\d\b", done.stdout), done.stdout
+
+
+def test_bridge_check_says_the_corrected_protocol_holds() -> None:
+    done = _bridge_check(CASE / "le_or_fixed_3.csp")
+    assert done.returncode == 0, done.stdout + done.stderr  # 0 = holds
+    assert "HOLDS" in done.stdout.upper()
+    assert "loop starts here" not in done.stdout
