@@ -322,40 +322,75 @@ def check_property(system: TransitionSystem, prop: Property,
 
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                fairness: Fairness, notes: list[str]) -> Verdict:
+    """Return the fair checker's verdict, on a reduced state space when asked and sound.
+
+    ``bridge.reductions.apply_reductions`` decides what may be applied (and says why
+    not in its notes); the checker then searches the wrapper (``check_ltl(space=...)``),
+    judging fairness on the unreduced enabled sets (``full_successors``). A lasso found
+    in a symmetry quotient is a path of representatives, not a run of the model, so a
+    violation found there is searched again on the full state space to print a real
+    counterexample (paper 001 Lemma 1 says one exists).
+    """
     module = "bridge.fairness.check"
     run = _room(module, "check_ltl", "the fair LTL checker")
     ltl_options = _room(module, "LtlOptions", "the fair LTL checker")
-    if options.por:
-        notes.append("--por: " + _reduction_refusal("por", system, prop, fairness, options))
-    if options.symmetry:
-        notes.append("--symmetry: " + _reduction_refusal("symmetry", system, prop, fairness, options))
-    return run(system, prop, _options(
-        ltl_options, fairness=fairness, annotations=options.annotations,
-        max_states=options.max_states, timeout=options.timeout,
-        progress=options.progress))
+    settings = _options(ltl_options, progress=options.progress, fairness=fairness,
+                        annotations=options.annotations, max_states=options.max_states,
+                        timeout=options.timeout)
+    if not (options.por or options.symmetry):
+        return run(system, prop, settings)
+    space = _reduced_space(system, prop, fairness, options, notes)
+    if space is None:
+        return run(system, prop, settings)
+    verdict = run(system, prop, settings, space=space)
+    if verdict.outcome is not Outcome.VIOLATED or not _is_quotient(space):
+        return verdict
+    full = run(system, prop, settings)
+    reduced_size = (f"{verdict.statistics.states} states in the symmetry quotient, "
+                    f"{full.statistics.states} in the full search")
+    if full.outcome is Outcome.VIOLATED:
+        return dataclasses.replace(full, notes=tuple(full.notes) + (
+            f"violated in the symmetry quotient; the counterexample comes from a search "
+            f"of the full state space ({reduced_size})",))
+    if full.outcome is Outcome.UNKNOWN:
+        return dataclasses.replace(verdict, trace=None, lasso=None, notes=tuple(
+            verdict.notes) + ("no counterexample printed: the search of the full state "
+                              f"space for one stopped at a limit ({full.reason})",))
+    # The quotient and the full search disagree: a bug; the full search is the truth.
+    return dataclasses.replace(full, notes=tuple(full.notes) + (
+        "BUG: the symmetry-reduced search found a violation that the full search does "
+        "not; the verdict is the full search's (please report this model)",))
 
 
-def _reduction_refusal(kind: str, system: TransitionSystem, prop: Property,
-                       fairness: Fairness, options: CheckOptions) -> str:
-    """Return why a reduction cannot be used for this check.
-
-    The reductions room says when a reduction is unsound (``por_refusal``,
-    ``symmetry_refusal``); otherwise the reason is that the fair LTL checker of this
-    build explores the full state space only (it takes no reduced ``StateSpace``).
-    """
+def _reduced_space(system: TransitionSystem, prop: Property, fairness: Fairness,
+                   options: CheckOptions, notes: list[str]) -> Any:
+    """Return the state space wrapped with the sound reductions asked for, or None when
+    none applies; the reductions room's notes (what was applied or refused, and why)
+    go to ``notes``."""
     try:
-        if kind == "por":
-            por_refusal = _room("bridge.reductions.por", "por_refusal", "POR")
-            refusal = por_refusal(fairness, prop.formula, system, options.annotations)
-        else:
-            symmetry_refusal = _room("bridge.reductions.symmetry", "symmetry_refusal",
-                                     "symmetry reduction")
-            refusal = symmetry_refusal(fairness)
+        apply_reductions = _room("bridge.reductions", "apply_reductions", "reductions")
+        reduction_options = _room("bridge.reductions", "ReductionOptions", "reductions")
+        build = _room("bridge.semantics.statespace", "build_state_space",
+                      "the compiled state space")
     except NotAvailableError as missing:
-        return f"not used: {missing}"
-    if refusal:
-        return str(refusal)
-    return "not used: the fair LTL checker of this build explores the full state space only"
+        notes.append(f"--por/--symmetry: not used: {missing}")
+        return None
+    full = build(system)
+    # full_enabled_sets: check_ltl judges fairness on the wrapper's full_successors.
+    space, reduction_notes = apply_reductions(full, system, prop, reduction_options(
+        por=options.por, symmetry=options.symmetry, fairness=fairness,
+        annotations=options.annotations, max_states=options.max_states,
+        full_enabled_sets=True))
+    notes.extend(reduction_notes)
+    return None if space is full else space
+
+
+def _is_quotient(space: Any) -> bool:
+    try:
+        quotient = _room("bridge.reductions.symmetry", "SymmetryReduction", "symmetry")
+    except NotAvailableError:
+        return False
+    return isinstance(space, quotient)
 
 
 # ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -128,13 +129,66 @@ def test_defines_are_for_promela_only(tmp_path) -> None:
         api.load_model(str(model), {"N": "3"})
 
 
-def test_ltl_goes_to_the_fair_checker_and_reductions_are_noted() -> None:
+def test_ltl_goes_to_the_fair_checker_and_refused_reductions_are_noted() -> None:
     [verdict] = api.check(_model(), "small", api.CheckOptions(
         fairness=Fairness.STRONG_LOCAL, por=True, symmetry=True))
     assert verdict.outcome is Outcome.VIOLATED and verdict.lasso is not None
     assert verdict.fairness.startswith("strong-local")
-    assert any(n.startswith("--por: ") and "strong-local" in n for n in verdict.notes)
-    assert any(n.startswith("--symmetry: ") for n in verdict.notes)
+    assert any(n.startswith("por: ") and "unsound under strong-local" in n
+               for n in verdict.notes)
+    assert any(n.startswith("symmetry: not applied") for n in verdict.notes)
+
+
+def _independent_counters() -> ModelFile:
+    """Two processes counting their own variable modulo 3; [](x < 3) only reads x."""
+    bounded = Property("bounded", PropertyKind.LTL, "[](x < 3)", number=1,
+                       formula=LtlUnary("G", LtlState(lt(G("x"), 3), "x < 3")))
+    small = Property("small", PropertyKind.LTL, "[](x < 2)", number=2,
+                     formula=LtlUnary("G", LtlState(lt(G("x"), 2), "x < 2")))
+    ts = system([counter("A", "x", 3), counter("B", "y", 3)],
+                globals_=[int_var("x", 0), int_var("y", 0)], properties=(bounded, small))
+    return ModelFile("c.csp", (ts,))
+
+
+def test_por_is_applied_when_sound_and_keeps_the_verdicts() -> None:
+    model = _independent_counters()
+    for assertion in ("bounded", "small"):
+        [full] = api.check(model, assertion)
+        [reduced] = api.check(model, assertion, api.CheckOptions(por=True))
+        assert reduced.outcome is full.outcome
+        assert any("partial order reduction applied" in n for n in reduced.notes)
+        if full.outcome is Outcome.HOLDS:  # a complete search: the reduction shows
+            assert reduced.statistics.states <= full.statistics.states
+            assert reduced.statistics.transitions < full.statistics.transitions
+        else:
+            assert reduced.lasso is not None
+
+
+LE_C_4 = Path(__file__).resolve().parents[2] / "case_studies" / "le_c" / "le_c_4.csp"
+
+
+@pytest.mark.skipif(not LE_C_4.exists(), reason="case study le_c_4.csp not present")
+def test_symmetry_quotient_violation_gets_a_concrete_counterexample() -> None:
+    model = api.load_model(str(LE_C_4))
+    [plain] = api.check(model)
+    [reduced] = api.check(model, None, api.CheckOptions(symmetry=True))
+    assert plain.outcome is reduced.outcome is Outcome.VIOLATED
+    assert reduced.lasso is not None
+    assert any("counterexample comes from a search of the full state space" in n
+               for n in reduced.notes)
+    # the printed run is the full search's, step for step
+    assert reduced.lasso == plain.lasso
+
+
+@pytest.mark.skipif(not LE_C_4.exists(), reason="case study le_c_4.csp not present")
+def test_symmetry_under_strong_global_fairness_shrinks_the_search() -> None:
+    model = api.load_model(str(LE_C_4))
+    options = api.CheckOptions(fairness=Fairness.STRONG_GLOBAL)
+    [plain] = api.check(model, None, options)
+    [reduced] = api.check(model, None, replace(options, symmetry=True))
+    assert plain.outcome is reduced.outcome is Outcome.HOLDS
+    assert reduced.statistics.states < plain.statistics.states
+    assert any(n.startswith("symmetry: ") and "instances of Node" in n for n in reduced.notes)
 
 
 def test_property_fairness_is_used_unless_the_command_line_overrides() -> None:
