@@ -19,8 +19,10 @@ Row format (one ``[[row]]`` table per verdict, all keys but the optional ones re
 - ``expected``: ``holds``, ``violated`` or ``unknown`` (the papers give no verdict:
   reported, never counted as a failure);
 - ``source``: paper file, table and row (or section) that states the verdict;
-- optional ``paper_seconds``, ``spin_seconds``, ``paper_states`` (as printed) and
-  ``fast`` (finishes in a few seconds here: these rows run in CI).
+- optional ``paper_seconds``, ``spin_seconds``, ``paper_states`` (as printed),
+  ``fast`` (finishes in a few seconds here: these rows run in CI) and ``note`` (the
+  analysis of a row whose verdict we do not reproduce, or a modelling remark; shown in
+  the Markdown/RESULTS table, never changes the status).
 
 Nothing here knows a verdict: they come from ``expected.toml`` only.
 """
@@ -102,6 +104,7 @@ class Row:
     paper_states: int | None = None
     fast: bool = False
     missing: str = ""
+    note: str = ""
 
     @property
     def path(self) -> Path:
@@ -199,7 +202,7 @@ def load_rows(paths: Iterable[str | Path], only_file: str | None = None) -> list
 def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str, Any]) -> Row:
     where = f"{toml_path}: row {index}"
     allowed = {"file", "size", "assertion", "fairness", "expected", "source",
-               "paper_seconds", "spin_seconds", "paper_states", "fast"}
+               "paper_seconds", "spin_seconds", "paper_states", "fast", "note"}
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise ConfigurationError(f"{where}: unknown keys {', '.join(unknown)}; "
@@ -233,7 +236,8 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
                paper_seconds=_number(raw.get("paper_seconds"), where, float),
                spin_seconds=_number(raw.get("spin_seconds"), where, float),
                paper_states=_number(raw.get("paper_states"), where, int),
-               fast=bool(raw.get("fast", False)), missing=missing)
+               fast=bool(raw.get("fast", False)), missing=missing,
+               note=" ".join(str(raw.get("note", "")).split()))
 
 
 # ---------------------------------------------------------------------------------
@@ -564,6 +568,8 @@ def format_markdown(results: Sequence[RowResult]) -> str:
         note = result.message if result.status in (Status.MISSING, Status.ERROR,
                                                    Status.LIMIT, Status.SKIPPED) else ""
         status = result.status + (f" ({note})" if note else "")
+        if row.note:
+            status += f" [note: {row.note}]"
         lines.append("| " + " | ".join(_md(x) for x in (
             f"{row.case}/{row.file}" if row.file else row.case, row.size_text,
             f"#{row.assertion}", row.fairness, row.expected,
