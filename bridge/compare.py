@@ -218,6 +218,38 @@ def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOpti
                       note=f"{emitted.premises} premises")]
 
 
+def _child(queue, fn, args) -> None:  # noqa: ANN001 - runs in the forked child
+    try:
+        queue.put(("ok", fn(*args)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent
+        queue.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def run_with_timeout(fn: Callable, args: tuple, timeout: float, what: str):  # noqa: ANN201
+    """Return ``fn(*args)`` computed in a forked child killed after ``timeout`` seconds
+    (Spot's translations and products cannot be interrupted in-process); a timeout
+    raises ``BackendError`` with ``timed_out``."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child, args=(queue, fn, args), daemon=True)
+    child.start()
+    try:
+        kind, value = queue.get(timeout=timeout)
+    except Exception:  # noqa: BLE001 - queue.Empty on timeout
+        child.kill()
+        child.join()
+        raise BackendError([what], None, "", timed_out=True,
+                           message=f"{what} did not finish in {timeout:g} s") from None
+    child.join()
+    if kind == "error":
+        if value.startswith("UnsupportedError"):
+            raise UnsupportedError.at(None, value.split(": ", 1)[1])
+        raise BackendError([what], None, value, message=f"{what} failed: {value}")
+    return value
+
+
 def _spin_premise_spot(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     from bridge.automata.never import never_claim_for
     from bridge.backends.spin.emit import emit_promela
@@ -226,7 +258,8 @@ def _spin_premise_spot(system: TransitionSystem, prop: Property, options: Compar
                          annotations=options.annotations, ltl_blocks=False)
     emitted = model.properties[0]
     start = time.monotonic()
-    claim, states, edges = never_claim_for(emitted.spot_formula or "")
+    claim, states, edges = run_with_timeout(
+        never_claim_for, (emitted.spot_formula or "",), options.timeout, "Spot translation")
     translation = time.monotonic() - start
     spin_options = dataclasses.replace(
         model.spin_options(emitted, options.timeout, options.memory_mb),
@@ -263,9 +296,10 @@ def _spin_plain(system: TransitionSystem, prop: Property, options: CompareOption
 
 def _spot(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     start = time.monotonic()
-    outcome, states, transitions, buchi = spot_emptiness(
-        system, prop, options.fairness, options.spot_max_states, options.timeout
-    )
+    outcome, states, transitions, buchi = run_with_timeout(
+        spot_emptiness,
+        (system, prop, options.fairness, options.spot_max_states, options.timeout),
+        options.timeout, "Spot emptiness check")
     return [CompareRow("spot", _ENCODING["spot"], options.fairness.value, outcome, states,
                        transitions, *buchi, round(time.monotonic() - start, 3))]
 
@@ -288,9 +322,9 @@ def spot_emptiness(
     ``product(...).is_empty()`` decides: an independent cross-check of the native
     engine (STYLE.md section 2), practical only for small models.
     """
-    import buddy
     import spot
 
+    buddy = __import__("buddy")  # importable only once spot has put it on the path
     from bridge.automata.ltl import bind_atoms
     from bridge.ir.property import LtlEvent
     from bridge.semantics.statespace import build_state_space
