@@ -972,7 +972,9 @@ class _Lowering:
             self.at_private(s, shared, loop)
             return
         if kind == "block":
-            self.sequence(st.children[0], s, e, shared)
+            # SPIN: a { } block is a sub-sequence node of its own, so a loop that
+            # starts it gets a head distinct from the block's entry (as in an option).
+            self.sequence(st.children[0], s, e, shared=True)
             return
         if kind == "atomic_stmt":
             if pb.in_dstep:
@@ -1192,7 +1194,12 @@ class _Lowering:
         main, escape = st.children[0], st.children[2]
         first_loc = len(pb.locs)
         first_edge = len(pb.edges)
-        self.step(main, s, e, False)
+        # The braces of ``{ main } unless { escape }`` belong to the unless itself,
+        # not to a sub-sequence (checked against SPIN's state counts).
+        if main.data == "block":
+            self.sequence(main.children[0], s, e, shared=False)
+        else:
+            self.step(main, s, e, False)
         main_locs = {s} | set(range(first_loc, len(pb.locs)))
         main_edges = pb.edges[first_edge:]
         entry = pb.new_loc()
@@ -1254,7 +1261,8 @@ class _Lowering:
         self.inline_stack.append(name)
         self.scopes.append({})
         try:
-            self.sequence(_subtrees(body)[0], s, e, shared)
+            # SPIN wraps an inline body in { } (spin -I): a block, see ``step``.
+            self.sequence(_subtrees(body)[0], s, e, shared=True)
         finally:
             self.inline_env.pop()
             self.inline_stack.pop()
