@@ -711,15 +711,21 @@ STACK = """//@@Stack: Treiber's lock-free stack@@
 //  * The algorithm is Treiber's (IBM RJ 5118, 1986): push(c): t = top; c.next = t;
 //    CAS(top, t, c), retried on failure; pop: t = top; if t is null return empty;
 //    n = t.next; CAS(top, t, n), retried on failure. One shared access per step:
-//    pread (read top, link the private cell), pcas_ok/pcas_fail, qread, qnext,
-//    qcas_ok/qcas_fail; pop_empty when the stack is empty.
+//    push_inv (invocation with the first read of top; the private cell is linked in
+//    the same step), pcas_fail then pread (retry), push_res (the successful CAS: the
+//    operation takes effect and returns); pop_inv (invocation with the first read of
+//    top), qnext (read t.next), pop_res (successful CAS), qcas_fail then qread (retry),
+//    pop_empty (top was null: the pop returns "empty" and the process pops again).
+//    Invocations and responses share a step with the first/last shared access so that
+//    the state space stays small enough for N = 5..10 (002 used counter abstraction).
 //  * OURS (bounded memory, as the paper's model must have): N processes and N cells;
 //    process i starts owning cell i; a push links the owned cell, a pop takes the
 //    popped cell into ownership; each process alternates push and pop (a process that
 //    popped nothing pops again). Local variables t[i], n[i] and own[i] are global
-//    arrays indexed by the process (reset after use). No version tag on 'top', so the
-//    ABA problem of the untagged stack is present; it affects what pops return, not
-//    whether a push is retried.
+//    arrays indexed by the process (reset after use). A successful pop clears the
+//    popped cell's next field (t.next = null, as garbage-collected implementations do).
+//    No version tag on 'top', so the ABA problem of the untagged stack is present; it
+//    affects what pops return, not whether a push is retried.
 //  * OURS: the property is for process 0 (push_inv.0, push_res.0): with anonymous
 //    events another process's push_res would satisfy it, while the paper's property is
 //    that "a process must eventually be able to update the stack".
@@ -727,15 +733,15 @@ STACK = """//@@Stack: Treiber's lock-free stack@@
 #define N 3;
 var top = -1; var next[N]; var own[N]; var t[N]; var n[N];
 Proc(i) = start.i{own[i] = i; t[i] = -1; n[i] = -1;} -> Push(i);
-Push(i) = push_inv.i -> PRead(i);
+Push(i) = push_inv.i{t[i] = top; next[own[i]] = top;} -> PCas(i);
 PRead(i) = pread.i{t[i] = top; next[own[i]] = top;} -> PCas(i);
-PCas(i) = [top == t[i]] pcas_ok.i{top = own[i]; own[i] = -1; t[i] = -1;} -> push_res.i -> Pop(i)
+PCas(i) = [top == t[i]] push_res.i{top = own[i]; own[i] = -1; t[i] = -1;} -> Pop(i)
     [] [top != t[i]] pcas_fail.i -> PRead(i);
-Pop(i) = pop_inv.i -> QRead(i);
+Pop(i) = pop_inv.i{t[i] = top;} -> QNext(i);
 QRead(i) = qread.i{t[i] = top;} -> QNext(i);
 QNext(i) = [t[i] == -1] pop_empty.i -> Pop(i)
     [] [t[i] != -1] qnext.i{n[i] = next[t[i]];} -> QCas(i);
-QCas(i) = [top == t[i]] qcas_ok.i{top = n[i]; own[i] = t[i]; t[i] = -1; n[i] = -1;} -> pop_res.i -> Push(i)
+QCas(i) = [top == t[i]] pop_res.i{top = n[i]; next[t[i]] = -1; own[i] = t[i]; t[i] = -1; n[i] = -1;} -> Push(i)
     [] [top != t[i]] qcas_fail.i{n[i] = -1;} -> QRead(i);
 Stack() = ||| i:{0..N - 1}@Proc(i);
 
