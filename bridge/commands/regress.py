@@ -87,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(result: regress.RowResult) -> None:
         done[0] += 1
-        print(f"[{done[0]}/{len(rows)}] {result.row.name}: {result.status}",
-              file=sys.stderr, flush=True)
+        took = "" if result.seconds is None else f" {result.seconds:.1f} s"
+        print(f"[{done[0]}/{len(rows)}] {result.row.name}: {result.status} "
+              f"({result.got}{took})", file=sys.stderr, flush=True)
 
     options = regress.RunOptions(max_seconds=args.max_seconds, timeout=args.timeout,
                                  max_states=args.max_states, jobs=max(1, args.jobs),
