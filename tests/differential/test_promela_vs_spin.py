@@ -222,6 +222,18 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 }
 
 
+# Models whose state counts differ from pan's for a documented reason: model -> (the
+# difference bridge - pan, why). Verdicts are still compared.
+STATE_COUNT_DIFFERENCES = {
+    "m45_provided_else": (
+        1,
+        "SPIN guards a process's removal (its '-end-' step) by the provided clause too, "
+        "so A (provided turn == 0, finished after setting turn = 1) is never removed; "
+        "bridge removes it once B has gone: one more state",
+    ),
+}
+
+
 def _params() -> list:
     out = []
     for p in MODEL_FILES:
@@ -252,7 +264,8 @@ def test_verdict_and_states_match_spin(model: Path) -> None:
         assert _classify_bridge(verdict_e.reason, verdict_e.notes) == pan_e.kind, (
             pan_e.message, verdict_e.reason, verdict_e.notes)
         return  # state counts are not comparable after an error (module docstring)
-    assert _bridge_states(system) == pan_e.states
+    delta = STATE_COUNT_DIFFERENCES.get(model.stem, (0, ""))[0]
+    assert _bridge_states(system) == pan_e.states + delta
     pan = run_pan(model)
     _, verdict = _bridge_safety(model)
     violated = verdict.outcome is Outcome.VIOLATED

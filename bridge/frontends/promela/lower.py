@@ -272,7 +272,8 @@ class _ProcBuilder:
             self.add_edge(replace(e, source=dst))
 
     def finish(
-        self, terminal: int, span: Span | None, provided: Expr | None, initial: int = 0
+        self, terminal: int, span: Span | None, provided: Expr | None, initial: int = 0,
+        executable: Callable[[list[_Edge]], Expr] | None = None,
     ) -> Process:
         for src, label, lspan, as_edge, text in self.gotos:
             if label not in self.labels:
@@ -322,9 +323,14 @@ class _ProcBuilder:
             guard = e.guard
             if provided is not None:
                 if isinstance(guard, ElseGuard):
-                    raise UnsupportedError.at(
-                        e.span, "'else' in a proctype with a provided clause is not supported"
-                    )
+                    # else = no sibling executable, written out, then the clause added
+                    # (ElseGuard itself can only be a whole guard).
+                    siblings = [o for o in self.edges
+                                if o is not e and self.find(o.source) == self.find(e.source)]
+                    if executable is None or not siblings:
+                        raise UnsupportedError.at(
+                            e.span, "'else' in a proctype with a provided clause is not supported")
+                    guard = Unary("!", executable(siblings), e.span)
                 guard = provided if guard is None else Binary("&&", guard, provided, e.span)
             labs = locations[src].labels
             label = labs[0] if labs else None
@@ -887,7 +893,8 @@ class _Lowering:
             end = pb.new_loc()
             seq = _subtrees(body)[0]
             self.sequence(seq, start, end, shared=False)
-            proc = pb.finish(end, span, provided, start)
+            proc = pb.finish(end, span, provided, start,
+                             lambda edges: self.executable(edges, body))
         finally:
             self.pb = None
         self.proc_locals[proc.name] = pb.symbols

@@ -155,6 +155,14 @@ def test_provided_is_conjoined_to_every_guard() -> None:
         assert "'t'" in text
 
 
+def test_else_in_a_provided_proctype_is_written_out() -> None:
+    p = proc("byte x, t;\nactive proctype P() provided (t == 0) {\n  if\n  :: x > 0 -> x--\n"
+             "  :: else -> x = 3\n  fi\n}\n")
+    other = next(e for e in p.edges if e.text == "else")
+    assert not isinstance(other.guard, ElseGuard)
+    assert other.guard.op == "&&" and other.guard.left.op == "!"
+
+
 def test_timeout_and_channel_operations() -> None:
     p = proc("chan q = [2] of { byte };\nbyte v;\nactive proctype P() {\n  q!3;\n  q?v;\n"
              "  q?[3] -> q??3;\n  timeout -> skip\n}\n")
@@ -278,8 +286,8 @@ def test_propositions_from_defines() -> None:
         ("active proctype P() priority 2 { skip }\n", "priority"),
         ("active proctype P() { trace { skip } }\n", None),
         ("byte x;\nactive proctype P() { x = enabled(0) }\n", "enabled"),
-        ("byte x, t;\nactive proctype P() provided (t == 0) { if :: x > 0 :: else fi }\n",
-         "provided"),
+        ("chan r = [0] of { byte };\nbyte t;\nactive proctype P() provided (t == 0) "
+         "{ if :: r!1 :: else fi }\n", "rendezvous"),
     ],
 )
 def test_unsupported_constructs_are_rejected(text: str, message: str | None) -> None:
