@@ -576,8 +576,14 @@ class _Structured:
         scope.block = {b: "b_" + sanitize(b) for b in blocks}
         scope.block_types = dict(blocks)
         del local_names
-        locations = self._locations(process, writer, first)
+        body: list[str] = []
+        locations: list[dict] = []
+        if any(loc.atomic for loc in process.locations):
+            locations = self._locations(process, writer, first)
+        else:
+            body = self._linear_body(process, writer)
         return {
+            "body": body,
             "name": name,
             "init": process.name in ("init", ":init:"),
             "active": active,
@@ -585,6 +591,113 @@ class _Structured:
             "locals": locals_,
             "locations": locations,
         }
+
+    def _location_labels(self, process: Process, lid: int) -> list[str]:
+        loc = next(x for x in process.locations if x.id == lid)
+        labels = [sanitize(lab) for lab in loc.labels]
+        labels.append(f"L{lid}")
+        if loc.end and not any(lab.startswith("end") for lab in labels):
+            labels.insert(0, f"end_L{lid}")
+        if loc.progress and not any(lab.startswith("progress") for lab in labels):
+            labels.insert(0, f"progress_L{lid}")
+        if loc.accept and not any(lab.startswith("accept") for lab in labels):
+            labels.insert(0, f"accept_L{lid}")
+        return labels
+
+    def _linear_body(self, process: Process, writer: ExprWriter) -> list[str]:
+        """Return the body lines of a process without atomic locations, shaped like
+        hand-written Promela so that SPIN builds the same automaton: a location with
+        one predecessor is inlined after the statement that leads to it (no label
+        statement, no extra state), branching locations become ``if`` with one option
+        per edge, other targets are reached by ``goto`` (which SPIN compiles away).
+        Nesting follows the model's own if/do nesting (a worklist, not recursion)."""
+        by_id = {loc.id: loc for loc in process.locations}
+        indegree = dict.fromkeys(by_id, 0)
+        for e in process.edges:
+            indegree[e.target] += 1
+
+        def inline(t: int) -> bool:
+            return (t != process.initial and indegree[t] == 1 and not by_id[t].terminal
+                    and bool(_outgoing(process, t)))
+
+        roots = [process.initial] + [lid for lid in by_id if lid != process.initial
+                                     and not inline(lid) and not by_id[lid].terminal]
+        terminal = [lid for lid in by_id if by_id[lid].terminal and lid not in roots
+                    and not _outgoing(process, lid)]
+        # Fall through to the end of the body instead of jumping to a terminal label
+        # (a label needs a statement, which costs SPIN a state): possible when one
+        # unlabelled terminal location is reached only from inside one root's code,
+        # which then goes last.
+        fall_through: int | None = None
+        if len(terminal) == 1 and not by_id[terminal[0]].labels:
+            owners = set()
+            for root in roots:
+                seen, stack = set(), [root]
+                while stack:
+                    lid = stack.pop()
+                    if lid in seen:
+                        continue
+                    seen.add(lid)
+                    for _i, e in _outgoing(process, lid):
+                        if e.target == terminal[0]:
+                            owners.add(root)
+                        elif inline(e.target):
+                            stack.append(e.target)
+            if len(owners) == 1:
+                fall_through = terminal[0]
+                owner = owners.pop()
+                roots = [r for r in roots if r != owner] + [owner]
+                if roots[0] != process.initial:
+                    fall_through = None
+                    roots = [process.initial] + [r for r in roots if r != process.initial]
+        lines: list[str] = []
+        # Work items: ("loc", location, indent) emits labels and content of a location;
+        # ("text", line) emits a line as is.
+        for root in roots:
+            work: list[tuple] = [("loc", root, 1)]
+            while work:
+                item = work.pop()
+                if item[0] == "text":
+                    lines.append(item[1])
+                    continue
+                _, lid, depth = item
+                pad = "  " * depth
+                labels = self._location_labels(process, lid)
+                if lid != process.initial and inline(lid):
+                    # Only labels the model names (or SPIN gives meaning) on inlined
+                    # locations: a label is a possible jump target, which stops SPIN
+                    # from merging statements, and so changes its state count.
+                    labels = [lab for lab in labels if lab != f"L{lid}"]
+                if labels:
+                    lines.append(f"{pad[:-2]}{': '.join(labels)}:")
+                edges = _outgoing(process, lid)
+                if not edges:
+                    lines.append(f"{pad}false;")
+                    continue
+                pending: list[tuple] = []
+                single = len(edges) == 1
+                if not single:
+                    pending.append(("text", f"{pad}if"))
+                for _index, e in edges:
+                    text = self._edge(e, writer, by_id)
+                    info = LineInfo(e.span, e.event.base if e.event and not e.event.components
+                                    else e.label, e.text or text, True)
+                    lead = pad if single else f"{pad}:: "
+                    inner = pad if single else pad + "   "
+                    pending.append(("text", f"{lead}{text}; {self.tag(info)}"))
+                    if inline(e.target):
+                        pending.append(("loc", e.target, depth + (0 if single else 2)))
+                    elif e.target == fall_through:
+                        pass  # falls through to the end of the body
+                    else:
+                        pending.append(("text", f"{inner}goto L{e.target};"))
+                if not single:
+                    pending.append(("text", f"{pad}fi;"))
+                work.extend(reversed(pending))
+        for lid in terminal:
+            if lid != fall_through:
+                lines.append(f"{': '.join(self._location_labels(process, lid))}: ;")
+        return lines
 
     def _locations(self, process: Process, writer: ExprWriter, first: int | None) -> list[dict]:
         by_id = {loc.id: loc for loc in process.locations}
