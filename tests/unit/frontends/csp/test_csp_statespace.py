@@ -246,3 +246,17 @@ def test_token_ring_work_under_each_fairness(fairness: Fairness, outcome: Outcom
     prop = next(p for p in ts.properties if p.text.endswith("[]<> work.1"))
     v = fairness_mod.check_ltl(ts, prop, fairness_mod.LtlOptions(fairness=fairness))
     assert v.outcome is outcome
+
+
+def test_fig1_case_nodes_drop_out_when_no_rule_applies() -> None:
+    """Paper 000 Fig. 1 verbatim: from all-zero bits with guess = true no rule of the
+    'case' applies, so each node takes the tau step to Skip (section 9.7) and only the
+    detector keeps running: <>[] oneLeader is violated even under strong global
+    fairness, by a lasso whose prefix contains the three 'case default' steps."""
+    ts = load("leader_election_ring.csp")
+    prop = ts.properties[0]
+    v = fairness_mod.check_ltl(ts, prop, fairness_mod.LtlOptions(
+        fairness=Fairness.STRONG_GLOBAL))
+    assert v.outcome is Outcome.VIOLATED and v.lasso is not None
+    texts = [step.text for step in v.lasso.prefix.steps]
+    assert texts.count("case default") == 3
