@@ -379,6 +379,7 @@ class _Lowering:
         # Block scopes of inline expansions (SPIN 6 scopes a declaration to its block):
         # a name declared in an inline body is local to that expansion.
         self.scopes: list[dict[str, _Sym]] = []
+        self.flags = 0
 
     # ------------------------------------------------------------------ spans/text
 
@@ -1315,6 +1316,11 @@ class _Lowering:
             pb.in_dstep = False
         pb.add_edge(edge)
 
+    def fresh_flag(self) -> str:
+        """Return a new name for a d_step loop's block-local break flag."""
+        self.flags += 1
+        return f"_break{self.flags}"
+
     def flat_steps(self, seq: Tree) -> list[Tree]:
         """Return the statements of a d_step sequence, blocks and atomics flattened,
         declarations registered (their initialisers become assignments)."""
@@ -1400,7 +1406,7 @@ class _Lowering:
             if kind in ("if_stmt", "do_stmt"):
                 inner_brk = brk
                 if kind == "do_stmt":
-                    inner_brk = Var(f"_brk{len(self.pb.locs)}_{i}_{id(st) % 10000}", "block", span)
+                    inner_brk = Var(self.fresh_flag(), "block", span)
                 branches: list[tuple[Expr, tuple[Stmt, ...]]] = []
                 otherwise: tuple[Stmt, ...] | None = None
                 opts = [c for c in st.children if isinstance(c, Tree) and c.data == "options"][0]
@@ -1432,7 +1438,7 @@ class _Lowering:
                 kids = _children(st)
                 var = self.lvalue(kids[1])
                 lo, hi = self.expr(kids[2]), self.expr(kids[4])
-                inner_brk = Var(f"_brk{len(self.pb.locs)}_{i}_{id(st) % 10000}", "block", span)
+                inner_brk = Var(self.fresh_flag(), "block", span)
                 body = self.dstep_effects(self.flat_steps(kids[5]), inner_brk)
                 out.append(Assign(var, lo, span))
                 out.append(LocalVar(inner_brk.name, BOOL_T, Const(0), span))
