@@ -56,6 +56,7 @@ __all__ = [
     "check_row",
     "discover_expected",
     "format_junit",
+    "format_case_summary",
     "format_lasso",
     "format_markdown",
     "format_results_document",
@@ -637,11 +638,46 @@ or checked: the message says why), `missing` (no model), `skipped` (outside the 
 """
 
 
+def format_case_summary(results: Sequence[RowResult]) -> str:
+    """Return a Markdown table: per case study, rows reproduced, mismatched, reported
+    (no paper verdict), not finished (limit, skipped, error, missing) and our seconds."""
+    order: list[str] = []
+    table: dict[str, dict[str, float]] = {}
+    for result in results:
+        case = result.row.case
+        if case not in table:
+            order.append(case)
+            table[case] = dict.fromkeys(("rows", "pass", "mismatch", "reported",
+                                         "unfinished", "seconds"), 0.0)
+        entry = table[case]
+        entry["rows"] += 1
+        if result.status == Status.PASS:
+            entry["pass"] += 1
+        elif result.status == Status.MISMATCH:
+            entry["mismatch"] += 1
+        elif result.status == Status.REPORTED:
+            entry["reported"] += 1
+        else:
+            entry["unfinished"] += 1
+        entry["seconds"] += result.seconds or 0.0
+    lines = ["| case study | rows | reproduced | MISMATCH | reported (no paper verdict) "
+             "| not finished | our seconds (sum) |",
+             "|---|---|---|---|---|---|---|"]
+    for case in order:
+        e = table[case]
+        lines.append(f"| {case} | {e['rows']:.0f} | {e['pass']:.0f} | {e['mismatch']:.0f} "
+                     f"| {e['reported']:.0f} | {e['unfinished']:.0f} | {e['seconds']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def format_results_document(results: Sequence[RowResult], preamble: str = "") -> str:
-    """Return ``case_studies/RESULTS.md``: the header, ``preamble`` and the table."""
+    """Return ``case_studies/RESULTS.md``: the header, ``preamble`` (the kept Notes),
+    the per-case summary and the table of every row."""
     parts = [RESULTS_HEADER]
     if preamble:
         parts.append(preamble.rstrip() + "\n")
+    parts.append("## Summary per case study\n")
+    parts.append(format_case_summary(results))
     parts.append("## All rows\n")
     parts.append(format_markdown(results))
     return "\n".join(parts)

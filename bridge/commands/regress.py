@@ -112,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
             old = target.read_text(encoding="utf-8")
             start = old.find("## Notes")
             if start >= 0:
-                end = old.find("## All rows", start)
-                notes = old[start:end if end >= 0 else None]
+                ends = [i for i in (old.find("## Summary per case study", start),
+                                    old.find("## All rows", start)) if i >= 0]
+                notes = old[start:min(ends) if ends else None]
         target.write_text(regress.format_results_document(results, notes), encoding="utf-8")
     failing = [r for r in results if r.status in regress.Status.FAILING]
     return 1 if failing else 0

@@ -125,3 +125,15 @@ def test_a_note_is_kept_and_shown(tmp_path: Path) -> None:
     text = regress.format_markdown([regress.RowResult(row, regress.Status.MISMATCH,
                                                       got="violated")])
     assert "[note: two lines]" in text
+
+
+def test_results_document_summarises_each_case() -> None:
+    rows = [r for r in ALL_ROWS if r.case == "tc_r"][:3]
+    results = [regress.RowResult(rows[0], regress.Status.PASS, got="holds", seconds=1.5),
+               regress.RowResult(rows[1], regress.Status.MISMATCH, got="violated",
+                                 seconds=2.0),
+               regress.RowResult(rows[2], regress.Status.LIMIT, got="unknown", seconds=60.0)]
+    text = regress.format_results_document(results, "## Notes\nkept\n")
+    assert "| tc_r | 3 | 1 | 1 | 0 | 1 | 63.5 |" in text
+    assert text.index("## Notes") < text.index("## Summary per case study") \
+        < text.index("## All rows")
