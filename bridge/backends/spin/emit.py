@@ -675,7 +675,10 @@ class _Structured:
                     lines.append(f"{pad}false;")
                     continue
                 pending: list[tuple] = []
-                single = len(edges) == 1
+                # A goto may not target the inside of a d_step: wrap a labelled d_step
+                # in a one-option if (same state count in SPIN).
+                first_text = self._edge(edges[0][1], writer, by_id)
+                single = len(edges) == 1 and not (labels and first_text.startswith("d_step"))
                 if not single:
                     pending.append(("text", f"{pad}if"))
                 for _index, e in edges:

@@ -286,6 +286,16 @@ class ExprWriter:
         return base_text, text
 
     # -- expressions ----------------------------------------------------------
+    def channel(self, e: Expr) -> str:
+        """Return a channel operand; Promela has no channel-valued expressions beyond
+        names and array elements."""
+        if isinstance(e, Conditional):
+            raise UnsupportedError.at(
+                e.span, f"{self.scope.where}: a channel chosen by an expression "
+                "(an array of process-local channels) has no Promela form here"
+            )
+        return self.expr(e)
+
     def expr(self, e: Expr) -> str:
         """Return ``e`` as a fully parenthesised Promela expression."""
         if isinstance(e, Const):
@@ -308,10 +318,10 @@ class ExprWriter:
         if isinstance(e, Conditional):
             return f"(({self.expr(e.cond)}) -> ({self.expr(e.then)}) : ({self.expr(e.otherwise)}))"
         if isinstance(e, ChanQuery):
-            return f"{e.op}({self.expr(e.channel)})"
+            return f"{e.op}({self.channel(e.channel)})"
         if isinstance(e, ChanPoll):
             mark = "??" if e.random else "?"
-            return f"{self.expr(e.channel)}{mark}[{self.recv_args(e.args, poll=True)}]"
+            return f"{self.channel(e.channel)}{mark}[{self.recv_args(e.args, poll=True)}]"
         if isinstance(e, RemoteLabel):
             if self.scope.remote_label is None:
                 raise UnsupportedError.at(e.span, f"{self.scope.where}: remote label reference")
@@ -379,11 +389,11 @@ class ExprWriter:
             return [f"assert({self.expr(s.cond)})"]
         if isinstance(s, Send):
             mark = "!!" if s.sorted else "!"
-            return [f"{self.expr(s.channel)}{mark}{','.join(self.expr(a) for a in s.args)}"]
+            return [f"{self.channel(s.channel)}{mark}{','.join(self.expr(a) for a in s.args)}"]
         if isinstance(s, Receive):
             mark = "??" if s.random else "?"
             args = self.recv_args(s.args)
-            return [f"{self.expr(s.channel)}{mark}{'<' + args + '>' if s.peek else args}"]
+            return [f"{self.channel(s.channel)}{mark}{'<' + args + '>' if s.peek else args}"]
         if isinstance(s, Run):
             args = ", ".join(self.expr(a) for a in s.args)
             call = f"run {sanitize(s.proctype)}({args})"
