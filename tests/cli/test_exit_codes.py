@@ -197,3 +197,10 @@ def test_several_models_one_table_and_bad_ones_reported() -> None:
     assert LOCATED.search(result.err)
     assert "holds.csp" in result.out and "counter.csp" in result.out
     _no_traceback(result)
+
+
+def test_time_limit_exits_3() -> None:
+    result = run_bridge("check", "--timeout", "0.5", str(MODELS / "unbounded.csp"))
+    assert result.code == 3, result.err + result.out
+    assert "UNKNOWN" in result.out and re.search(r"states \d+", result.out)
+    _no_traceback(result)
