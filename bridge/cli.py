@@ -3,9 +3,9 @@
 Exit codes (DESIGN.md section 8): 0 every checked property holds; 1 a property is
 violated (counterexample printed); 2 bad input or usage (``file:line:col: error: ...``
 with the source line and a caret, or a message naming the allowed values); 3 a resource
-limit was reached before a verdict (statistics so far printed); 4 an internal error of
-bridge (a bug: the message asks for a report; ``BRIDGE_DEBUG=1`` shows the traceback);
-130 interrupted.
+limit (states, time, memory) was reached before a verdict (statistics so far printed,
+when there are some); 4 an internal error of bridge (a bug: the message asks for a
+report; ``BRIDGE_DEBUG=1`` shows the traceback); 130 interrupted.
 
 Subcommands are the modules of ``bridge/commands/`` (``discover_commands``). This
 module imports only ``bridge.api`` (through the commands), ``bridge.diagnostics`` and
@@ -102,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BridgeError as error:
         print(f"bridge: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except MemoryError:
+        print("bridge: resource limit reached: out of memory before a verdict",
+              file=sys.stderr)
+        return EXIT_LIMIT
     except KeyboardInterrupt:
         print("bridge: interrupted", file=sys.stderr)
         return 130

@@ -43,3 +43,23 @@ def test_help_and_version_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "check" in capsys.readouterr().out
     assert cli.main(["--version"]) == 0
     assert "bridge" in capsys.readouterr().out
+
+
+def test_errors_map_to_exit_codes(monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from bridge.commands import check
+
+    def raising(error: BaseException):
+        def run(args) -> int:
+            raise error
+        return run
+
+    for error, code, text in [
+        (MemoryError(), 3, "out of memory"),
+        (RuntimeError("boom"), 4, "internal error: RuntimeError: boom"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+    ]:
+        monkeypatch.setattr(check, "run", raising(error))
+        assert cli.main(["check", "m.csp"]) == code
+        err = capsys.readouterr().err
+        assert text in err and "Traceback" not in err
