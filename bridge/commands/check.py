@@ -8,7 +8,6 @@ counterexample is printed), 3 when a resource limit left one without a verdict
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 
@@ -60,15 +59,15 @@ def run(args: argparse.Namespace) -> int:
     unknown by a limit, else 0.
     """
     out = _common.console()
-    options = api.CheckOptions(
-        fairness=args.fairness, annotations=tuple(args.annotations),
-        max_states=args.max_states, timeout=args.timeout,
-        ignore_end_states=args.ignore_end_states, por=args.por, symmetry=args.symmetry)
     several = len(args.models) > 1
     results: list[tuple[str, int, str, Verdict]] = []
     bad_input = False
     with _common.ProgressLine() as progress:
-        options = dataclasses.replace(options, progress=progress.update)
+        options = api.CheckOptions(
+            fairness=args.fairness, annotations=tuple(args.annotations),
+            max_states=args.max_states, timeout=args.timeout,
+            ignore_end_states=args.ignore_end_states, por=args.por,
+            symmetry=args.symmetry, progress=progress.update)
         for path in args.models:
             progress.restart(f"loading {path}")
             try:
