@@ -156,3 +156,20 @@ pan: elapsed time 0.5 seconds
     assert found["memory"] == pytest.approx(128.73)
     assert classify_error("assertion violated - invalid array index") == "index out of range"
     assert classify_error("invalid end state") == "invalid end state"
+
+
+@pytest.mark.spin
+def test_trail_of_an_emitted_model_points_at_the_original_lines() -> None:
+    from bridge.backends.spin.emit import emit_promela
+    from bridge.frontends.promela import load_promela
+
+    system = load_promela("orig.pml", COUNTER).systems[0]
+    model = emit_promela(system, "plain", style="structured")
+    result = run_spin(model.text)
+    assert result.error_kind == "assertion violated"
+    run = replay_trail(model.text, result.trail or "", source_map=model.source_map)
+    assert isinstance(run, Trace)
+    last = run.steps[-1]
+    assert last.span is not None and last.span.file == "orig.pml" and last.span.line == 7
+    assert last.processes == (system.instances[0].name or "P(0)",)
+    assert all(s.span is not None and s.span.file == "orig.pml" for s in run.steps)
