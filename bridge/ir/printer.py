@@ -202,7 +202,9 @@ def _comm(c: Send | Receive) -> str:
         return f"{print_expr(c.channel, False)}{mark}{','.join(print_expr(a) for a in c.args)}"
     mark = "??" if c.random else "?"
     args = _recv_args(c.args)
-    return f"{print_expr(c.channel, False)}{mark}{'<' + args + '>' if c.peek else args}"
+    condition = "" if c.condition is None else f"[{print_expr(c.condition)}]"
+    return (f"{print_expr(c.channel, False)}{mark}{condition}"
+            f"{'<' + args + '>' if c.peek else args}")
 
 
 # ---------------------------------------------------------------------------------
@@ -287,6 +289,8 @@ def _edge(index: int, e: Edge) -> list[str]:
         parts.append(f"label {e.label}")
     if e.fairness is not None:
         parts.append(f"fair {e.fairness.value}")
+    if e.data_operation:
+        parts.append("data-operation")
     lines = [" ".join(parts) + _at(e.span)]
     if e.text:
         lines.append(f"{_INDENT}text {e.text!r}")
@@ -353,6 +357,9 @@ def print_system(system: TransitionSystem) -> str:
             lines.extend(_INDENT + item for item in items)
     for p in system.processes:
         lines.extend(_process(p))
+    if system.never is not None:
+        lines.append("never claim:")
+        lines.extend(_INDENT + line for line in _process(system.never))
     lines.append("instances:")
     lines.extend(_INDENT + _instance(i, inst) for i, inst in enumerate(system.instances))
     lines.append(f"composition: {_composition(system.composition)}")

@@ -136,6 +136,8 @@ def _statement_exprs(stmts: tuple[Stmt, ...], block: set[str]) -> Iterator[tuple
                 yield s.channel, frozen
                 for a in _recv_exprs(s.args):
                     yield a, frozen
+                if s.condition is not None:
+                    yield s.condition, frozen
             elif isinstance(s, Run):
                 for a in s.args:
                     yield a, frozen
@@ -282,6 +284,8 @@ class _Checker:
                     self.names(init, None, frozenset(), f"global {v.name}")
         for p in s.processes:
             self.process(p)
+        if s.never is not None:
+            self.process(s.never)
         for i, inst in enumerate(s.instances):
             target = self.processes.get(inst.process)
             if target is None:

@@ -71,3 +71,14 @@ def test_local_names_include_parameters() -> None:
     undeclared = system([replace(p, edges=(edge(0, 0, guard=G("y")),))],
                         instances=[Instance("P", (Const(0),))])
     assert "global variable 'y' is not declared" in _messages(undeclared)
+
+
+def test_never_claim_and_receive_condition_are_checked() -> None:
+    from bridge.ir import Receive, RecvBind
+
+    bad_never = process("never", [edge(0, 3)], n_locations=1)
+    ts = replace(system([process("P", [edge(0, 0)])]), never=bad_never)
+    assert "process never edge e0: location L3 does not exist" in _messages(ts)
+    recv = edge(0, 0, comm=Receive(G("c"), (RecvBind(L("v")),), condition=G("nope")))
+    ts = system([process("P", [recv])])
+    assert "global variable 'nope' is not declared" in _messages(ts)
