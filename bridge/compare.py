@@ -11,6 +11,10 @@ that runs out of time is a ``timeout`` row, a notion an engine cannot express is
 ``unsupported`` row. Rows that check the same fairness notion must agree: a
 disagreement is flagged (``Comparison.disagreement``) and printed loudly by the CLI.
 
+What "states" counts differs by engine, as each tool reports it: the native checker
+and SPIN count product states (system x automaton; SPIN's include the bookkeeping
+variable ``last`` of the premise encoding), the Spot row counts system states.
+
 Orchestration only: this module may import every room (it sits beside ``api``).
 """
 
