@@ -1,6 +1,7 @@
 """Every bundled model's IR is structurally valid (``ir/validate.py``): what the two
 front-ends build for the case studies and the CLI test models references only existing
-locations, processes, instances, labels and declared variables."""
+locations, processes, instances, labels and declared variables; and its tagged JSON
+form (``ir/serialize.py``) reads back to the same IR."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from bridge import api
 from bridge.diagnostics import render_all
+from bridge.ir.serialize import dumps, loads
 from bridge.ir.validate import validate_model_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,3 +32,4 @@ def test_front_end_output_is_valid_ir(path: Path) -> None:
     assert model_file.systems
     problems = validate_model_file(model_file)
     assert problems == [], render_all(problems)
+    assert loads(dumps(model_file)) == model_file
