@@ -390,11 +390,14 @@ class _Lowering:
             if node.line is None:
                 return None
             width = max(len(str(node.value)), 1)
-            return self.pre.span(node.line, node.column, node.line, node.column + width)
+            return self.pre.span(node.line, node.column, node.line, node.column + width,
+                                 str(node.value))
         meta = node.meta
         if getattr(meta, "empty", True):
             return None
-        return self.pre.span(meta.line, meta.column, meta.end_line, meta.end_column)
+        first = self.pre.text[meta.start_pos:meta.end_pos].split(None, 1)
+        return self.pre.span(meta.line, meta.column, meta.end_line, meta.end_column,
+                             first[0] if first else None)
 
     def text(self, node: Tree | Token | None, limit: int = 120) -> str:
         if node is None:

@@ -272,7 +272,7 @@ def _span_of(tok: Token | None, pre: Preprocessed | None) -> Span | None:
     width = max(len(str(tok.value)), 1)
     if pre is None:
         return Span("<input>", tok.line, tok.column, tok.line, tok.column + width)
-    return pre.span(tok.line, tok.column, tok.line, tok.column + width)
+    return pre.span(tok.line, tok.column, tok.line, tok.column + width, str(tok.value))
 
 
 _TOKEN_TEXT = {

@@ -45,8 +45,14 @@ class Preprocessed:
     sources: dict[str, str] = field(default_factory=dict)
     defines: dict[str, str] = field(default_factory=dict)
 
-    def span(self, line: int, col: int, end_line: int = 0, end_col: int = 0) -> Span:
-        """Return the original-source span of an output position (1-based)."""
+    def span(self, line: int, col: int, end_line: int = 0, end_col: int = 0,
+             hint: str | None = None) -> Span:
+        """Return the original-source span of an output position (1-based).
+
+        On a line changed by macro expansion the output column is not the source
+        column; with ``hint`` (the text at the position) the column of the hint's
+        first occurrence in the original line is used when the hint occurs there.
+        """
         if 1 <= line <= len(self.origin):
             f, ln = self.origin[line - 1]
         elif self.origin:
@@ -55,7 +61,23 @@ class Preprocessed:
             f, ln = "<input>", line
         if end_line and end_line != line:
             end_col = 0
+        if hint:
+            original = self._original_line(f, ln)
+            produced = self.text.split("\n")[line - 1] if 1 <= line <= len(self.origin) else None
+            if original is not None and produced is not None and original != produced:
+                found = original.find(hint)
+                if found >= 0:
+                    width = (end_col - col) if end_col > col else len(hint)
+                    col = found + 1
+                    end_col = col + width if end_col else 0
         return Span(f, ln, col, ln, end_col)
+
+    def _original_line(self, file: str, line: int) -> str | None:
+        text = self.sources.get(file)
+        if text is None:
+            return None
+        lines = text.split("\n")
+        return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
 def _no_trigraphs(text: str) -> str:

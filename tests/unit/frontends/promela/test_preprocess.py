@@ -86,3 +86,13 @@ def test_trigraphs_are_not_replaced() -> None:
 def test_invalid_define_name_is_rejected() -> None:
     with pytest.raises(ParseError):
         preprocess("t.pml", "byte x;\n", {"1bad": "2"})
+
+
+def test_columns_on_macro_expanded_lines_point_into_the_original(tmp_path: Path) -> None:
+    model = tmp_path / "m.pml"
+    model.write_text("#define TWICE(v) ((v) + (v))\nbyte x;\n"
+                     "active proctype P() {\n  x = TWICE(1) + zz\n}\n")
+    with pytest.raises(SemanticError) as info:
+        load_promela(str(model))
+    span = info.value.diagnostics[0].span
+    assert (span.line, span.col, span.end_col) == (4, 18, 20)
