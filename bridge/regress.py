@@ -428,8 +428,13 @@ def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[Row
             results[i] = RowResult(row, Status.MISSING, message=row.missing or "no model")
             continue
         groups.setdefault(row.key, []).append(row)
-    order = sorted(groups.values(), key=lambda g: (not any(r.fast for r in g),
-                                                   min(r.paper_seconds or 0.0 for r in g)))
+    # fast rows first, then rows with a paper verdict before the 'unknown' ones (the
+    # papers' '-' rows: out of memory or > 4 hours there), then by the paper's time and
+    # by size (rows without a paper time last among equals)
+    order = sorted(groups.values(), key=lambda g: (
+        not any(r.fast for r in g), all(r.expected == "unknown" for r in g),
+        min(r.paper_seconds if r.paper_seconds is not None else float("inf") for r in g),
+        max(sum(v for _k, v in r.size) for r in g)))
     position = {id(row): i for i, row in enumerate(rows)}
     begin = time.perf_counter()
     pending = list(order)
