@@ -252,8 +252,11 @@ def _value(value: Any) -> str:
 
 
 def valuation_text(initial: Sequence[tuple[str, Any]]) -> str:
-    """Return ``x=0, flag=[0, 0]``."""
-    return ", ".join(f"{name}={_value(value)}" for name, value in initial) or "(no variables)"
+    """Return ``x=0, flag=[0, 0], P(0)@L3``: a name ending in ``@`` is an instance's
+    control location (the explorer's convention), shown with the location id that
+    ``bridge show`` prints."""
+    return ", ".join(f"{name}L{value}" if name.endswith("@") else f"{name}={_value(value)}"
+                     for name, value in initial) or "(no variables)"
 
 
 def step_table(steps: Sequence[TraceStep], loop: Sequence[TraceStep] = (),
