@@ -33,7 +33,8 @@ flow graph whose edges are the statements. How SPIN constructs map to the graph
   never block (assignments, ``assert``, ``printf``, ``skip``), and whose first statement
   is not a rendezvous, is one edge, like a ``d_step``: pan stores none of its
   intermediate states and a never claim cannot step inside it, so this is exactly
-  SPIN's observable behaviour (and keeps those states out of fairness checks). Any
+  SPIN's observable behaviour (and keeps those states out of fairness checks); not
+  inside the main part of an ``unless``, whose escape may interrupt it. Any
   other atomic sequence keeps its statements as edges: the locations after the first
   statement get ``atomic=True``; the first statement leaves from an ordinary location
   (its out-edges are copies of those of the atomic entry location, so a loop back to
@@ -380,6 +381,7 @@ class _Lowering:
         # a name declared in an inline body is local to that expansion.
         self.scopes: list[dict[str, _Sym]] = []
         self.flags = 0
+        self.unless_depth = 0  # > 0 while lowering the main part of an unless
 
     # ------------------------------------------------------------------ spans/text
 
@@ -1048,6 +1050,8 @@ class _Lowering:
         """
         pb = self.pb
         assert pb is not None
+        if self.unless_depth:
+            return False  # an escape may interrupt the sequence between its statements
         steps = _subtrees(_subtrees(st)[0])
         if not steps:
             return False
@@ -1207,10 +1211,14 @@ class _Lowering:
         first_edge = len(pb.edges)
         # The braces of ``{ main } unless { escape }`` belong to the unless itself,
         # not to a sub-sequence (checked against SPIN's state counts).
-        if main.data == "block":
-            self.sequence(main.children[0], s, e, shared=False)
-        else:
-            self.step(main, s, e, False)
+        self.unless_depth += 1
+        try:
+            if main.data == "block":
+                self.sequence(main.children[0], s, e, shared=False)
+            else:
+                self.step(main, s, e, False)
+        finally:
+            self.unless_depth -= 1
         main_locs = {s} | set(range(first_loc, len(pb.locs)))
         main_edges = pb.edges[first_edge:]
         entry = pb.new_loc()
