@@ -34,7 +34,8 @@ flow graph whose edges are the statements. How SPIN constructs map to the graph
   is not a rendezvous, is one edge, like a ``d_step``: pan stores none of its
   intermediate states and a never claim cannot step inside it, so this is exactly
   SPIN's observable behaviour (and keeps those states out of fairness checks); not
-  inside the main part of an ``unless``, whose escape may interrupt it. Any
+  inside the main part of an ``unless``, whose escape may interrupt it, nor in a
+  proctype with a ``provided`` clause, which may block it midway. Any
   other atomic sequence keeps its statements as edges: the locations after the first
   statement get ``atomic=True``; the first statement leaves from an ordinary location
   (its out-edges are copies of those of the atomic entry location, so a loop back to
@@ -236,6 +237,7 @@ class _ProcBuilder:
         self.parameters: list[str] = []
         self.stmt_seen = False
         self.in_dstep = False
+        self.has_provided = False
 
     def new_loc(self, span: Span | None = None) -> int:
         self.locs.append(_Loc(atomic=self.atomic_depth > 0, span=span))
@@ -875,6 +877,7 @@ class _Lowering:
         provided = None
         if provided_tree is not None:
             provided = self.expr(_children(provided_tree)[1])
+            pb.has_provided = True
         proc = self.build_body(pb, body, provided, self.span(u))
         return proc, count
 
@@ -1050,8 +1053,10 @@ class _Lowering:
         """
         pb = self.pb
         assert pb is not None
-        if self.unless_depth:
-            return False  # an escape may interrupt the sequence between its statements
+        if self.unless_depth or pb.has_provided:
+            # An escape may interrupt the sequence between its statements; a provided
+            # clause may block it there (SPIN guards every statement with it).
+            return False
         steps = _subtrees(_subtrees(st)[0])
         if not steps:
             return False
