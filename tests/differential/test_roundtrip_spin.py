@@ -144,7 +144,10 @@ def test_promela_round_trip_keeps_spin_results(path: Path) -> None:
         pytest.skip(f"not emitted (refused with a message): {exc}")
     again = run_spin(emitted.text, options)
     assert (again.errors > 0) == (original.errors > 0), emitted.text
-    assert again.error_kind == original.error_kind
+    if original.error_kind != "block in d_step seq":
+        assert again.error_kind == original.error_kind
+    # else: the IR states a d_step that blocks as a failing assert in the effect, so
+    # the emitted model reports "assertion violated" for the same run.
     if path.name in _COUNT_DIFFERS:
         assert again.states_stored != original.states_stored, "now equal: drop the entry"
         return

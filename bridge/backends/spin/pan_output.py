@@ -36,8 +36,7 @@ _PATTERNS: Mapping[str, re.Pattern[str]] = {
 # pan refusing to run (not a verdict): the caller raises BackendError with the line
 _FATAL = re.compile(
     r"^.*(?:p\.o\. reduction not compatible|too many processes|VECTORSZ too small|"
-    r"cannot find claim|requires the use of -a or -l|has unconditional self-loop|"
-    r"block in d_step seq).*$",
+    r"cannot find claim|requires the use of -a or -l|has unconditional self-loop).*$",
     re.M,
 )
 _PROGRESS = re.compile(r"States=\s*([\d.e+]+)\s+Transitions=\s*([\d.e+]+)")
