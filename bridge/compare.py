@@ -33,8 +33,8 @@ from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome
 
-ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process", "spin-plain",
-           "spot")
+ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process", "spin-f",
+           "spin-plain", "spot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +129,7 @@ _ENCODING = {
     "spin-premise": "premise (SPIN ltl)",
     "spin-premise-spot": "premise (Spot never claim)",
     "spin-action-process": "action-process, pan -f",
+    "spin-f": "plain (as written), pan -f",
     "spin-plain": "plain",
     "spot": "explicit product",
 }
@@ -289,6 +290,22 @@ def _spin_action_process(system: TransitionSystem, prop: Property, options: Comp
                       note="; ".join(model.notes[:1]))]
 
 
+def _spin_f(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    from bridge.backends.spin.emit import emit_promela
+
+    if options.fairness is not Fairness.PROCESS_WEAK:
+        raise UnsupportedError.at(
+            None, f"pan -f on the model as written is process-level weak fairness, not "
+            f"{options.fairness.value}"
+        )
+    model = emit_promela(system, "plain", Fairness.NONE, prop, style="structured")
+    emitted = model.properties[0]
+    spin_options = dataclasses.replace(
+        model.spin_options(emitted, options.timeout, options.memory_mb), weak_fairness=True)
+    return [_spin_row("spin-f", model, emitted, spin_options, "process-weak",
+                      note="SPIN issue #38: -f may miss stutter-only cycles")]
+
+
 def _spin_plain(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     from bridge.backends.spin.emit import emit_promela
 
@@ -427,6 +444,7 @@ _RUNNERS: dict[str, Callable[[TransitionSystem, Property, CompareOptions], list[
     "spin-premise": _spin_premise,
     "spin-premise-spot": _spin_premise_spot,
     "spin-action-process": _spin_action_process,
+    "spin-f": _spin_f,
     "spin-plain": _spin_plain,
     "spot": _spot,
 }

@@ -412,7 +412,11 @@ class _Structured:
             "structured",
             Fairness.NONE,
             tuple(props),
-            processes=len(system.instances),
+            # initial instances plus one per textual run (a run in a loop may start
+            # more: pan then stops with "too many processes", never a wrong verdict)
+            processes=len(system.instances) + sum(
+                1 for p in system.processes for e in p.edges
+                for st in _all_stmts(e.effect) if isinstance(st, Run)),
         )
 
     # -- declarations -----------------------------------------------------------
