@@ -70,3 +70,13 @@ def test_ltl2ba_both_translators_agree() -> None:
         assert spot.are_equivalent(a, b)
         assert spot.are_equivalent(a, spot.formula(formula))
     assert ltl_to_automaton("G p", "spot", "never").startswith("never")
+
+
+@pytest.mark.spin
+def test_spin_f_row_agrees_with_native_process_weak() -> None:
+    system = ALL["rendezvous"]()
+    prop = next(p for p in system.properties if p.number == 2)
+    result = compare(system, prop, CompareOptions(
+        fairness=Fairness.PROCESS_WEAK, timeout=60, engines=("native", "spin-f")))
+    verdicts = [r.verdict for r in result.rows]
+    assert verdicts[0] in ("holds", "violated") and verdicts == [verdicts[0]] * 2
