@@ -154,18 +154,18 @@ def test_fairness_mark_and_event_are_printed() -> None:
     assert "event go fair sf" in text and "(csp)" in text
 
 
-def test_receive_condition_data_operation_and_never_claim() -> None:
+def test_receive_condition_and_never_claim() -> None:
     from dataclasses import replace
 
     ts = _sample()
     worker = ts.processes[0]
-    guarded = replace(worker.edges[2], data_operation=True, comm=Receive(
+    guarded = replace(worker.edges[2], comm=Receive(
         G("c"), (RecvBind(L("v")),), condition=lt(L("v"), 5)))
     never = process("never", [edge(0, 0, guard=lt(G("x"), 9))], end=[0])
     ts2 = replace(ts, never=never, processes=(replace(
         worker, edges=worker.edges[:2] + (guarded,)),) + ts.processes[1:])
     text = print_system(ts2)
-    assert "comm c?[local:v < 5]local:v data-operation" in text
+    assert "comm c?[local:v < 5]local:v" in text
     assert "never claim:\n  process never()" in text
 
 
