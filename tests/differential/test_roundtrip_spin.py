@@ -122,6 +122,7 @@ _COUNT_DIFFERS = {
     "m23_ltl_never.pml": "the model's never claim is not emitted; its ltl block is checked",
     "m33_atomic_regain.pml": "atomic regions are emitted as atomic { false; L: ... } blocks",
     "m45_provided_else.pml": "one extra state from the emitted layout of provided/else",
+    "m46_unless_atomic.pml": "atomic regions are emitted as atomic { false; L: ... } blocks",
 }
 
 
