@@ -18,7 +18,7 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bridge import __version__
 from bridge.commands import _common, discover_commands
@@ -33,7 +33,9 @@ from bridge.diagnostics import (
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
-def _unavailable(name: str, error: Exception):  # noqa: ANN202 - a small closure factory
+def _unavailable(name: str, error: Exception) -> Callable[[argparse.Namespace], int]:
+    """Return a command body that says why command ``name`` is unavailable."""
+
     def run(args: argparse.Namespace) -> int:
         print(f"bridge {name}: this command is unavailable: {type(error).__name__}: {error}",
               file=sys.stderr)
@@ -113,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout closed early (``bridge show m.pml | head``): not an error of bridge.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except Exception as error:  # noqa: BLE001 - a bug: say so instead of a traceback
+    except Exception as error:  # a bug of bridge: say so instead of a traceback
         if os.environ.get("BRIDGE_DEBUG"):
             traceback.print_exc()
         print(f"bridge: internal error: {type(error).__name__}: {error}\n"
