@@ -212,11 +212,96 @@ def _spin_row(engine: str, model, prop_emitted, spin_options, fairness: str,  # 
     )
 
 
-def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None):  # noqa: ANN201
+    """Return the reachable state graph of ``system`` as an ``ExplicitGraph`` (plain data
+    for the strong global premise of ``emit_promela``; paper 000 Def. 4).
+
+    States are identified as the native checker identifies them (``state_key``: hidden
+    variables dropped) and written as full valuations (non-hidden globals, instance
+    locations, locals); steps are ``(source, Step.edges, target)``, stutter steps left
+    out. Raises ``UnsupportedError`` for what a valuation cannot express (channels,
+    dynamic processes, atomic exclusivity) and above ``max_steps`` steps (default
+    ``STRONG_GLOBAL_MAX_STEPS``).
+    """
+    from bridge.backends.spin.emit import (
+        STRONG_GLOBAL_MAX_STEPS,
+        ExplicitGraph,
+        ExplicitState,
+        ExplicitStep,
+    )
+    from bridge.semantics.statespace import build_state_space
+
+    limit = STRONG_GLOBAL_MAX_STEPS if max_steps is None else max_steps
+    space = build_state_space(system)
+    lay = space.layout
+    if lay.dynamic or lay.exclusive_slot is not None or lay.last_slot is not None:
+        raise UnsupportedError.at(
+            None, "strong global premise: dynamic processes, atomic sequences or _last "
+            "make states the Promela valuation cannot identify",
+        )
+    if lay.channels or any(t.channels for t in lay.processes):
+        raise UnsupportedError.at(
+            None, "strong global premise: channel contents are not part of the valuation"
+        )
+    rl = space.layout_of(space.initial_states()[0])
+
+    def valuation(state: tuple[int, ...]) -> ExplicitState:
+        globals_ = tuple(
+            (v.name, tuple(state[lay.globals[v.name].offset:
+                                 lay.globals[v.name].offset + lay.globals[v.name].size]))
+            for v in system.globals if not lay.globals[v.name].hidden
+        )
+        locations = []
+        locals_ = []
+        for tpl_index, b in zip(rl.templates, rl.bases, strict=True):
+            tpl = lay.processes[tpl_index]
+            locations.append(state[b])
+            locals_.append(tuple(
+                (name, tuple(state[b + slot.offset: b + slot.offset + slot.size]))
+                for name, slot in tpl.locals.items() if not slot.hidden
+            ))
+        return ExplicitState(globals_, tuple(locations), tuple(locals_))
+
+    ids: dict[tuple[int, ...], int] = {}
+    order: list[tuple[int, ...]] = []
+    for s0 in space.initial_states():
+        key = space.state_key(s0)
+        if key not in ids:
+            ids[key] = len(order)
+            order.append(s0)
+    steps: list[ExplicitStep] = []
+    k = 0
+    while k < len(order):
+        for step, nxt in space.successors(order[k]):
+            if step.stutter:
+                continue
+            key = space.state_key(nxt)
+            if key not in ids:
+                ids[key] = len(order)
+                order.append(nxt)
+            steps.append(ExplicitStep(k, tuple(step.edges), ids[key]))
+            if len(steps) > limit:
+                raise UnsupportedError.at(
+                    None, f"the strong global premise has one conjunct per step: the model has "
+                    f"more than {limit} steps; use the native checker",
+                )
+        k += 1
+    return ExplicitGraph(tuple(valuation(s) for s in order), tuple(steps))
+
+
+def _premise_model(system: TransitionSystem, prop: Property, options: CompareOptions,
+                   ltl_blocks: bool = True):  # noqa: ANN202
     from bridge.backends.spin.emit import emit_promela
 
-    model = emit_promela(system, "premise", options.fairness, prop,
-                         annotations=options.annotations)
+    graph = (explicit_graph_for(system) if options.fairness is Fairness.STRONG_GLOBAL
+             else None)
+    return emit_promela(system, "premise", options.fairness, prop,
+                        annotations=options.annotations, ltl_blocks=ltl_blocks,
+                        explicit_graph=graph)
+
+
+def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
+    model = _premise_model(system, prop, options)
     emitted = model.properties[0]
     spin_options = model.spin_options(emitted, options.timeout, options.memory_mb)
     return [_spin_row("spin-premise", model, emitted, spin_options, options.fairness.value,
@@ -257,10 +342,8 @@ def run_with_timeout(fn: Callable, args: tuple, timeout: float, what: str):  # n
 
 def _spin_premise_spot(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     from bridge.automata.never import never_claim_for
-    from bridge.backends.spin.emit import emit_promela
 
-    model = emit_promela(system, "premise", options.fairness, prop,
-                         annotations=options.annotations, ltl_blocks=False)
+    model = _premise_model(system, prop, options, ltl_blocks=False)
     emitted = model.properties[0]
     start = time.monotonic()
     claim, states, edges = run_with_timeout(

@@ -31,8 +31,20 @@ in the state its step reached, ``init`` in the initial state. When a property ha
 atoms, a deadlocked state first takes one extra step ``last = 0`` (the native idle step
 has no event), so ``[]<> e`` cannot hold by a stale ``last``.
 
+Strong global fairness (paper 000 Def. 4) is over steps ``(s, e, s')``, so its premise
+needs the explicit state graph, which the caller computes (backends never import the
+engine) and passes as an ``ExplicitGraph``: every reachable state as a full valuation
+and every step as (source, the ``(instance, edge index)`` pairs taken, target). Each
+state ``k`` becomes ``#define st_k`` (its valuation), each option's ``d_step`` first sets
+the bookkeeping global ``stp`` to the id of the graph step it is taking (a conditional
+over the ``st_k`` of its sources), and the premise has one conjunct per source state,
+``[]<> st_k -> ([]<> tk_j1 && []<> tk_j2 ...)`` with ``tk_j`` = ``stp == j``: the
+conjunction of the per-step conjuncts ``[]<> st_k -> []<> tk_j`` of the issue, grouped
+(equivalent, fewer Streett pairs). Only for small graphs (``STRONG_GLOBAL_MAX_STEPS``).
+
 Known limits (rejected with ``UnsupportedError`` naming the construct): strong global
-fairness; in explicit-pc: ``run``, process-local channels, ``_last``, ``np_``, channel
+fairness without an explicit graph, above ``STRONG_GLOBAL_MAX_STEPS`` steps, and in the
+action-process encoding; in explicit-pc: ``run``, process-local channels, ``_last``, ``np_``, channel
 variables, ``timeout`` together with event atoms; in both: ``X`` in ltl blocks (SPIN is
 built without it; use a Spot never claim). Under ``action-process`` every tau edge is
 its own weakly fair process, which the native engine does not require (stated in
@@ -102,12 +114,49 @@ from bridge.ir.property import (
     Property,
     PropertyKind,
 )
-from bridge.ir.types import Type
+from bridge.ir.types import ArrayType, IntType, Type
 
 ENCODINGS = ("plain", "premise", "action-process")
 STYLES = ("auto", "structured", "explicit-pc")
 INIT_EVENT = "init"
 _INIT_ID = 1
+STRONG_GLOBAL_MAX_STEPS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ExplicitState:
+    """One reachable system state as a full valuation (strong global premise).
+
+    ``globals``: ``(name, values)`` for every non-hidden global variable, arrays
+    flattened row-major (one value for a scalar); ``locations``: the control location id
+    of each instance (instance order); ``locals``: per instance, ``(name, values)`` of
+    its locals and parameters. Channel contents are not representable (rejected).
+    """
+
+    globals: tuple[tuple[str, tuple[int, ...]], ...]
+    locations: tuple[int, ...]
+    locals: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ExplicitStep:
+    """One step ``(s, e, s')`` of the explicit state graph (paper 000 Def. 4):
+    ``source``/``target`` index ``ExplicitGraph.states``; ``edges``: the
+    ``(instance id, edge index)`` pairs it takes (its identity, as ``Step.edges``)."""
+
+    source: int
+    edges: tuple[tuple[int, int], ...]
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExplicitGraph:
+    """The reachable state graph of a system, as plain data for the strong global
+    premise (computed by the caller, e.g. ``bridge.compare.explicit_graph_for``).
+    Stutter steps of deadlocked states are left out (their conjunct is always true)."""
+
+    states: tuple[ExplicitState, ...]
+    steps: tuple[ExplicitStep, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +250,7 @@ def emit_promela(
     style: str = "auto",
     annotations: Sequence[tuple[FairnessMark, str]] = (),
     ltl_blocks: bool = True,
+    explicit_graph: ExplicitGraph | None = None,
 ) -> EmittedModel:
     """Return the Promela text of ``system`` under ``encoding``, with its source map.
 
@@ -210,6 +260,9 @@ def emit_promela(
     the structured style). ``annotations``: per-event ``wf``/``sf``/``f`` marks, each a
     premise (paper 000 section 4). ``ltl_blocks=False`` leaves the ltl blocks out (to
     check with a never claim file instead) but keeps their atoms' ``#define``s.
+    ``explicit_graph``: the reachable state graph of ``system``, needed (and used only)
+    by the premise encoding under strong global fairness (paper 000 Def. 4; at most
+    ``STRONG_GLOBAL_MAX_STEPS`` steps).
     Output is deterministic (golden-tested).
     """
     if encoding not in ENCODINGS:
@@ -219,13 +272,26 @@ def emit_promela(
     if not isinstance(fairness, Fairness):
         raise ConfigurationError(f"fairness must be a Fairness, got {fairness!r}")
     properties = (property,) if property is not None else system.properties
-    if encoding != "plain" and fairness is Fairness.STRONG_GLOBAL:
+    if encoding == "action-process" and fairness is Fairness.STRONG_GLOBAL:
         raise UnsupportedError.at(
             None,
-            "strong global fairness has no premise or action-process encoding here: it is "
-            "over steps (s, e, s') and needs the explicit state graph (paper 000 Def. 4); "
-            "use the native checker",
+            "strong global fairness has no action-process encoding: it is over steps "
+            "(s, e, s') (paper 000 Def. 4); use the premise encoding with an explicit graph",
         )
+    if encoding == "premise" and fairness is Fairness.STRONG_GLOBAL:
+        if explicit_graph is None:
+            raise UnsupportedError.at(
+                None,
+                "strong global fairness is over steps (s, e, s') and its premise needs the "
+                "explicit state graph (paper 000 Def. 4): pass explicit_graph",
+            )
+        if len(explicit_graph.steps) > STRONG_GLOBAL_MAX_STEPS:
+            raise UnsupportedError.at(
+                None,
+                f"the strong global premise has one conjunct per step: "
+                f"{len(explicit_graph.steps)} steps is more than the limit of "
+                f"{STRONG_GLOBAL_MAX_STEPS}; use the native checker",
+            )
     if encoding == "action-process" and fairness not in (Fairness.WEAK, Fairness.NONE):
         raise UnsupportedError.at(
             None,
@@ -240,7 +306,10 @@ def emit_promela(
         raise ConfigurationError(f"the {encoding} encoding needs the explicit-pc style")
     if style == "structured":
         return _Structured(system, properties, ltl_blocks).emit()
-    return _Explicit(system, properties, encoding, fairness, tuple(annotations), ltl_blocks).emit()
+    graph = explicit_graph if fairness is Fairness.STRONG_GLOBAL else None
+    return _Explicit(
+        system, properties, encoding, fairness, tuple(annotations), ltl_blocks, graph
+    ).emit()
 
 
 def _needs_explicit(system: TransitionSystem) -> bool:
@@ -927,8 +996,10 @@ class _Explicit:
         fairness: Fairness,
         annotations: tuple[tuple[FairnessMark, str], ...],
         ltl_blocks: bool,
+        graph: ExplicitGraph | None = None,
     ) -> None:
         self.system = system
+        self.graph = graph
         self.properties = properties
         self.encoding = encoding
         self.fairness = fairness
@@ -1422,6 +1493,8 @@ class _Explicit:
             instance_vars.append(
                 f"byte last = {_INIT_ID}" if len(actions) < 250 else f"short last = {_INIT_ID}"
             )
+        if self.graph is not None and premises_wanted:
+            instance_vars.append("byte stp = 0")
         if process_bits:
             instance_vars += [f"bit mv_{i}" for i in range(len(system.instances))]
         # Option texts with line tags.
@@ -1488,7 +1561,9 @@ class _Explicit:
             if self.encoding != "action-process"
             else {k: g["action"] for k, g in enumerate(groups)}
         )
-        hidden = frozenset({"last", *(f"mv_{i}" for i in range(len(system.instances)))})
+        hidden = frozenset(
+            {"last", "stp", *(f"mv_{i}" for i in range(len(system.instances)))}
+        )
         return EmittedModel(
             text,
             SourceMap(mapping, instances, hidden),
@@ -1539,6 +1614,8 @@ class _Explicit:
                     continue  # tau steps are never constrained (Step.tau; fairness/conditions)
                 k = str(action_id[a])
                 conjunct(k, kind, enabled(lambda o, a=a: o.action == a), f"last == {k}")
+        elif self.fairness is Fairness.STRONG_GLOBAL:
+            pairs += self._strong_global_premises(options, defines)
         elif self.fairness in (Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG):
             kind = "weak" if self.fairness is Fairness.PROCESS_WEAK else "strong"
             for i in range(len(self.system.instances)):
@@ -1557,6 +1634,98 @@ class _Explicit:
                 conjunct(k, "strong", en, ex)
             else:
                 conjunct(k, "always", en, ex)
+        return pairs
+
+
+    # -- strong global fairness (paper 000 Def. 4) -------------------------------------
+    def _state_predicate(self, state: ExplicitState) -> str:
+        """Return the Promela condition that holds exactly in ``state`` (its valuation)."""
+        system = self.system
+        if len(state.locations) != len(system.instances):
+            raise UnsupportedError.at(
+                None, "explicit graph: a state does not give one location per instance"
+            )
+        terms = [f"({self.pc(i)} == {loc})" for i, loc in enumerate(state.locations)]
+
+        def values(name: str, t: Type | None, emitted: str, vs: tuple[int, ...]) -> None:
+            if t is None:
+                raise UnsupportedError.at(
+                    None, f"explicit graph: '{name}' is no variable of the emitted model"
+                )
+            if isinstance(t, ArrayType):
+                if isinstance(t.element, ArrayType) or len(vs) != t.length:
+                    raise UnsupportedError.at(
+                        None, f"explicit graph: array '{name}' (only one-dimensional arrays)"
+                    )
+                terms.extend(f"({emitted}[{k}] == {v})" for k, v in enumerate(vs))
+            elif len(vs) == 1:
+                terms.append(f"({emitted} == {vs[0]})")
+            else:
+                raise UnsupportedError.at(None, f"explicit graph: '{name}' is not a scalar")
+
+        for name, vs in state.globals:
+            values(name, self.globals_.get(name), global_name(name), vs)
+        for i, locals_ in enumerate(state.locals):
+            params = set(system.process(system.instances[i].process).parameters)
+            for name, vs in locals_:
+                t = self.locals_.get((i, name)) or (IntType() if name in params else None)
+                values(name, t, self.local_name(i, name), vs)
+        return " && ".join(terms) if terms else "1"
+
+    def _strong_global_premises(
+        self, options: list[_Option], defines: list[str]
+    ) -> list[tuple[str, str]]:
+        """Return the strong global premise conjuncts (paper 000 Def. 4), one per source
+        state: ``[]<> st_k -> ([]<> tk_j ...)`` over its steps ``j``; add ``st_k``/``tk_j``
+        defines and make each option's d_step set ``stp`` to the step it takes."""
+        graph = self.graph
+        assert graph is not None
+        if self.system.channels:
+            raise UnsupportedError.at(
+                self.system.channels[0].span,
+                f"channel '{self.system.channels[0].name}': the strong global premise "
+                "identifies states by their variables and locations only",
+            )
+        by_edges = {
+            tuple(sorted((p.instance, p.edge_index) for p in o.parts)): o for o in options
+        }
+        seen: dict[tuple[int, tuple[tuple[int, int], ...]], int] = {}
+        chains: dict[int, list[tuple[int, int]]] = {}
+        per_source: dict[int, list[int]] = {}
+        for j, step in enumerate(graph.steps, start=1):
+            key = tuple(sorted(step.edges))
+            option = by_edges.get(key)
+            if option is None:
+                raise UnsupportedError.at(
+                    None, f"explicit graph: step {key} matches no option of the emitted model"
+                )
+            other = seen.setdefault((step.source, key), step.target)
+            if other != step.target:
+                raise UnsupportedError.at(
+                    option.parts[0].edge.span,
+                    f"option '{option.action}' is not deterministic in state {step.source} "
+                    "(two targets): a step cannot be identified by its source and edges",
+                )
+            chains.setdefault(id(option), []).append((step.source, j))
+            per_source.setdefault(step.source, []).append(j)
+        used = sorted({k for k in per_source} | {k for c in chains.values() for k, _ in c})
+        for k in used:
+            if not 0 <= k < len(graph.states):
+                raise UnsupportedError.at(None, f"explicit graph: no state {k}")
+            defines.append(f"#define st_{k} ({self._state_predicate(graph.states[k])})")
+        for o in options:
+            text = "0"
+            for k, j in reversed(chains.get(id(o), [])):
+                text = f"(st_{k} -> {j} : {text})"
+            o.body.insert(0, f"stp = {text}")
+        pairs: list[tuple[str, str]] = []
+        for k in sorted(per_source):
+            steps = per_source[k]
+            for j in steps:
+                defines.append(f"#define tk_{j} (stp == {j})")
+            spin_taken = " && ".join(f"([]<> tk_{j})" for j in steps)
+            spot_taken = " & ".join(f"(GF tk_{j})" for j in steps)
+            pairs.append((f"(([]<> st_{k}) -> ({spin_taken}))", f"((GF st_{k}) -> ({spot_taken}))"))
         return pairs
 
 
