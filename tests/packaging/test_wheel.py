@@ -1,6 +1,7 @@
 """A built wheel gives a working ``bridge``: grammars and templates ship inside it.
 
-Builds the wheel from a copy of the source tree, installs it (without dependencies)
+Builds the sdist and, from it, the wheel (``python -m build``) out of a copy of the
+source tree, installs the wheel (without dependencies)
 into a fresh virtual environment whose dependencies come from the running
 interpreter's site-packages through a ``.pth`` file (no re-download), and runs the
 installed ``bridge`` from a directory outside the repository. The test proves the
@@ -9,6 +10,7 @@ package itself comes from the wheel, not from the repository.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -44,9 +46,15 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
            if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     env["BRIDGE_PROGRESS"] = "0"
     wheels = base / "wheels"
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                  str(wheels), str(source)], base, env)
-    assert built.returncode == 0, built.stdout + built.stderr
+    # python -m build makes the sdist, then the wheel from the sdist: the path on which
+    # grammars/ and templates/ are easiest to lose (MANIFEST.in keeps them).
+    if importlib.util.find_spec("build") is not None:
+        argv = [sys.executable, "-m", "build", "--outdir", str(wheels), str(source)]
+    else:
+        argv = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
+                str(source)]
+    built = _run(argv, base, env)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     [wheel] = list(wheels.glob("bridge-*.whl"))
 
     venv = base / "venv"
