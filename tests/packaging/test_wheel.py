@@ -1,10 +1,10 @@
 """A built wheel gives a working ``bridge``: grammars and templates ship inside it.
 
 Builds the sdist and, from it, the wheel (``python -m build``) out of a copy of the
-source tree, installs the wheel (without dependencies)
-into a fresh virtual environment whose dependencies come from the running
-interpreter's site-packages through a ``.pth`` file (no re-download), and runs the
-installed ``bridge`` from a directory outside the repository. The test proves the
+source tree, installs the wheel (without dependencies) into a fresh virtual environment
+whose dependencies come from the running interpreter's site-packages through a ``.pth``
+file (no re-download), and runs the installed ``bridge`` from a directory outside the
+repository. The test proves the
 package itself comes from the wheel, not from the repository.
 """
 
