@@ -94,6 +94,9 @@ class PropertyKind(enum.Enum):
     SAFETY = "safety"  # Promela: assert statements and invalid end states
     INVARIANT = "invariant"  # ``condition`` holds in every reachable state
     LTL = "ltl"
+    # Promela ``never { }`` claim (``TransitionSystem.never``): violated when a fair run
+    # visits an accept location infinitely often or the claim reaches its closing brace.
+    NEVER = "never"
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,8 @@ location that carries a user label gets ``label`` (the first label) and
 1, 2, ... in file order (unnamed: ``ltl_0``, ``ltl_1``, ...; so ``--assert 1`` is the
 first ltl block, as a SPIN user counts them); the implicit
 ``Property(kind=SAFETY, name="safety")`` (assertions and invalid end states) comes last. The never claim
-is kept in ``TransitionSystem.never`` (not an instance).
+is kept in ``TransitionSystem.never`` (not an instance); when there is one,
+``Property(kind=NEVER, name="never")`` comes after the ltl blocks and before ``safety``.
 """
 
 from __future__ import annotations
@@ -514,6 +515,11 @@ class _Lowering:
                          number=len(properties) + 1, span=self.span(u))
             )
         self.check_remote(processes)
+        if never is not None:
+            properties.append(
+                Property("never", PropertyKind.NEVER, "never claim",
+                         number=len(properties) + 1, span=never.span)
+            )
         properties.append(
             Property("safety", PropertyKind.SAFETY, "assertions and invalid end states",
                      number=len(properties) + 1)

@@ -1,0 +1,258 @@
+"""Check a Promela ``never { }`` claim under fairness: ``check_never``.
+
+The claim (``TransitionSystem.never``, a ``Process`` kept as parsed) is read as a
+state-based Büchi automaton over the model's state and searched with the same product
+and fair SCC search as LTL (``product.py``, ``emptiness.py``; paper 000 sections 3-4):
+
+* automaton states are the claim's locations; the initial state is its initial location;
+* atomic propositions are the distinct guard expressions of the claim's edges, each
+  compiled with ``space.predicate``; an edge without guard is ``true``; an ``else``
+  edge (``ElseGuard``) holds when none of its sibling guards does;
+* acceptance (one set): the edges leaving a location with an ``accept`` label (SPIN:
+  the claim visits an accept state infinitely often; Spot's convention for state-based
+  automata puts a state's acceptance on its outgoing edges, as ``automata/never.py``);
+* the claim's terminal location (its closing brace) gets an accepting ``true``
+  self-loop: a claim that terminates has matched, so every fair continuation of the run
+  violates the property (SPIN: "claim terminated" / "never claim violated"). Such a
+  verdict says ``never claim terminated`` in its reason;
+* a claim with no enabled edge blocks: that run is dropped (no violation).
+
+SPIN's convention, which the product already follows: the claim moves synchronously
+with the system and reads the *current* state before each system step, starting with the
+initial state. So the claim reads ``s0, s1, s2, ...``, which is exactly the sequence
+``product.py`` feeds the automaton (the initial pseudo-step reads ``s0``; the step
+``s_i -> s_{i+1}`` reads ``s_{i+1}``). Deadlocked or terminated system states stutter as
+for LTL (SPIN's stutter extension). Fairness (notions and annotations) applies exactly
+as in ``check_ltl``; without fairness the verdict agrees with ``pan -a``.
+
+Not supported (rejected with ``UnsupportedError`` naming the construct and its
+location): claim statements with side effects or channel operations (``printf``,
+assignments, ``assert``, sends/receives) and claim-local variables.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bridge.automata.buchi import Buchi, BuchiEdge, Condition
+from bridge.diagnostics import ConfigurationError, ModelRuntimeError, UnsupportedError
+from bridge.fairness.check import (
+    LtlOptions,
+    _error_trace,
+    _lasso,
+    _model_has_marks,
+    _peak_memory_bytes,
+    _unused_annotations,
+    _validate,
+    build_condition,
+)
+from bridge.fairness.emptiness import SearchStatistics, find_fair_lasso
+from bridge.fairness.product import LimitReached, ModelErrorAt, Product
+from bridge.ir.expr import ElseGuard, Expr
+from bridge.ir.model import Process, TransitionSystem
+from bridge.ir.property import Fairness, Property, PropertyKind
+from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.semantics.successors import StateSpace, StateVector
+
+
+class ClaimAutomaton:
+    """The Büchi view of a never claim: ``buchi``, the guard expressions bound to its
+    APs (``atoms[i]`` is AP ``i``) and the automaton state of the terminal location
+    (None when the claim cannot terminate)."""
+
+    def __init__(self, buchi: Buchi, atoms: tuple[Expr, ...], terminal: tuple[int, ...]) -> None:
+        self.buchi = buchi
+        self.atoms = atoms
+        self.terminal = terminal
+
+
+def _not_all(aps: list[int]) -> Condition:
+    """Return the condition "none of ``aps`` holds" as a decision diagram."""
+    node: Condition = True
+    for ap in sorted(set(aps), reverse=True):
+        node = (ap, False, node)
+    return node
+
+
+def claim_automaton(claim: Process) -> ClaimAutomaton:
+    """Return the Büchi view of never claim ``claim`` (SPIN never-claim semantics, see
+    the module docstring; paper 000 section 3.2 reads the claim as the automaton of the
+    negated property). Raises ``UnsupportedError`` for statements with side effects."""
+    if claim.locals:
+        v = claim.locals[0]
+        raise UnsupportedError.at(
+            getattr(v, "span", None) or claim.span, f"local variable '{v.name}' in a never claim"
+        )
+    atoms: list[Expr] = []
+    index: dict[Expr, int] = {}
+    loc_index = {loc.id: k for k, loc in enumerate(claim.locations)}
+    out: list[list[BuchiEdge]] = [[] for _ in claim.locations]
+    for e in claim.edges:
+        if e.comm is not None or e.effect:
+            what = e.text or "a statement with side effects"
+            raise UnsupportedError.at(
+                e.span or claim.span,
+                f"never claim statement '{what}' has side effects or a channel operation "
+                "(only side-effect-free conditions are supported in never claims)",
+            )
+        if e.guard is not None and not isinstance(e.guard, ElseGuard):
+            if e.guard not in index:
+                index[e.guard] = len(atoms)
+                atoms.append(e.guard)
+    for e in claim.edges:
+        src = loc_index[e.source]
+        accepting = 1 if claim.locations[src].accept else 0
+        if e.guard is None:
+            cond: Condition = True
+        elif isinstance(e.guard, ElseGuard):
+            siblings = [s for s in claim.edges if s.source == e.source and s is not e]
+            if any(s.guard is None for s in siblings):
+                cond = False
+            else:
+                cond = _not_all([index[s.guard] for s in siblings if not isinstance(s.guard, ElseGuard)])
+        else:
+            cond = (index[e.guard], True, False)
+        if cond is False:
+            continue
+        out[src].append(BuchiEdge(src, loc_index[e.target], cond, accepting))
+    terminal = tuple(k for k, loc in enumerate(claim.locations) if loc.terminal)
+    for k in terminal:
+        out[k] = [BuchiEdge(k, k, True, 1)]
+    buchi = Buchi(
+        num_states=len(claim.locations),
+        initial=loc_index[claim.initial],
+        edges=tuple(tuple(o) for o in out),
+        num_sets=1,
+        ap_names=tuple(f"p{i}" for i in range(len(atoms))),
+        acceptance_text="Inf(0)",
+    )
+    return ClaimAutomaton(buchi, tuple(atoms), terminal)
+
+
+def _state_letter(space: Any, atoms: tuple[Expr, ...]) -> Callable[[StateVector], int]:
+    preds = [(1 << i, space.predicate(a)) for i, a in enumerate(atoms)]
+
+    def letter(state: StateVector) -> int:
+        bits = 0
+        for bit, pred in preds:
+            if pred(state):
+                bits |= bit
+        return bits
+
+    return letter
+
+
+def _no_events(_event: str | None) -> int:
+    return 0
+
+
+def check_never(
+    system: TransitionSystem,
+    prop: Property,
+    options: LtlOptions | None = None,
+    space: StateSpace | None = None,
+) -> Verdict:
+    """Return the verdict of the model's never claim (``prop.kind is NEVER``) under
+    fairness.
+
+    HOLDS when no fair run is accepted by the claim; VIOLATED with a ``Lasso`` when a
+    fair run visits an accept location infinitely often (reason ``acceptance cycle``) or
+    lets the claim reach its closing brace (reason ``never claim terminated``, the loop
+    being a fair continuation); VIOLATED with a ``Trace`` on a model error met during
+    the search; UNKNOWN when ``max_states``/``timeout`` stop the search. Paper 000
+    section 3.2 (product with the automaton of the negation) and Fig. 5 (fair SCCs);
+    SPIN's never-claim semantics as in the module docstring. ``space`` as in
+    ``check_ltl``.
+    """
+    started = time.monotonic()
+    if options is None:
+        options = LtlOptions()
+    _validate(options)
+    if prop.kind is not PropertyKind.NEVER:
+        raise ConfigurationError(f"check_never checks never claims; {prop.name!r} is {prop.kind.value}")
+    if system.never is None:
+        raise ConfigurationError(f"model {system.name!r} has no never claim")
+    claim = claim_automaton(system.never)
+    fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
+    from bridge.semantics.statespace import build_state_space
+
+    if space is None:
+        space = build_state_space(system)
+    stats = SearchStatistics()
+    fair_name = fairness.value
+    if options.annotations:
+        fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
+    if options.model_annotations and _model_has_marks(system):
+        fair_name += " + the model's annotations"
+
+    def verdict(outcome: Outcome, reason: str = "", product: Product | None = None,
+                extra_notes: tuple[str, ...] = (), **kw: Any) -> Verdict:
+        extra = (
+            ("automaton", "never claim"),
+            ("automaton_states", claim.buchi.num_states),
+            ("automaton_edges", claim.buchi.num_edges),
+            ("acceptance_sets", 1),
+            ("sccs", stats.sccs),
+            ("nontrivial_sccs", stats.nontrivial_sccs),
+            ("subgraphs_checked", stats.subgraphs),
+            ("pruned_states", stats.pruned),
+        )
+        seconds = time.monotonic() - started
+        if product is None:
+            st = Statistics(seconds=seconds, peak_memory_bytes=_peak_memory_bytes(), extra=extra)
+        else:
+            st = Statistics(
+                states=product.num_nodes,
+                transitions=product.transitions,
+                seconds=seconds,
+                peak_memory_bytes=_peak_memory_bytes(),
+                extra=(("system_states", len(product.sys_states)),) + extra,
+            )
+        notes = ("never claim read with SPIN's convention: it reads each state before the "
+                 "system step, starting with the initial state",) + extra_notes
+        return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=reason,
+                       fairness=fair_name, statistics=st, notes=notes, **kw)
+
+    product: Product | None = None
+    try:
+        product = Product(
+            space,
+            claim.buchi,
+            _state_letter(space, claim.atoms),
+            _no_events,
+            max_states=options.max_states,
+            timeout=options.timeout,
+            progress=options.progress,
+        )
+        condition = build_condition(product, fairness, options, system)
+        found = find_fair_lasso(product, condition, stats)
+    except LimitReached as limit:
+        what = "state limit" if limit.what == "states" else "time limit"
+        return verdict(Outcome.UNKNOWN, f"{what} reached before a verdict", product)
+    except ModelErrorAt as failure:
+        assert product is not None
+        err = failure.error
+        kind = getattr(err, "kind", "error")
+        return verdict(Outcome.VIOLATED, f"{kind}: {err}", product,
+                       trace=_error_trace(space, product, failure.node))
+    except ModelRuntimeError as err:  # evaluating a guard in the initial state
+        from bridge.semantics.trace import make_trace
+
+        init = space.initial_states()[0]
+        return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
+    notes = _unused_annotations(product, options)
+    if found is None:
+        return verdict(Outcome.HOLDS, "", product, extra_notes=notes)
+    lasso = _lasso(space, product, condition, found)
+    if product.node_q[found.loop_start] in claim.terminal:
+        reason = "never claim terminated (the claim reached its closing brace)"
+    else:
+        reason = "acceptance cycle"
+        if all(product.steps[k].stutter for _u, k, _v in found.loop):
+            reason = "acceptance cycle (the run ends: its last state stutters)"
+    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=notes)
+
+
+__all__ = ["ClaimAutomaton", "check_never", "claim_automaton"]
