@@ -273,8 +273,9 @@ def check(model_file: ModelFile, assertion: str | int | None = None,
           options: CheckOptions | None = None) -> list[Verdict]:
     """Return one verdict per checked assertion, in file order.
 
-    LTL assertions go to the fair checker (``bridge.fairness.check.check_ltl``), the
-    others to the explorer (``bridge.semantics.explore.check_property``). A resource
+    LTL assertions go to the fair checker (``bridge.fairness.check.check_ltl``), a
+    Promela never claim to ``bridge.fairness.never.check_never``, the others to the
+    explorer (``bridge.semantics.explore.check_property``). A resource
     limit gives an ``UNKNOWN`` verdict with the statistics gathered so far.
     """
     options = options or CheckOptions()
@@ -292,12 +293,12 @@ def check_property(system: TransitionSystem, prop: Property,
         notes.append(f"the model asks for {prop.fairness.value} fairness; "
                      f"the command line's {options.fairness.value} was used")
     try:
-        if prop.kind is PropertyKind.LTL:
+        if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
             verdict = _check_ltl(system, prop, options, fairness, notes)
         else:
             if fairness is not Fairness.NONE:
                 notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
-                             f"only; not used for {prop.kind.value}")
+                             f"and never claims only; not used for {prop.kind.value}")
             if options.por or options.symmetry:
                 notes.append("--por/--symmetry: not used: reductions apply to LTL "
                              f"assertions only; {prop.kind.value} was checked on the full "
@@ -331,13 +332,21 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     violation found there is searched again on the full state space to print a real
     counterexample (paper 001 Lemma 1 says one exists).
     """
-    module = "bridge.fairness.check"
-    run = _room(module, "check_ltl", "the fair LTL checker")
-    ltl_options = _room(module, "LtlOptions", "the fair LTL checker")
+    ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
+    if prop.kind is PropertyKind.NEVER:
+        run = _room("bridge.fairness.never", "check_never", "the never-claim checker")
+    else:
+        run = _room("bridge.fairness.check", "check_ltl", "the fair LTL checker")
     settings = _options(ltl_options, progress=options.progress, fairness=fairness,
                         annotations=options.annotations, max_states=options.max_states,
                         timeout=options.timeout)
     if not (options.por or options.symmetry):
+        return run(system, prop, settings)
+    if prop.kind is PropertyKind.NEVER:
+        # The reductions judge visibility from the formula's atoms; a claim's guards are
+        # not a formula they can see, so reducing would be unsound.
+        notes.append("--por/--symmetry: not used: reductions are not applied to never "
+                     "claims (their guards are not visible to the reductions)")
         return run(system, prop, settings)
     space = _reduced_space(system, prop, fairness, options, notes)
     if space is None:

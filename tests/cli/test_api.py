@@ -85,7 +85,7 @@ def test_check_dispatches_non_ltl_to_the_explorer() -> None:
 def test_fairness_on_a_non_ltl_assertion_is_noted_not_silent() -> None:
     [verdict] = api.check(_model(), "1", api.CheckOptions(fairness=Fairness.WEAK,
                                                           por=True))
-    assert any("applies to LTL assertions only" in n for n in verdict.notes)
+    assert any("applies to LTL assertions and never claims only" in n for n in verdict.notes)
     assert any("--por/--symmetry: not used" in n for n in verdict.notes)
 
 

@@ -204,3 +204,12 @@ def test_time_limit_exits_3() -> None:
     assert result.code == 3, result.err + result.out
     assert "UNKNOWN" in result.out and re.search(r"states \d+", result.out)
     _no_traceback(result)
+
+
+def test_never_claim_is_checked() -> None:
+    result = run_bridge("check", "--assert", "never claim", str(MODELS / "never_claim.pml"))
+    assert result.code == 1, result.err + result.out
+    assert "never claim  VIOLATED" in result.out and "counterexample" in result.out
+    with_por = run_bridge("check", "--por", "--assert", "1", str(MODELS / "never_claim.pml"))
+    assert with_por.code == 1
+    assert "not applied to never claims" in with_por.out
