@@ -176,6 +176,14 @@ accept_S:
 }
 """
 
+# ``else`` beside an unconditional option is never executable: the claim loops for ever
+# on ``true`` and has no accept state, so it never matches.
+ELSE_BESIDE_TRUE = """
+byte x;
+active proctype P() { x = 1 }
+never { do :: true :: else -> break od }
+"""
+
 
 def _never(text: str, name: str = "model.pml"):
     system = load_promela(name, text).systems[0]
@@ -217,6 +225,7 @@ CASES = {
     "initial_state": (INITIAL_STATE, Outcome.VIOLATED),
     "transient": (TRANSIENT, Outcome.VIOLATED),
     "deadlock_stutter": (DEADLOCK_STUTTER, Outcome.VIOLATED),
+    "else_beside_true": (ELSE_BESIDE_TRUE, Outcome.HOLDS),
 }
 
 
