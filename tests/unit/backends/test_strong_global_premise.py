@@ -1,0 +1,142 @@
+"""The strong global fairness premise of the SPIN back-end (paper 000 Def. 4): the
+explicit graph ``compare.explicit_graph_for`` computes, the ``st_k``/``tk_j``/``stp``
+bookkeeping ``emit_promela`` writes from it, and the refusals (no graph, too many steps,
+a step no option takes, channels). No SPIN needed here; the verdicts are checked against
+the native engine in ``tests/differential/test_strong_global_premise_spin.py``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bridge.backends.spin.emit import (
+    STRONG_GLOBAL_MAX_STEPS,
+    ExplicitGraph,
+    ExplicitStep,
+    emit_promela,
+)
+from bridge.compare import explicit_graph_for
+from bridge.diagnostics import UnsupportedError
+from bridge.frontends.csp import load_csp
+from bridge.ir import Fairness, TransitionSystem
+
+# Paper 000 Fig. 4(a): 0 -a-> 1 -b-> 0 and 0 -b-> 2 -a-> 0.
+FIG4A = """\
+var s = 0;
+P() = [s == 0] a{s = 1} -> P() [] [s == 0] b{s = 2} -> P()
+   [] [s == 1] b{s = 0} -> P() [] [s == 2] a{s = 0} -> P();
+#define state2 s == 2;
+#assert P() |= []<> state2;
+"""
+
+ARRAY = """\
+var a[2] = [0, 0];
+P(i) = [a[i] == 0] set.i{a[i] = 1} -> P(i) [] [a[i] == 1] clr.i{a[i] = 0} -> P(i);
+System = P(0) ||| P(1);
+#define both a[0] == 1 && a[1] == 1;
+#assert System |= []<> both;
+"""
+
+CHANNEL = """\
+channel c 1;
+P() = c!1 -> c?x -> P();
+#assert P() |= []<> true;
+"""
+
+
+def _system(text: str) -> TransitionSystem:
+    return load_csp("model.csp", text).systems[0]
+
+
+def test_explicit_graph_of_fig4a_has_its_three_states_and_four_steps() -> None:
+    graph = explicit_graph_for(_system(FIG4A))
+    assert [dict(s.globals)["s"] for s in graph.states] == [(0,), (1,), (2,)]
+    assert all(s.locations == (0,) for s in graph.states)
+    pairs = {(st.source, st.target) for st in graph.steps}
+    assert pairs == {(0, 1), (0, 2), (1, 0), (2, 0)}
+    assert len({st.edges for st in graph.steps}) == 4
+
+
+def test_premise_has_one_conjunct_per_source_state_over_its_steps() -> None:
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    model = emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                         explicit_graph=graph)
+    prop = model.properties[0]
+    assert prop.premises == 3
+    assert "byte stp = 0;" in model.text
+    assert "#define st_0 ((pc_0 == 0) && (g_s == 0))" in model.text
+    for j in range(1, 5):
+        assert f"#define tk_{j} (stp == {j})" in model.text
+        assert f"GF tk_{j}" in (prop.spot_formula or "")
+    assert "(GF st_0) -> ((GF tk_1) & (GF tk_2))" in (prop.spot_formula or "")
+    # Every option records the step it takes before its effects change the state.
+    for line in model.text.splitlines():
+        if "d_step" in line and "timeout" not in line:
+            assert re.search(r"-> stp = \(st_\d -> \d : 0\); g_s = ", line), line
+
+
+def test_array_and_parameters_are_part_of_the_valuation() -> None:
+    system = _system(ARRAY)
+    graph = explicit_graph_for(system)
+    assert len(graph.states) == 4 and len(graph.steps) == 8
+    model = emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                         explicit_graph=graph)
+    assert "(g_a[0] == 1) && (g_a[1] == 0)" in model.text
+    # set.0 is taken from two states (a[1] = 0 or 1): a two-way chain.
+    assert re.search(r"stp = \(st_\d -> \d : \(st_\d -> \d : 0\)\)", model.text)
+
+
+def test_strong_global_premise_needs_the_graph() -> None:
+    system = _system(FIG4A)
+    with pytest.raises(UnsupportedError, match="explicit state graph"):
+        emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0])
+    with pytest.raises(UnsupportedError, match="no action-process encoding"):
+        emit_promela(system, "action-process", Fairness.STRONG_GLOBAL, system.properties[0],
+                     explicit_graph=explicit_graph_for(system))
+
+
+def test_too_many_steps_are_refused() -> None:
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    big = ExplicitGraph(graph.states, graph.steps * (STRONG_GLOBAL_MAX_STEPS // 4 + 1))
+    with pytest.raises(UnsupportedError, match="one conjunct per step"):
+        emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                     explicit_graph=big)
+    with pytest.raises(UnsupportedError, match="more than 3 steps"):
+        explicit_graph_for(system, max_steps=3)
+
+
+def test_a_step_no_option_takes_is_refused() -> None:
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    wrong = ExplicitGraph(graph.states, (ExplicitStep(0, ((0, 9),), 1),))
+    with pytest.raises(UnsupportedError, match="matches no option"):
+        emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                     explicit_graph=wrong)
+
+
+def test_non_deterministic_option_is_refused() -> None:
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    first = graph.steps[0]
+    twice = ExplicitGraph(graph.states, (first, ExplicitStep(first.source, first.edges, 2)))
+    with pytest.raises(UnsupportedError, match="not deterministic"):
+        emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                     explicit_graph=twice)
+
+
+def test_channels_are_refused_by_the_graph() -> None:
+    with pytest.raises(UnsupportedError, match="channel"):
+        explicit_graph_for(_system(CHANNEL))
+
+
+def test_other_fairness_ignores_the_graph() -> None:
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    with_graph = emit_promela(system, "premise", Fairness.STRONG_LOCAL, system.properties[0],
+                              explicit_graph=graph)
+    without = emit_promela(system, "premise", Fairness.STRONG_LOCAL, system.properties[0])
+    assert with_graph.text == without.text
+    assert "stp" not in without.text
