@@ -673,6 +673,8 @@ KV = """//@@KV: K-valued single-writer multi-reader register from binary registe
 //    write_res ends the write; reader: up_zero/up_one read B[j] going up, down_zero/
 //    down_one going down, read_res returns 'last').
 //  * OURS: N (the table's #Proc) counts all processes: one writer and N - 1 readers.
+//    The writer clears from v - 1 down to 0 (the paper gives no order; downwards is
+//    the order of Lamport's construction, "On interprocess communication", 1986).
 //    K = 3 values (the paper does not give K); the register starts holding 0
 //    (B = [1, 0, 0]); the writer writes any value, forever. Processes are identical
 //    and their events carry no identity (the setting of 002), so read_inv/read_res are
