@@ -29,26 +29,24 @@ from bridge.ir.verdict import Lasso, Outcome, Statistics, Trace, TraceStep, Verd
 # Arguments
 
 
-def positive_int(text: str) -> int:
-    """Return ``text`` as an int >= 1 (argparse type)."""
+def _int_at_least(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, not {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """Return ``text`` as an int >= 1 (argparse type)."""
+    return _int_at_least(text, 1)
 
 
 def non_negative_int(text: str) -> int:
     """Return ``text`` as an int >= 0 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, not {value}")
-    return value
+    return _int_at_least(text, 0)
 
 
 def positive_float(text: str) -> float:
