@@ -41,7 +41,10 @@ ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process",
 class CompareOptions:
     """``fairness``: the notion compared (native, premise, action-process, Spot);
     ``timeout`` (seconds) and ``memory_mb`` per engine run; ``engines``: which rows;
-    ``spot_max_states``: Spot's emptiness check runs on models up to this size."""
+    ``spot_max_states``: Spot's emptiness check runs on models up to this size;
+    ``strong_global_form``: the strong global premise of the premise rows, ``per-step``
+    (one Streett pair per state, as paper 000 writes fairness) or ``bottom-scc`` (the
+    equivalent generalized Büchi form; ``emit_promela``)."""
 
     fairness: Fairness = Fairness.WEAK
     annotations: tuple[tuple[FairnessMark, str], ...] = ()
@@ -49,6 +52,7 @@ class CompareOptions:
     memory_mb: int = 2048
     engines: tuple[str, ...] = ENGINES
     spot_max_states: int = 20000
+    strong_global_form: str = "per-step"
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +301,7 @@ def _premise_model(system: TransitionSystem, prop: Property, options: CompareOpt
              else None)
     return emit_promela(system, "premise", options.fairness, prop,
                         annotations=options.annotations, ltl_blocks=ltl_blocks,
-                        explicit_graph=graph)
+                        explicit_graph=graph, strong_global_form=options.strong_global_form)
 
 
 def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
