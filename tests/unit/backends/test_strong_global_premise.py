@@ -140,3 +140,40 @@ def test_other_fairness_ignores_the_graph() -> None:
     without = emit_promela(system, "premise", Fairness.STRONG_LOCAL, system.properties[0])
     assert with_graph.text == without.text
     assert "stp" not in without.text
+
+
+TWO_BOTTOMS = """\
+var x = 0;
+P() = [x == 0] go1{x = 1} -> P() [] [x == 0] go2{x = 2} -> P()
+   [] [x == 1] l1{x = 3} -> P() [] [x == 3] r1{x = 1} -> P() [] [x == 2] l2 -> P();
+#define one x == 1;
+#assert P() |= []<> one;
+"""
+
+
+def test_bottom_scc_form_is_one_disjunct_per_bottom_scc_with_a_sweep_counter() -> None:
+    system = _system(TWO_BOTTOMS)
+    graph = explicit_graph_for(system)
+    model = emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                         explicit_graph=graph, strong_global_form="bottom-scc")
+    prop = model.properties[0]
+    assert prop.premises == 1
+    spot = prop.spot_formula or ""
+    # {x = 1, x = 3} and {x = 2} are the bottom SCCs; x = 0 is transient.
+    assert spot.count("FG in_b") == 2 and spot.count("GF wr_b") == 2
+    states = {dict(s.globals)["x"][0]: k for k, s in enumerate(graph.states)}
+    b_13 = sorted((states[1], states[3]))
+    assert f"#define in_b0 (st_{b_13[0]} || st_{b_13[1]})" in model.text
+    assert f"#define in_b1 (st_{states[2]})" in model.text
+    assert f"st_{states[0]})" not in model.text.split("#define in_b0")[1].split("\n")[0]
+    assert "byte sw_0 = 0;" in model.text and "byte sw_1 = 0;" in model.text
+    assert "byte wr = 0;" in model.text
+
+
+def test_unknown_strong_global_form_is_a_configuration_error() -> None:
+    from bridge.diagnostics import ConfigurationError
+
+    system = _system(FIG4A)
+    with pytest.raises(ConfigurationError, match="strong global form"):
+        emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                     explicit_graph=explicit_graph_for(system), strong_global_form="x")
