@@ -93,19 +93,19 @@ def le_r_case(n: int) -> str:
     text = le_r(n)
     start = text.index("Node(i) = [!exist]")
     end = text.index("// The eventual leader detector")
-    case = f"""Node(i) = case {{
-    !exist : rule1.i.(i + 1)%N{{bullet[i] = 1; leader[i] = 1; shield[i] = 1;}} -> Node(i)
-    leader[i] == 0 && shield[i] == 1 && exist : rule2.i.(i + 1)%N{{
+    case = """Node(i) = case {
+    !exist : rule1.i.(i + 1)%N{bullet[i] = 1; leader[i] = 1; shield[i] = 1;} -> Node(i)
+    leader[i] == 0 && shield[i] == 1 && exist : rule2.i.(i + 1)%N{
         leader[i] = 0; shield[i] = 0; bullet[(i + 1)%N] = 0; shield[(i + 1)%N] = 1;
-    }} -> Node(i)
-    leader[i] == 1 && shield[i] == 1 && exist : rule3.i.(i + 1)%N{{
+    } -> Node(i)
+    leader[i] == 1 && shield[i] == 1 && exist : rule3.i.(i + 1)%N{
         bullet[i] = 1; leader[i] = 1; shield[i] = 0; bullet[(i + 1)%N] = 0; shield[(i + 1)%N] = 1;
-    }} -> Node(i)
+    } -> Node(i)
     leader[i] == 1 && shield[i] == 0 && bullet[(i + 1)%N] == 0 && exist :
-        rule4.i.(i + 1)%N{{bullet[i] = 1; leader[i] = 1; shield[i] = 0; bullet[(i + 1)%N] = 0;}} -> Node(i)
+        rule4.i.(i + 1)%N{bullet[i] = 1; leader[i] = 1; shield[i] = 0; bullet[(i + 1)%N] = 0;} -> Node(i)
     shield[i] == 0 && bullet[(i + 1)%N] == 1 && exist :
-        rule5.i.(i + 1)%N{{bullet[i] = 1; leader[i] = 0; shield[i] = 0; bullet[(i + 1)%N] = 0;}} -> Node(i)
-}};
+        rule5.i.(i + 1)%N{bullet[i] = 1; leader[i] = 0; shield[i] = 0; bullet[(i + 1)%N] = 0;} -> Node(i)
+};
 """
     head = text[:start].replace(
         "//@@LE_R: self-stabilizing leader election in rings",
