@@ -238,10 +238,11 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
     limit = STRONG_GLOBAL_MAX_STEPS if max_steps is None else max_steps
     space = build_state_space(system)
     lay = space.layout
-    if lay.dynamic or lay.exclusive_slot is not None or lay.last_slot is not None:
+    if lay.exclusive_slot is not None or lay.last_slot is not None:
+        what = "atomic sequences" if lay.exclusive_slot is not None else "_last"
         raise UnsupportedError.at(
-            None, "strong global premise: dynamic processes, atomic sequences or _last "
-            "make states the Promela valuation cannot identify",
+            None, f"strong global premise: {what} make states that the emitted valuation "
+            "cannot identify",
         )
     if lay.channels or any(t.channels for t in lay.processes):
         raise UnsupportedError.at(
@@ -276,6 +277,11 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
     steps: list[ExplicitStep] = []
     k = 0
     while k < len(order):
+        if space.layout_of(order[k]) is not rl:
+            raise UnsupportedError.at(
+                None, "strong global premise: a process starts or dies (its layout changes); "
+                "the emitted model has a fixed set of instances",
+            )
         for step, nxt in space.successors(order[k]):
             if step.stutter:
                 continue

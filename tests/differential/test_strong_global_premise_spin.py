@@ -62,10 +62,29 @@ P() = [x == 0] go1{x = 1} -> P() [] [x == 0] go2{x = 2} -> P()
 
 CSP = {"fig4a": FIG4A, "fig4b": FIG4B, "array": ARRAY, "bottoms": TWO_BOTTOMS}
 
+# Promela (a single layout, locals, intermediate locations): x = 2 deadlocks.
+PROMELA = """\
+byte x;
+active proctype A() {
+  byte y;
+  do
+  :: x == 0 -> y = 1; x = 1
+  :: x == 1 -> y = 0; x = 0
+  :: x == 0 -> x = 2
+  od
+}
+ltl p1 { []<> (x == 2) }
+ltl p2 { []<> (A[0]:y == 1) }
+"""
+
 
 def _system(name: str) -> TransitionSystem:
     if name in CSP:
         return load_csp(f"{name}.csp", CSP[name]).systems[0]
+    if name == "promela":
+        from bridge.frontends.promela import load_promela
+
+        return load_promela("strong_global.pml", PROMELA).systems[0]
     return ALL[name]()
 
 
@@ -106,7 +125,8 @@ CASES = [
 ]
 # barrier has 12 source states: Spot's translation of the per-step form's 12 Streett
 # pairs does not finish in minutes; the bottom-scc form checks it in about a second.
-BOTTOM_ONLY = [("barrier", 1), ("barrier", 2)]
+# The Promela model's 7 pairs take Spot about 15 s: bottom-scc only here.
+BOTTOM_ONLY = [("barrier", 1), ("barrier", 2), ("promela", 1), ("promela", 2)]
 
 
 @pytest.mark.parametrize(("name", "number"), CASES)
