@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +70,9 @@ class CheckOptions:
     ``max_states``/``timeout`` (seconds) apply to each property separately.
     ``ignore_end_states``: a Promela deadlock at a non-end location is not an error
     (SPIN's ``-E``). ``por``/``symmetry``: ask for the reductions (used only where
-    sound; the verdict's notes say when one was not used).
+    sound; the verdict's notes say when one was not used). ``counter_abstraction``:
+    check LTL properties on the process counter abstraction (paper 002), counts above
+    ``cutoff`` becoming omega; ``unbounded``: the process families are unbounded.
     """
 
     fairness: Fairness | None = None
@@ -79,6 +82,9 @@ class CheckOptions:
     ignore_end_states: bool = False
     por: bool = False
     symmetry: bool = False
+    counter_abstraction: bool = False
+    cutoff: int | None = None
+    unbounded: bool = False
     progress: Progress | None = None
 
 
@@ -321,6 +327,41 @@ def check_property(system: TransitionSystem, prop: Property,
     return verdict
 
 
+def _check_counter_abstraction(system: TransitionSystem, prop: Property,
+                               options: CheckOptions, fairness: Fairness) -> Verdict:
+    """Return the verdict of the process counter abstraction (paper 002 sections 3-5).
+
+    It has its own fair search (always/once/leave), so it takes process-level fairness
+    or none; with omega counts the verdict may be unknown, and its notes say whether
+    the result is exact, sound with omega, or inconclusive. A model the abstraction
+    cannot represent is rejected with an ``UnsupportedError`` naming the construct.
+    """
+    if options.por or options.symmetry:
+        raise ConfigurationError("--counter-abstraction cannot be combined with --por or "
+                                 "--symmetry (it replaces the state space)")
+    if options.annotations:
+        raise ConfigurationError("--counter-abstraction takes no --fair annotations "
+                                 "(process-level fairness or none)")
+    allowed = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG)
+    if fairness not in allowed:
+        raise ConfigurationError(
+            f"--counter-abstraction checks fairness {', '.join(f.value for f in allowed)}; "
+            f"not {fairness.value} (paper 002 defines process-level fairness on counts)")
+    if options.unbounded and options.cutoff is None:
+        raise ConfigurationError("--unbounded needs --cutoff K")
+    run = _room("bridge.reductions.counter", "check_counter_abstraction",
+                "the process counter abstraction")
+    limits = {"max_states": options.max_states} if options.max_states is not None else {}
+    started = time.perf_counter()
+    verdict = run(system, prop, fairness, options.cutoff, unbounded=options.unbounded,
+                  timeout=options.timeout, **limits)
+    if not verdict.statistics.seconds:  # the abstraction does not time itself
+        statistics = dataclasses.replace(verdict.statistics,
+                                         seconds=time.perf_counter() - started)
+        verdict = dataclasses.replace(verdict, statistics=statistics)
+    return verdict
+
+
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                fairness: Fairness, notes: list[str]) -> Verdict:
     """Return the fair checker's verdict, on a reduced state space when asked and sound.
@@ -340,6 +381,12 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     settings = _options(ltl_options, progress=options.progress, fairness=fairness,
                         annotations=options.annotations, max_states=options.max_states,
                         timeout=options.timeout)
+    if options.counter_abstraction:
+        if prop.kind is PropertyKind.NEVER:
+            notes.append("--counter-abstraction: not used for never claims; checked on "
+                         "the full state space")
+        else:
+            return _check_counter_abstraction(system, prop, options, fairness)
     if not (options.por or options.symmetry):
         return run(system, prop, settings)
     if prop.kind is PropertyKind.NEVER:

@@ -48,6 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="use partial order reduction where it is sound")
     parser.add_argument("--symmetry", action="store_true",
                         help="use symmetry reduction where it is sound")
+    parser.add_argument("--counter-abstraction", action="store_true",
+                        help="check LTL on the process counter abstraction (identical "
+                             "processes; fairness none, process-weak or process-strong)")
+    parser.add_argument("--cutoff", type=_common.positive_int, default=None, metavar="K",
+                        help="with --counter-abstraction: counts above K become omega")
+    parser.add_argument("--unbounded", action="store_true",
+                        help="with --counter-abstraction and --cutoff: any number of "
+                             "processes in each family")
     parser.set_defaults(run=run)
 
 
@@ -67,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
             fairness=args.fairness, annotations=tuple(args.annotations),
             max_states=args.max_states, timeout=args.timeout,
             ignore_end_states=args.ignore_end_states, por=args.por,
-            symmetry=args.symmetry, progress=progress.update)
+            symmetry=args.symmetry, counter_abstraction=args.counter_abstraction,
+            cutoff=args.cutoff, unbounded=args.unbounded, progress=progress.update)
         for path in args.models:
             progress.restart(f"loading {path}")
             try:
