@@ -225,7 +225,7 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
     locations, locals); steps are ``(source, Step.edges, target)``, stutter steps left
     out. Raises ``UnsupportedError`` for what a valuation cannot express (channels,
     dynamic processes, atomic exclusivity) and above ``max_steps`` steps (default
-    ``STRONG_GLOBAL_MAX_STEPS``).
+    ``STRONG_GLOBAL_MAX_STEPS``, the per-step form's limit).
     """
     from bridge.backends.spin.emit import (
         STRONG_GLOBAL_MAX_STEPS,
@@ -292,7 +292,7 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
             steps.append(ExplicitStep(k, tuple(step.edges), ids[key]))
             if len(steps) > limit:
                 raise UnsupportedError.at(
-                    None, f"the strong global premise has one conjunct per step: the model has "
+                    None, f"the strong global premise grows with the steps: the model has "
                     f"more than {limit} steps; use the native checker",
                 )
         k += 1
@@ -301,10 +301,10 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
 
 def _premise_model(system: TransitionSystem, prop: Property, options: CompareOptions,
                    ltl_blocks: bool = True):  # noqa: ANN202
-    from bridge.backends.spin.emit import emit_promela
+    from bridge.backends.spin.emit import emit_promela, strong_global_limit
 
-    graph = (explicit_graph_for(system) if options.fairness is Fairness.STRONG_GLOBAL
-             else None)
+    graph = (explicit_graph_for(system, strong_global_limit(options.strong_global_form))
+             if options.fairness is Fairness.STRONG_GLOBAL else None)
     return emit_promela(system, "premise", options.fairness, prop,
                         annotations=options.annotations, ltl_blocks=ltl_blocks,
                         explicit_graph=graph, strong_global_form=options.strong_global_form)

@@ -101,7 +101,7 @@ def test_too_many_steps_are_refused() -> None:
     system = _system(FIG4A)
     graph = explicit_graph_for(system)
     big = ExplicitGraph(graph.states, graph.steps * (STRONG_GLOBAL_MAX_STEPS // 4 + 1))
-    with pytest.raises(UnsupportedError, match="one conjunct per step"):
+    with pytest.raises(UnsupportedError, match="per-step form"):
         emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
                      explicit_graph=big)
     with pytest.raises(UnsupportedError, match="more than 3 steps"):
@@ -177,3 +177,15 @@ def test_unknown_strong_global_form_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="strong global form"):
         emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
                      explicit_graph=explicit_graph_for(system), strong_global_form="x")
+
+
+def test_bottom_scc_form_accepts_graphs_past_the_per_step_limit() -> None:
+    from bridge.backends.spin.emit import strong_global_limit
+
+    system = _system(FIG4A)
+    graph = explicit_graph_for(system)
+    big = ExplicitGraph(graph.states, graph.steps * (STRONG_GLOBAL_MAX_STEPS // 4 + 1))
+    assert strong_global_limit("bottom-scc") > len(big.steps) > strong_global_limit("per-step")
+    model = emit_promela(system, "premise", Fairness.STRONG_GLOBAL, system.properties[0],
+                         explicit_graph=big, strong_global_form="bottom-scc")
+    assert model.properties[0].premises == 1
