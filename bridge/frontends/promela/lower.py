@@ -217,6 +217,9 @@ class _Edge:
     effect: tuple[Stmt, ...] = ()
     text: str = ""
     span: Span | None = None
+    # The location whose statement this edge is a copy of (an if/do option's first
+    # statement copied to the head): its label names the copy too.
+    origin: int | None = None
 
 
 class _ProcBuilder:
@@ -273,7 +276,8 @@ class _ProcBuilder:
             self.add_edge(_Edge(dst, root, None, text="goto"))
             return
         for e in list(self.out_edges(src)):
-            self.add_edge(replace(e, source=dst))
+            origin = e.origin if e.origin is not None else e.source
+            self.add_edge(replace(e, source=dst, origin=origin))
 
     def finish(
         self, terminal: int, span: Span | None, provided: Expr | None, initial: int = 0,
@@ -337,6 +341,9 @@ class _ProcBuilder:
                     guard = Unary("!", executable(siblings), e.span)
                 guard = provided if guard is None else Binary("&&", guard, provided, e.span)
             labs = locations[src].labels
+            if e.origin is not None:
+                # do :: go: x = 1 -- the copy at the head is the statement labelled go
+                labs = locations[index[self.find(e.origin)]].labels or labs
             label = labs[0] if labs else None
             edges.append(
                 Edge(
