@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bridge.backends.spin.emit import STRONG_GLOBAL_FORMS as STRONG_GLOBAL_FORMS  # for the CLI
 from bridge.diagnostics import BackendError, BridgeError, ConfigurationError, UnsupportedError
 from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind

@@ -42,6 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "finish is a timeout row")
     parser.add_argument("--memory", type=_common.positive_int, default=2048, metavar="MB",
                         help="memory limit per SPIN run in MB (default 2048)")
+    parser.add_argument("--strong-global-form", choices=compare.STRONG_GLOBAL_FORMS,
+                        default="per-step",
+                        help="premise for strong global fairness: one conjunct per state "
+                             "of the explicit graph (per-step, small graphs) or 'the run "
+                             "ends in a bottom SCC taking all its steps' (bottom-scc)")
     parser.add_argument("--markdown", metavar="FILE", help="also write a Markdown table")
     parser.add_argument("--csv", metavar="FILE", help="also write CSV")
     parser.add_argument("--json", metavar="FILE", help="also write JSON")
@@ -63,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         fairness = args.fairness or prop.fairness or Fairness.WEAK
         options = compare.CompareOptions(
             fairness=fairness, annotations=tuple(args.annotations), timeout=args.timeout,
-            memory_mb=args.memory, engines=engines)
+            memory_mb=args.memory, engines=engines,
+            strong_global_form=args.strong_global_form)
         result = compare.compare(
             system, prop, options,
             progress=lambda engine: print(f"  running {engine}...", file=sys.stderr))

@@ -72,3 +72,29 @@ def test_compare_writes_reports(model: Path, tmp_path: Path,
     assert md.read_text().startswith("| model |")
     assert csv.read_text().count("\n") == 4
     assert js.read_text().lstrip().startswith("[")
+
+
+FIG4A = """\
+var x = 0;
+P = a{x = 1} -> Q [] b{x = 0} -> P;
+Q = c{x = 0} -> P;
+#define one (x == 1);
+#assert P |= []<> one;
+"""
+
+
+@pytest.mark.spin
+@pytest.mark.parametrize("form", ["per-step", "bottom-scc"])
+def test_compare_strong_global_form_option(form: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Paper 000 Fig. 4(a)-shaped model: []<> one holds only under strong global
+    fairness; SPIN with Spot's claim of either premise form agrees with the native
+    checker (--strong-global-form reaches CompareOptions)."""
+    path = tmp_path / "fig4a.csp"
+    path.write_text(FIG4A)
+    code = main(["compare", str(path), "--fairness", "strong-global",
+                 "--strong-global-form", form, "--engines", "native,spin-premise-spot"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    rows = [line for line in out.splitlines() if line.startswith(("native", "spin-premise-spot"))]
+    assert len(rows) == 2 and all(" holds " in row for row in rows), out
