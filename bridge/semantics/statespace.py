@@ -683,10 +683,24 @@ class CompiledStateSpace:
 
     def _layout_for(self, key: tuple[tuple[int, tuple[int, ...]], ...]) -> RuntimeLayout:
         """Return the runtime layout of live instances ``key``: per instance its
-        template and the values of its never-assigned locals (interned)."""
+        template and the values of its never-assigned locals (interned).
+
+        Every layout knows the layout of its prefix (``pop_id``: the youngest process
+        died), so the missing prefixes are built too, shortest first. Iteratively: a
+        model with a thousand processes would otherwise recurse a thousand deep.
+        """
         lid = self._layout_ids.get(key)
         if lid is not None:
             return self._layouts[lid]
+        missing = [key]
+        while missing[-1] and missing[-1][:-1] not in self._layout_ids:
+            missing.append(missing[-1][:-1])
+        for prefix in reversed(missing):
+            layout = self._new_layout(prefix)
+        return layout
+
+    def _new_layout(self, key: tuple[tuple[int, tuple[int, ...]], ...]) -> RuntimeLayout:
+        """Return a new runtime layout for ``key``, whose prefix layout exists."""
         templates = tuple(t for t, _ in key)
         rl = RuntimeLayout(len(self._layouts), templates)
         rl.key = key
@@ -699,7 +713,7 @@ class CompiledStateSpace:
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
         if key:
-            rl.pop_id = self._layout_for(key[:-1]).id
+            rl.pop_id = self._layout_ids[key[:-1]]
         return rl
 
     def _instance_label(self, i: int, template: int) -> str:

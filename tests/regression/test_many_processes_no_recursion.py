@@ -1,0 +1,30 @@
+"""Regression: a model with more processes than Python's recursion limit (LE of paper
+002 at N = 1000) crashed with RecursionError in the state layout (one recursion level
+per process prefix in ``_layout_for``); the layout chain is now built iteratively."""
+
+from __future__ import annotations
+
+import sys
+
+from bridge.frontends.csp import load_csp
+from bridge.semantics.explore import ExploreOptions, explore
+from bridge.semantics.statespace import build_state_space
+
+N = sys.getrecursionlimit() + 200
+
+MODEL = f"""#define N {N};
+var count = 0;
+Node(i) = [count < 2] step.i{{count = count + 1;}} -> Node(i);
+Sys = ||| x:{{0..N - 1}}@Node(x);
+#assert Sys deadlockfree;
+"""
+
+
+def test_more_processes_than_the_recursion_limit() -> None:
+    system = load_csp("many.csp", MODEL).systems[0]
+    assert len(system.instances) == N
+    space = build_state_space(system)
+    (initial,) = space.initial_states()
+    assert len(space.successors(initial)) == N
+    # count goes 0 -> 1 -> 2 whichever node moves: three states in all.
+    assert explore(system, ExploreOptions(max_states=10)).states == 3
