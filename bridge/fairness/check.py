@@ -351,34 +351,13 @@ def check_ltl(
             **kw,
         )
 
-    product: Product | None = None
-    try:
-        product = Product(
-            space,
-            na.buchi,
-            _state_letter(space, na),
-            _event_letter(na),
-            max_states=options.max_states,
-            timeout=options.timeout,
-            progress=options.progress,
-        )
-        condition = build_condition(product, fairness, options, system)
-        found = find_fair_lasso(product, condition, stats)
-    except LimitReached as limit:
-        what = "state limit" if limit.what == "states" else "time limit"
-        return verdict(Outcome.UNKNOWN, f"{what} reached before a verdict", product)
-    except ModelErrorAt as failure:
-        assert product is not None
-        err = failure.error
-        kind = getattr(err, "kind", "error")
-        return verdict(
-            Outcome.VIOLATED, f"{kind}: {err}", product, trace=_error_trace(space, product, failure.node)
-        )
-    except ModelRuntimeError as err:  # in the initial state
-        from bridge.semantics.trace import make_trace
-
-        init = space.initial_states()[0]
-        return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
+    search = run_fair_search(space, system, na.buchi, _state_letter(space, na),
+                             _event_letter(na), fairness, options, stats)
+    product, condition, found = search.product, search.condition, search.found
+    if search.early is not None:
+        outcome, reason, kw = search.early
+        return verdict(outcome, reason, product, **kw)
+    assert product is not None and condition is not None
     extra_notes = _unused_annotations(product, options) + _unused_event_atoms(product, na)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
@@ -388,6 +367,66 @@ def check_ltl(
     if ends:
         reason = "acceptance cycle (the run ends: its last state stutters)"
     return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=extra_notes)
+
+
+@dataclass
+class FairSearch:
+    """What ``run_fair_search`` found: the product, the condition and the fair lasso
+    (None: there is none), or ``early``, the verdict (outcome, reason, Verdict keyword
+    arguments) of a search stopped by a limit or a model error."""
+
+    product: Product | None
+    condition: FairnessCondition | None = None
+    found: FairLasso | None = None
+    early: tuple[Outcome, str, dict[str, Any]] | None = None
+
+
+def run_fair_search(
+    space: Any,
+    system: TransitionSystem,
+    buchi: Any,
+    state_letter: Any,
+    event_letter: Any,
+    fairness: Fairness,
+    options: LtlOptions,
+    stats: SearchStatistics,
+) -> FairSearch:
+    """Return the fair accepting lasso search of ``space`` x ``buchi`` (paper 000 Fig. 5),
+    shared by LTL properties and Promela never claims.
+
+    A state or time limit gives an ``UNKNOWN`` early verdict; a model error met while
+    expanding a state (or in the initial state) a ``VIOLATED`` one with its trace.
+    """
+    product: Product | None = None
+    try:
+        product = Product(
+            space,
+            buchi,
+            state_letter,
+            event_letter,
+            max_states=options.max_states,
+            timeout=options.timeout,
+            progress=options.progress,
+        )
+        condition = build_condition(product, fairness, options, system)
+        return FairSearch(product, condition, find_fair_lasso(product, condition, stats))
+    except LimitReached as limit:
+        what = "state limit" if limit.what == "states" else "time limit"
+        return FairSearch(product, early=(Outcome.UNKNOWN,
+                                          f"{what} reached before a verdict", {}))
+    except ModelErrorAt as failure:
+        assert product is not None
+        err = failure.error
+        kind = getattr(err, "kind", "error")
+        trace = _error_trace(space, product, failure.node)
+        return FairSearch(product, early=(Outcome.VIOLATED, f"{kind}: {err}", {"trace": trace}))
+    except ModelRuntimeError as err:  # in the initial state
+        from bridge.semantics.trace import make_trace
+
+        init = space.initial_states()[0]
+        trace = make_trace(space, init, [])
+        return FairSearch(product, early=(Outcome.VIOLATED, f"{err.kind}: {err}",
+                                          {"trace": trace}))
 
 
 def _unused_event_atoms(product: Product, na: NegatedAutomaton) -> tuple[str, ...]:

@@ -37,19 +37,18 @@ from collections.abc import Callable
 from typing import Any
 
 from bridge.automata.buchi import Buchi, BuchiEdge, Condition
-from bridge.diagnostics import ConfigurationError, ModelRuntimeError, UnsupportedError
+from bridge.diagnostics import ConfigurationError, UnsupportedError
 from bridge.fairness.check import (
     LtlOptions,
-    _error_trace,
     _lasso,
     _model_has_marks,
     _peak_memory_bytes,
     _unused_annotations,
     _validate,
-    build_condition,
+    run_fair_search,
 )
-from bridge.fairness.emptiness import SearchStatistics, find_fair_lasso
-from bridge.fairness.product import LimitReached, ModelErrorAt, Product
+from bridge.fairness.emptiness import SearchStatistics
+from bridge.fairness.product import Product
 from bridge.ir.expr import ElseGuard, Expr
 from bridge.ir.model import Process, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
@@ -215,33 +214,13 @@ def check_never(
         return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=reason,
                        fairness=fair_name, statistics=st, notes=notes, **kw)
 
-    product: Product | None = None
-    try:
-        product = Product(
-            space,
-            claim.buchi,
-            _state_letter(space, claim.atoms),
-            _no_events,
-            max_states=options.max_states,
-            timeout=options.timeout,
-            progress=options.progress,
-        )
-        condition = build_condition(product, fairness, options, system)
-        found = find_fair_lasso(product, condition, stats)
-    except LimitReached as limit:
-        what = "state limit" if limit.what == "states" else "time limit"
-        return verdict(Outcome.UNKNOWN, f"{what} reached before a verdict", product)
-    except ModelErrorAt as failure:
-        assert product is not None
-        err = failure.error
-        kind = getattr(err, "kind", "error")
-        return verdict(Outcome.VIOLATED, f"{kind}: {err}", product,
-                       trace=_error_trace(space, product, failure.node))
-    except ModelRuntimeError as err:  # evaluating a guard in the initial state
-        from bridge.semantics.trace import make_trace
-
-        init = space.initial_states()[0]
-        return verdict(Outcome.VIOLATED, f"{err.kind}: {err}", product, trace=make_trace(space, init, []))
+    search = run_fair_search(space, system, claim.buchi, _state_letter(space, claim.atoms),
+                             _no_events, fairness, options, stats)
+    product, condition, found = search.product, search.condition, search.found
+    if search.early is not None:
+        outcome, reason, kw = search.early
+        return verdict(outcome, reason, product, **kw)
+    assert product is not None and condition is not None
     notes = _unused_annotations(product, options)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=notes)
