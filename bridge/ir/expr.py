@@ -11,6 +11,7 @@ Statements appear in the straight-line ``effect`` of an edge. CSP# event blocks 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bridge.diagnostics import Span
@@ -268,3 +269,32 @@ class Print:
 
 
 Stmt = Assign | If | While | LocalVar | AssertStmt | Send | Receive | Run | Print
+
+
+def iter_subexpressions(e: Expr) -> Iterator[Expr]:
+    """Yield ``e`` and every expression inside it, receive arguments of a poll included
+    (iteratively: no recursion limit on deep expressions). A structural walk over the
+    data, shared by the validator and the back-ends; it evaluates nothing."""
+    stack: list[Expr] = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Index):
+            stack += [node.base, node.index]
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Binary):
+            stack += [node.left, node.right]
+        elif isinstance(node, Conditional):
+            stack += [node.cond, node.then, node.otherwise]
+        elif isinstance(node, ChanQuery):
+            stack.append(node.channel)
+        elif isinstance(node, ChanPoll):
+            stack.append(node.channel)
+            for arg in node.args:
+                if isinstance(arg, RecvMatch):
+                    stack.append(arg.value)
+                elif arg.target is not None:
+                    stack.append(arg.target)
+        elif isinstance(node, RemoteLabel | RemoteVar) and node.pid is not None:
+            stack.append(node.pid)

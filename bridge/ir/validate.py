@@ -21,13 +21,8 @@ from bridge.diagnostics import Diagnostic, Severity, Span
 from bridge.ir.expr import (
     AssertStmt,
     Assign,
-    Binary,
-    ChanPoll,
-    ChanQuery,
-    Conditional,
     Expr,
     If,
-    Index,
     LocalVar,
     Print,
     Receive,
@@ -38,9 +33,9 @@ from bridge.ir.expr import (
     Run,
     Send,
     Stmt,
-    Unary,
     Var,
     While,
+    iter_subexpressions,
 )
 from bridge.ir.model import (
     Composition,
@@ -62,29 +57,6 @@ def _problem(span: Span | None, message: str) -> Diagnostic:
 
 # ---------------------------------------------------------------------------------
 # Walking expressions
-
-
-def _sub_expressions(e: Expr) -> Iterator[Expr]:
-    """Yield ``e`` and every expression inside it (iteratively, no recursion limit)."""
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, Index):
-            stack += [node.base, node.index]
-        elif isinstance(node, Unary):
-            stack.append(node.operand)
-        elif isinstance(node, Binary):
-            stack += [node.left, node.right]
-        elif isinstance(node, Conditional):
-            stack += [node.cond, node.then, node.otherwise]
-        elif isinstance(node, ChanQuery):
-            stack.append(node.channel)
-        elif isinstance(node, ChanPoll):
-            stack.append(node.channel)
-            stack += _recv_exprs(node.args)
-        elif isinstance(node, RemoteLabel | RemoteVar) and node.pid is not None:
-            stack.append(node.pid)
 
 
 def _recv_exprs(args: tuple) -> list[Expr]:
@@ -178,7 +150,7 @@ class _Checker:
 
     def names(self, e: Expr, local: set[str] | None, block: frozenset,
               where: str) -> None:
-        for node in _sub_expressions(e):
+        for node in iter_subexpressions(e):
             if isinstance(node, Var):
                 if node.scope == "global":
                     known = node.name in self.globals

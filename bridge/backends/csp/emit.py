@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bridge.backends.spin.promela_text import fold, sanitize, sub_expressions
+from bridge.backends.spin.promela_text import fold, sanitize
 from bridge.diagnostics import Span, UnsupportedError
 from bridge.ir.expr import (
     AssertStmt,
@@ -51,6 +51,7 @@ from bridge.ir.expr import (
     Unary,
     Var,
     While,
+    iter_subexpressions,
 )
 from bridge.ir.model import Edge, Process, TransitionSystem
 from bridge.ir.property import (
@@ -469,7 +470,7 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
             elif isinstance(f, LtlBinary):
                 stack += [f.left, f.right]
         for e in exprs:
-            for node in sub_expressions(e):
+            for node in iter_subexpressions(e):
                 if isinstance(node, RemoteLabel):
                     emitter.remote_label(node)
     processes, roots = emitter.processes()

@@ -76,7 +76,6 @@ from bridge.backends.spin.promela_text import (
     global_name,
     has_statement,
     sanitize,
-    sub_expressions,
 )
 from bridge.backends.spin.run import SpinOptions
 from bridge.backends.spin.trail import LineInfo, SourceMap
@@ -94,6 +93,7 @@ from bridge.ir.expr import (
     Send,
     Stmt,
     Var,
+    iter_subexpressions,
 )
 from bridge.ir.model import (
     Composition,
@@ -1448,7 +1448,7 @@ class _Explicit:
             isinstance(x, Builtin) and x.name == "timeout"
             for o in options
             for p in o.parts
-            for x in (sub_expressions(p.edge.guard) if p.edge.guard else [])
+            for x in (iter_subexpressions(p.edge.guard) if p.edge.guard else [])
         ):
             raise UnsupportedError.at(None, "'timeout' in a model whose property has event atoms")
         # Properties and premises.

@@ -438,28 +438,3 @@ def has_statement(stmts: tuple[Stmt, ...], kinds: tuple[type, ...]) -> Stmt | No
             elif isinstance(s, While):
                 work.append(s.body)
     return None
-
-
-def sub_expressions(e: Expr) -> list[Expr]:
-    """Return ``e`` and every expression below it."""
-    out: list[Expr] = []
-    stack: list[Expr] = [e]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if isinstance(node, Index):
-            stack += [node.base, node.index]
-        elif isinstance(node, Unary):
-            stack.append(node.operand)
-        elif isinstance(node, Binary):
-            stack += [node.left, node.right]
-        elif isinstance(node, Conditional):
-            stack += [node.cond, node.then, node.otherwise]
-        elif isinstance(node, ChanQuery):
-            stack.append(node.channel)
-        elif isinstance(node, ChanPoll):
-            stack.append(node.channel)
-            stack += [a.value for a in node.args if isinstance(a, RecvMatch)]
-        elif isinstance(node, RemoteLabel | RemoteVar) and node.pid is not None:
-            stack.append(node.pid)
-    return out
