@@ -135,7 +135,11 @@ class Edge:
 @dataclass(frozen=True, slots=True)
 class Process:
     """A process template: parameters (bound to locals at creation), locals, locations,
-    edges. Edge ``i`` of ``edges`` is the edge id used in traces and Promela actions."""
+    edges. Edge ``i`` of ``edges`` is the edge id used in traces and Promela actions.
+
+    ``provided``: a Promela ``provided (e)`` clause. The front-end already conjoins it
+    to every edge's guard; the field is kept because SPIN also guards the removal of a
+    finished instance by it (promela-spin.md section 6), and back-ends write it back."""
 
     name: str
     parameters: tuple[str, ...]
@@ -145,6 +149,7 @@ class Process:
     initial: LocationId
     channels: tuple[Channel, ...] = ()
     span: Span | None = None
+    provided: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ promela-spin.md section 11):
   sequence (the state's exclusive slot, see state.py) moves alone while it can; once
   it blocked and another instance moved, it regains control only by moving itself;
 * Promela termination: an instance at a ``terminal`` location dies by a separate step,
-  enabled only for the youngest live instance (SPIN); its segment is removed.
+  enabled only for the youngest live instance (SPIN) and only while its
+  ``Process.provided`` clause holds (as pan's ``-end-`` step); its segment is removed.
 
 Beyond the protocol, ``CompiledStateSpace`` offers: ``predicate(expr)`` and
 ``evaluator(expr)`` (compiled state functions), ``state_key(state)`` (the visited key:
@@ -89,7 +90,7 @@ class RuntimeLayout:
 
     __slots__ = (
         "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
-        "segment_channel_ids", "pop_id", "key", "fn", "visits",
+        "segment_channel_ids", "pop_id", "key", "fn", "visits", "death_guard",
     )
 
     def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
@@ -106,6 +107,8 @@ class RuntimeLayout:
         self.key: tuple = ()
         self.fn: Callable | None = None  # the inlined successor function, once hot
         self.visits = 0
+        # the youngest instance's provided clause, compiled (None: death unguarded)
+        self.death_guard: Callable | None = None
 
 
 class CompiledStateSpace:
@@ -184,6 +187,7 @@ class CompiledStateSpace:
         self._vector_edges: set[tuple[int, int]] = set()
         self._vector_records: dict[tuple[int, int], tuple] = {}
         self._spec_bodies: dict[tuple, list[tuple[int, list[str]]]] = {}
+        self._death_guards: dict[tuple, Callable | None] = {}
 
     def _specialised(self, tpl_index: int, pid: int, base: int, consts: tuple[int, ...]) -> tuple:
         """Return the location-function table of one instance, generated and compiled on
@@ -199,7 +203,13 @@ class CompiledStateSpace:
         code: list[str] = []
         self._pending_code = code
         try:
-            named = self._gen_process(gen, code, tpl, base, pid, gen.fresh("i"))
+            tag = gen.fresh("i")
+            named = self._gen_process(gen, code, tpl, base, pid, tag)
+            guard = None
+            if tpl.process.provided is not None:
+                guard = f"_dg{tag}"
+                test = gen.expr(tpl.process.provided, Context("s", base, pid, tpl))
+                code.extend([f"def {guard}(s):", f"    return {test}"])
         finally:
             gen.consts = {}
         source = "\n".join(code) + "\n"
@@ -213,6 +223,7 @@ class CompiledStateSpace:
         fns = tuple(table)
         self._spec_cache[key] = fns
         self._spec_bodies[fns] = [(loc, lines[1:]) for loc, _, lines in named]
+        self._death_guards[fns] = self._ns[guard] if guard is not None else None
         return fns
 
     def _inline_layout(self, rl: RuntimeLayout) -> Callable:
@@ -244,7 +255,10 @@ class CompiledStateSpace:
             if term:
                 tname = self._gen.constant(term, "_TM")
                 dname = self._gen.constant(Step(None, (pid, -1), (pid,), ()), "_DS")
-                lines.append(f"    if s[{b}] in {tname}:")
+                cond = f"s[{b}] in {tname}"
+                if rl.death_guard is not None:
+                    cond += f" and {self._gen.constant(rl.death_guard, '_DG')}(s)"
+                lines.append(f"    if {cond}:")
                 lines.append(f"        t = list(s[:{b}])")
                 lines.append(f"        t[{lay.layout_slot}] = {rl.pop_id}")
                 if lay.last_slot is not None:
@@ -710,6 +724,7 @@ class CompiledStateSpace:
             rl.runners.append(
                 (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])
             )
+            rl.death_guard = self._death_guards[fns]
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
         if key:
@@ -862,7 +877,7 @@ class CompiledStateSpace:
                     f(s, b, pid, out, aux)
             if death and rl.n:
                 _, b, pid, _, term = rl.runners[-1]
-                if s[b] in term:
+                if s[b] in term and (rl.death_guard is None or rl.death_guard(s)):
                     t = list(s[:b])
                     t[ls] = rl.pop_id
                     if last is not None:

@@ -52,7 +52,8 @@ flow graph whose edges are the statements. How SPIN constructs map to the graph
   (the escape edge is a sibling). Nested: the outer escape is applied last, so it has
   priority over the inner one, as in SPIN.
 * **provided (e).** ``e`` is conjoined to the guard of every edge of the proctype
-  (``else`` together with ``provided`` is rejected).
+  (an ``else`` is written out as "no sibling executable") and kept as
+  ``Process.provided``: SPIN guards the removal of a finished instance by it too.
 * **Labels.** A label names the location before its statement (``Location.labels``);
   ``end*``/``progress*``/``accept*`` set ``end``/``progress``/``accept``. The final
   location (the closing ``}``) is ``terminal=True, end=True``.
@@ -361,6 +362,7 @@ class _ProcBuilder:
             index[self.find(initial)],
             tuple(self.channels),
             span,
+            provided,
         )
 
 
