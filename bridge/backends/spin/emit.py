@@ -5,12 +5,13 @@ section 3 (each action its own process, so that SPIN's process-level weak fairne
 ``pan -a -f``, is event-level weak fairness). Two emission styles:
 
 * **structured** (plain encoding of systems without CSP barriers): one proctype per
-  process, each location a labelled ``if``; an edge into an atomic location starts an
-  ``atomic { stmt; goto L }`` and atomic locations sit inside ``atomic { false; L: ... }``
-  (a goto into the middle of an atomic sequence keeps exclusivity, checked with SPIN
-  6.5.2). Initial instances are ``active`` proctypes declared in instance order, so
-  SPIN's pids are the IR's instance ids; an instance with arguments gets its own copy
-  ``P_i`` whose parameters are locals holding the arguments.
+  process, written like hand-written Promela (``layout.py``: inlined sequences, ``if``
+  at branching locations, ``atomic { ... }`` blocks, ``goto`` elsewhere) so that SPIN
+  stores the same states as for the original model; the never claim, ``provided``
+  clauses and process-local channel arrays are written back too. Initial instances
+  are ``active`` proctypes declared in instance order, so SPIN's pids are the IR's
+  instance ids; an instance with arguments gets its own copy ``P_i`` whose parameters
+  are locals holding the arguments.
 * **explicit-pc** (CSP# models, and every encoding with fairness): every control
   location is a global ``pc_<i>``, locals are globals, and each *option* (one step of
   the system: a local edge, a CSP barrier taken by every participant, or a rendezvous
@@ -58,6 +59,7 @@ where no event id is needed.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,10 +67,12 @@ from dataclasses import dataclass, field
 import jinja2
 
 from bridge._resources import template_dir
+from bridge.backends.spin.layout import BodyWriter
 from bridge.backends.spin.promela_text import (
     Declared,
     ExprWriter,
     Scope,
+    array_element,
     block_locals,
     declaration,
     declare_type,
@@ -81,6 +85,7 @@ from bridge.backends.spin.run import SpinOptions
 from bridge.backends.spin.trail import LineInfo, SourceMap
 from bridge.diagnostics import ConfigurationError, Span, UnsupportedError
 from bridge.ir.expr import (
+    Binary,
     Builtin,
     ElseGuard,
     Expr,
@@ -96,6 +101,7 @@ from bridge.ir.expr import (
     iter_subexpressions,
 )
 from bridge.ir.model import (
+    Channel,
     Composition,
     Edge,
     FairnessMark,
@@ -170,7 +176,8 @@ class EmittedProperty:
     """How one IR property is checked on the emitted model.
 
     ``check``: ``ltl`` (an ltl block ``ltl_name``; pan ``-a -N ltl_name``), ``safety``
-    (assertions and invalid end states, no claim), ``deadlock`` (invalid end states).
+    (assertions and invalid end states, no claim), ``deadlock`` (invalid end states),
+    ``never`` (the model's own never claim, named ``ltl_name``; structured style only).
     ``spin_formula``: the formula of the ltl block (over ``#define`` names);
     ``spot_formula``: the same in Spot syntax over the same names (for a Spot-built
     never claim, ``spin -a -N``); ``negated``: the block checks the negation of a
@@ -217,6 +224,18 @@ class EmittedModel:
         (``-DNOREDUCE``) in every encoding so that state counts compare.
         """
         defines = ("NOREDUCE",)
+        if prop.check == "never":
+            # the model's own claim, by name (pan -a: acceptance cycles and the claim
+            # reaching its end)
+            return SpinOptions(
+                timeout=timeout,
+                memory_mb=memory_mb,
+                acceptance=True,
+                ltl=prop.ltl_name,
+                defines=defines,
+                max_depth=1_000_000,
+                processes=self.processes,
+            )
         if prop.check == "ltl":
             weak = self.encoding == "action-process" and self.fairness is Fairness.WEAK
             return SpinOptions(
@@ -323,6 +342,12 @@ def emit_promela(
         raise ConfigurationError(f"the {encoding} encoding needs the explicit-pc style")
     if style == "structured":
         return _Structured(system, properties, ltl_blocks).emit()
+    never = next((p for p in properties if p.kind is PropertyKind.NEVER), None)
+    if never is not None:
+        raise UnsupportedError.at(
+            never.span, "a never claim is written back only by the structured style "
+            "(plain encoding); the fairness encodings are for ltl properties",
+        )
     graph = explicit_graph if fairness is Fairness.STRONG_GLOBAL else None
     return _Explicit(
         system,
@@ -456,6 +481,8 @@ def _ltl_property(p: Property) -> tuple[str, Ltl | None, bool]:
         return "safety", None, False
     if p.kind is PropertyKind.DEADLOCK_FREE:
         return "deadlock", None, False
+    if p.kind is PropertyKind.NEVER:
+        return "never", None, False
     raise UnsupportedError.at(p.span, f"property kind '{p.kind.value}' has no SPIN check")
 
 
@@ -476,6 +503,7 @@ class _Structured:
         self.globals_: dict[str, Type] = {v.name: v.type for v in system.globals}
         self.channels = {c.name: i + 1 for i, c in enumerate(system.channels)}
         self.names: dict[str, str] = {}
+        self.provided: Expr | None = None  # the clause of the proctype being written
 
     def tag(self, info: LineInfo) -> str:
         self.infos.append(info)
@@ -491,7 +519,11 @@ class _Structured:
         ]
         channels = [self._channel(c, writer, global_name(c.name)) for c in system.channels]
         proctypes = self._proctypes()
+        claim = self._claim()
         defines, props = self._properties()
+        if system.never is not None:
+            props = [dataclasses.replace(p, ltl_name=system.never.name) if p.check == "never"
+                     else p for p in props]
         text, mapping = render_template(
             "promela_structured.pml.j2",
             self.infos,
@@ -501,9 +533,10 @@ class _Structured:
             channels=channels,
             proctypes=proctypes,
             defines=defines,
-            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name]
+            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name and p.check == "ltl"]
             if self.ltl_blocks
             else [],
+            claim=claim,
         )
         instances = {i: _instance_label(system, i) for i in range(len(system.instances))}
         hidden = frozenset()
@@ -520,6 +553,18 @@ class _Structured:
                 1 for p in system.processes for e in p.edges
                 for st in _all_stmts(e.effect) if isinstance(st, Run)),
         )
+
+    def _claim(self) -> dict | None:
+        """Return the model's never claim for the template (None if it has none): the
+        same body layout as a proctype, over globals and remote references."""
+        never = self.system.never
+        if never is None:
+            return None
+        if never.locals or never.channels:
+            raise UnsupportedError.at(never.span, "a never claim with local declarations")
+        writer = ExprWriter(self._scope(never, "the never claim"))
+        name = "" if never.name == "never_0" else sanitize(never.name)
+        return {"name": name, "body": self._body(never, writer)}
 
     # -- declarations -----------------------------------------------------------
     def _declare(
@@ -544,9 +589,16 @@ class _Structured:
         if process is not None:
             local_types = {v.name: v.type for v in process.locals}
         system = self.system
+        arrays = _channel_arrays(process) if process is not None else {}
 
         def local(name: str) -> str:
+            element = array_element(name)
+            if element is not None and element[0] in arrays:
+                return f"l_{sanitize(element[0])}[{element[1]}]"
             return "l_" + sanitize(name)
+
+        def channel_array(base: str, length: int) -> str | None:
+            return f"l_{sanitize(base)}" if arrays.get(base) == length else None
 
         def remote_label(e: RemoteLabel) -> str:
             target = system.process(e.proctype)
@@ -566,6 +618,7 @@ class _Structured:
             remote_label=remote_label,
             remote_var=remote_var,
             where=where,
+            channel_array=channel_array,
         )
         return scope
 
@@ -612,7 +665,7 @@ class _Structured:
             inst = instances[i]
             process = system.process(inst.process)
             if inst.arguments:
-                out.append(self._proctype(process, f"{sanitize(process.name)}_{i}", 1, inst, i))
+                out.append(self._proctype(process, f"{sanitize(process.name)}_{i}", 1, inst))
                 i += 1
                 continue
             j = i
@@ -629,16 +682,16 @@ class _Structured:
                     "numbers active processes in declaration order",
                 )
             emitted.add(process.name)
-            out.append(self._proctype(process, sanitize(process.name), j - i, None, i))
+            out.append(self._proctype(process, sanitize(process.name), j - i, None))
             i = j
         for process in system.processes:
             if process.name in run_targets and process.name not in emitted:
                 emitted.add(process.name)
-                out.append(self._proctype(process, sanitize(process.name), 0, None, None))
+                out.append(self._proctype(process, sanitize(process.name), 0, None))
         return out
 
     def _proctype(
-        self, process: Process, name: str, active: int, instance: Instance | None, first: int | None
+        self, process: Process, name: str, active: int, instance: Instance | None
     ) -> dict:
         scope = self._scope(process, f"process {process.name}")
         writer = ExprWriter(scope)
@@ -671,8 +724,14 @@ class _Structured:
                     v.hidden,
                 )
             )
+        arrays = _channel_arrays(process)
         for c in process.channels:
-            locals_.append(self._channel(c, writer, "l_" + sanitize(c.name)))
+            element = array_element(c.name)
+            if element is None or element[0] not in arrays:
+                locals_.append(self._channel(c, writer, "l_" + sanitize(c.name)))
+            elif element[1] == 0:
+                array_name = f"l_{sanitize(element[0])}[{arrays[element[0]]}]"
+                locals_.append(self._channel(c, writer, array_name))
         blocks: dict[str, Type] = {}
         for e in process.edges:
             for lv in block_locals(e.effect):
@@ -682,20 +741,19 @@ class _Structured:
         scope.block = {b: "b_" + sanitize(b) for b in blocks}
         scope.block_types = dict(blocks)
         del local_names
-        body: list[str] = []
-        locations: list[dict] = []
-        if any(loc.atomic for loc in process.locations):
-            locations = self._locations(process, writer, first)
-        else:
-            body = self._linear_body(process, writer)
+        # The clause goes on the proctype (it also guards the instance's removal); the
+        # conjunct the front-end added to every guard is left out again (_edge).
+        self.provided = process.provided
+        body = self._body(process, writer)
+        self.provided = None
         return {
+            "provided": writer.expr(process.provided) if process.provided is not None else "",
             "body": body,
             "name": name,
             "init": process.name in ("init", ":init:"),
             "active": active,
             "params": "; ".join(params),
             "locals": locals_,
-            "locations": locations,
         }
 
     def _location_labels(self, process: Process, lid: int) -> list[str]:
@@ -710,155 +768,27 @@ class _Structured:
             labels.insert(0, f"accept_L{lid}")
         return labels
 
-    def _linear_body(self, process: Process, writer: ExprWriter) -> list[str]:
-        """Return the body lines of a process without atomic locations, shaped like
-        hand-written Promela so that SPIN builds the same automaton: a location with
-        one predecessor is inlined after the statement that leads to it (no label
-        statement, no extra state), branching locations become ``if`` with one option
-        per edge, other targets are reached by ``goto`` (which SPIN compiles away).
-        Nesting follows the model's own if/do nesting (a worklist, not recursion)."""
-        by_id = {loc.id: loc for loc in process.locations}
-        indegree = dict.fromkeys(by_id, 0)
-        for e in process.edges:
-            indegree[e.target] += 1
+    def _body(self, process: Process, writer: ExprWriter) -> list[str]:
+        """Return the body lines of a process (``layout.py`` has the rules)."""
 
-        def inline(t: int) -> bool:
-            return (t != process.initial and indegree[t] == 1 and not by_id[t].terminal
-                    and bool(_outgoing(process, t)))
+        def tag(e: Edge, text: str) -> str:
+            event = e.event.base if e.event and not e.event.components else e.label
+            return self.tag(LineInfo(e.span, event, e.text or text, True))
 
-        roots = [process.initial] + [lid for lid in by_id if lid != process.initial
-                                     and not inline(lid) and not by_id[lid].terminal]
-        terminal = [lid for lid in by_id if by_id[lid].terminal and lid not in roots
-                    and not _outgoing(process, lid)]
-        # Fall through to the end of the body instead of jumping to a terminal label
-        # (a label needs a statement, which costs SPIN a state): possible when one
-        # unlabelled terminal location is reached only from inside one root's code,
-        # which then goes last.
-        fall_through: int | None = None
-        if len(terminal) == 1 and not by_id[terminal[0]].labels:
-            owners = set()
-            for root in roots:
-                seen, stack = set(), [root]
-                while stack:
-                    lid = stack.pop()
-                    if lid in seen:
-                        continue
-                    seen.add(lid)
-                    for _i, e in _outgoing(process, lid):
-                        if e.target == terminal[0]:
-                            owners.add(root)
-                        elif inline(e.target):
-                            stack.append(e.target)
-            if len(owners) == 1:
-                fall_through = terminal[0]
-                owner = owners.pop()
-                roots = [r for r in roots if r != owner] + [owner]
-                if roots[0] != process.initial:
-                    fall_through = None
-                    roots = [process.initial] + [r for r in roots if r != process.initial]
-        lines: list[str] = []
-        # Work items: ("loc", location, indent) emits labels and content of a location;
-        # ("text", line) emits a line as is.
-        for root in roots:
-            work: list[tuple] = [("loc", root, 1)]
-            while work:
-                item = work.pop()
-                if item[0] == "text":
-                    lines.append(item[1])
-                    continue
-                _, lid, depth = item
-                pad = "  " * depth
-                labels = self._location_labels(process, lid)
-                if lid != process.initial and inline(lid):
-                    # Only labels the model names (or SPIN gives meaning) on inlined
-                    # locations: a label is a possible jump target, which stops SPIN
-                    # from merging statements, and so changes its state count.
-                    labels = [lab for lab in labels if lab != f"L{lid}"]
-                if labels:
-                    lines.append(f"{pad[:-2]}{': '.join(labels)}:")
-                edges = _outgoing(process, lid)
-                if not edges:
-                    lines.append(f"{pad}false;")
-                    continue
-                pending: list[tuple] = []
-                # A goto may not target the inside of a d_step: wrap a labelled d_step
-                # in a one-option if (same state count in SPIN).
-                first_text = self._edge(edges[0][1], writer, by_id)
-                single = len(edges) == 1 and not (labels and first_text.startswith("d_step"))
-                if not single:
-                    pending.append(("text", f"{pad}if"))
-                for _index, e in edges:
-                    text = self._edge(e, writer, by_id)
-                    info = LineInfo(e.span, e.event.base if e.event and not e.event.components
-                                    else e.label, e.text or text, True)
-                    lead = pad if single else f"{pad}:: "
-                    inner = pad if single else pad + "   "
-                    pending.append(("text", f"{lead}{text}; {self.tag(info)}"))
-                    if inline(e.target):
-                        pending.append(("loc", e.target, depth + (0 if single else 2)))
-                    elif e.target == fall_through:
-                        pass  # falls through to the end of the body
-                    else:
-                        pending.append(("text", f"{inner}goto L{e.target};"))
-                if not single:
-                    pending.append(("text", f"{pad}fi;"))
-                work.extend(reversed(pending))
-        for lid in terminal:
-            if lid != fall_through:
-                lines.append(f"{': '.join(self._location_labels(process, lid))}: ;")
-        return lines
+        return BodyWriter(
+            edge_text=lambda e: self._edge(e, writer),
+            tag=tag,
+            labels=lambda lid: self._location_labels(process, lid),
+        ).body(process)
 
-    def _locations(self, process: Process, writer: ExprWriter, first: int | None) -> list[dict]:
-        by_id = {loc.id: loc for loc in process.locations}
-        order = [process.initial] + [
-            loc.id for loc in process.locations if loc.id != process.initial
-        ]
-        terminal = [lid for lid in order if by_id[lid].terminal and not _outgoing(process, lid)]
-        order = [lid for lid in order if lid not in terminal] + terminal
-        out: list[dict] = []
-        for lid in order:
-            loc = by_id[lid]
-            labels = [sanitize(lab) for lab in loc.labels]
-            labels.append(f"L{lid}")
-            if loc.end and not any(lab.startswith("end") for lab in labels):
-                labels.insert(0, f"end_L{lid}")
-            if loc.progress and not any(lab.startswith("progress") for lab in labels):
-                labels.insert(0, f"progress_L{lid}")
-            if loc.accept and not any(lab.startswith("accept") for lab in labels):
-                labels.insert(0, f"accept_L{lid}")
-            options = []
-            for _index, e in _outgoing(process, lid):
-                text = self._edge(e, writer, by_id)
-                target_atomic = by_id[e.target].atomic
-                goto = f"goto L{e.target}"
-                if target_atomic and not loc.atomic:
-                    body = f"atomic {{ {text}; {goto} }}"
-                else:
-                    body = f"{text}; {goto}"
-                info = LineInfo(
-                    e.span,
-                    e.event.base if e.event and not e.event.components else e.label,
-                    e.text or text,
-                    True,
-                )
-                options.append(f"{body} {self.tag(info)}")
-            out.append(
-                {
-                    "labels": labels,
-                    "atomic": loc.atomic,
-                    "options": options,
-                    "terminal": lid in terminal,
-                }
-            )
-        return out
-
-    def _edge(self, e: Edge, writer: ExprWriter, by_id: Mapping) -> str:  # noqa: ARG002
+    def _edge(self, e: Edge, writer: ExprWriter) -> str:
         parts: list[str] = []
         guard_text = None
-        if isinstance(e.guard, ElseGuard):
+        guard = _without_conjunct(e.guard, self.provided)
+        if isinstance(guard, ElseGuard):
             guard_text = "else"
-        elif e.guard is not None:
-            guard_text = f"({writer.expr(e.guard)})"
+        elif guard is not None:
+            guard_text = f"({writer.expr(guard)})"
         comm_text = writer.stmt(e.comm)[0] if e.comm is not None else None
         effects = [line for s in e.effect for line in writer.stmt(s)]
         blocking = has_statement(e.effect, (Send, Receive, Run))
@@ -972,6 +902,37 @@ def _field_type(t: Type, span: Span | None) -> str:
     if declared.length is not None or declared.bits is not None:
         raise UnsupportedError.at(span, "array or unsigned message fields cannot be emitted")
     return declared.base
+
+
+def _channel_arrays(process: Process) -> dict[str, int]:
+    """Return the process-local channel arrays of ``process``, base name -> length: the
+    channels named ``base[0]`` .. ``base[n-1]``, all of one capacity and message type
+    (the Promela front-end's form of ``chan base[n] = ...``), written back as one array
+    so that a computed index ``base[i]`` has a Promela form."""
+    groups: dict[str, list[Channel]] = {}
+    for c in process.channels:
+        element = array_element(c.name)
+        if element is not None:
+            groups.setdefault(element[0], []).append(c)
+    out: dict[str, int] = {}
+    for base, members in groups.items():
+        names = [c.name for c in members]
+        if (names == [f"{base}[{k}]" for k in range(len(members))]
+                and len({(c.capacity, c.fields) for c in members}) == 1):
+            out[base] = len(members)
+    return out
+
+
+def _without_conjunct(guard: Expr | None, conjunct: Expr | None) -> Expr | None:
+    """Return ``guard`` without the trailing ``&& conjunct`` the Promela front-end adds
+    for a ``provided`` clause (``guard`` itself if it has no such conjunct)."""
+    if conjunct is None or guard is None:
+        return guard
+    if guard == conjunct:
+        return None
+    if isinstance(guard, Binary) and guard.op == "&&" and guard.right == conjunct:
+        return guard.left
+    return guard
 
 
 def _outgoing(process: Process, lid: int) -> list[tuple[int, Edge]]:
@@ -1589,7 +1550,7 @@ class _Explicit:
             groups=groups,
             reset=reset,
             all_end=all_end,
-            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name]
+            ltl=[(p.ltl_name, p.spin_formula) for p in props if p.ltl_name and p.check == "ltl"]
             if self.ltl_blocks
             else [],
         )

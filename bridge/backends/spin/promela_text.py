@@ -154,6 +154,8 @@ class Scope:
     remote_var: Callable[[RemoteVar, Callable[[Expr], str]], str] | None = None
     else_guard: str | None = None
     where: str = "model"
+    # (base name, length) of a process-local channel array -> its emitted name, or None
+    channel_array: Callable[[str, int], str | None] | None = None
 
 
 def global_name(name: str) -> str:
@@ -288,8 +290,15 @@ class ExprWriter:
     # -- expressions ----------------------------------------------------------
     def channel(self, e: Expr) -> str:
         """Return a channel operand; Promela has no channel-valued expressions beyond
-        names and array elements."""
+        names and array elements. An element of a process-local channel array chosen by
+        a computed index is, in the IR, ``i == 0 ? c[0] : (i == 1 ? c[1] : ... : 0)``
+        (promela/lower.py); it is written back as ``c[i]``."""
         if isinstance(e, Conditional):
+            element = _array_choice(e)
+            if element is not None and self.scope.channel_array is not None:
+                name = self.scope.channel_array(element[0], element[2])
+                if name is not None:
+                    return f"{name}[{self.expr(element[1])}]"
             raise UnsupportedError.at(
                 e.span, f"{self.scope.where}: a channel chosen by an expression "
                 "(an array of process-local channels) has no Promela form here"
@@ -407,6 +416,41 @@ class ExprWriter:
     def block(self, body: tuple[Stmt, ...]) -> str:
         lines = [line for st in body for line in self.stmt(st)]
         return "; ".join(lines) if lines else "skip"
+
+
+def array_element(name: str) -> tuple[str, int] | None:
+    """Return ``(base, k)`` for the name ``base[k]`` of a channel of a channel array."""
+    m = _ELEMENT.match(name)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+_ELEMENT = re.compile(r"^(.+)\[(\d+)\]$")
+
+
+def _array_choice(e: Expr) -> tuple[str, Expr, int] | None:
+    """Return ``(base, index, n)`` if ``e`` is the IR form of ``base[index]`` over all the
+    channels ``base[0..n-1]`` (a chain of conditionals ending in the invalid channel 0),
+    else None."""
+    base: str | None = None
+    index: Expr | None = None
+    k = 0
+    node = e
+    while isinstance(node, Conditional):
+        cond, then = node.cond, node.then
+        if not (isinstance(cond, Binary) and cond.op == "==" and isinstance(cond.right, Const)
+                and cond.right.value == k and isinstance(then, Var)):
+            return None
+        element = array_element(then.name)
+        if element is None or element[1] != k or (base is not None and element[0] != base):
+            return None
+        if index is not None and cond.left != index:
+            return None
+        base, index = element[0], cond.left
+        k += 1
+        node = node.otherwise
+    if base is None or index is None or not (isinstance(node, Const) and node.value == 0):
+        return None
+    return base, index, k
 
 
 def block_locals(stmts: tuple[Stmt, ...]) -> list[LocalVar]:

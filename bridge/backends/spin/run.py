@@ -50,7 +50,9 @@ class SpinOptions:
     pan (``NOREDUCE``, ``SAFETY``, ``VECTORSZ=2048``); ``ltl``: the ltl block to check
     (``pan -N``); ``never_claim``: the text of a never claim given to ``spin -a -N``
     (the model must then contain no ltl block). ``extra_pan_flags``: more pan flags,
-    each one ``-x``-shaped token.
+    each one ``-x``-shaped token. ``include_dirs``: directories the preprocessor
+    searches for ``#include "file"`` (the model runs from a temporary directory, so a
+    model that includes a file next to it needs its own directory here).
     """
 
     timeout: float = 60.0
@@ -70,6 +72,7 @@ class SpinOptions:
     spin: str = "spin"
     cc: str = "cc"
     keep_directory: str | None = None  # copy the work directory here (debugging, ltlcross)
+    include_dirs: tuple[str, ...] = ()
 
     def validate(self) -> None:
         """Raise ``ConfigurationError`` if a field cannot be passed on safely."""
@@ -93,6 +96,9 @@ class SpinOptions:
             raise ConfigurationError(
                 "weak fairness (-f) needs acceptance (-a) or non-progress (-l)"
             )
+        for d in self.include_dirs:
+            if not Path(d).is_dir():
+                raise ConfigurationError(f"include directory {d!r} is not a directory")
         if self.max_depth is not None and self.max_depth < 1:
             raise ConfigurationError(f"max depth must be positive, got {self.max_depth}")
         if self.optimise not in ("-O0", "-O1", "-O2", "-O3", "-Os"):
@@ -281,6 +287,7 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
     with tempfile.TemporaryDirectory(prefix="bridge-spin-") as work:
         Path(work, MODEL_FILE).write_text(pml_text, encoding="utf-8")
         spin_argv = [options.spin, "-a"]
+        spin_argv += [f"-E-I{Path(d).resolve()}" for d in options.include_dirs]
         if options.never_claim is not None:
             Path(work, "claim.nvr").write_text(options.never_claim, encoding="utf-8")
             spin_argv += ["-N", "claim.nvr"]

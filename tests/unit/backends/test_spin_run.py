@@ -126,6 +126,16 @@ active [4] proctype P() {
     assert result.states_stored > 0  # read from the progress lines
 
 
+@pytest.mark.spin
+def test_include_dirs_reach_the_preprocessor(tmp_path) -> None:  # noqa: ANN001
+    (tmp_path / "limit.h").write_text("#define LIMIT 2\n")
+    model = '#include "limit.h"\nbyte x;\nactive proctype P() { x = LIMIT; assert(x == 2) }\n'
+    with pytest.raises(BackendError):
+        run_spin(model, SpinOptions(timeout=60))
+    result = run_spin(model, SpinOptions(timeout=60, include_dirs=(str(tmp_path),)))
+    assert result.complete and result.errors == 0
+
+
 def test_options_reject_unsafe_values() -> None:
     with pytest.raises(ConfigurationError):
         SpinOptions(defines=("X; rm -rf /",)).validate()
@@ -133,6 +143,8 @@ def test_options_reject_unsafe_values() -> None:
         SpinOptions(extra_pan_flags=("-a -b",)).validate()
     with pytest.raises(ConfigurationError):
         SpinOptions(weak_fairness=True).validate()
+    with pytest.raises(ConfigurationError):
+        SpinOptions(include_dirs=("/no/such/directory",)).validate()
     assert SpinOptions(acceptance=True, weak_fairness=True, max_depth=5).pan_arguments() == [
         "-a",
         "-f",
