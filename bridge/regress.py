@@ -22,7 +22,17 @@ Row format (one ``[[row]]`` table per verdict, all keys but the optional ones re
 - optional ``paper_seconds``, ``spin_seconds``, ``paper_states`` (as printed),
   ``fast`` (finishes in a few seconds here: these rows run in CI) and ``note`` (the
   analysis of a row whose verdict we do not reproduce, or a modelling remark; shown in
-  the Markdown/RESULTS table, never changes the status).
+  the Markdown/RESULTS table, never changes the status);
+- optional ``reduction``: the reduction the paper used for this row, asked of
+  ``bridge.api.check`` through ``CheckOptions``: ``"counter-abstraction"`` (process
+  counter abstraction, paper 002; with optional ``cutoff = K``, counts above K become
+  omega, and ``unbounded = true``, the process families are unbounded, which needs a
+  cutoff), ``"symmetry"`` (paper 001 sections 4-5: no or strong global fairness) or
+  ``"por"`` (partial order reduction: no or weak fairness, no event atoms). ``cutoff``
+  and ``unbounded`` are allowed only with ``"counter-abstraction"``. A reduction the
+  engine refuses for the row (unsound under its fairness, an event atom, no identical
+  processes, ...) makes the row ``ERROR`` with the engine's reason: a reduced row never
+  runs unreduced. Rows with a reduction are shown with it (``reduction`` column).
 
 Nothing here knows a verdict: they come from ``expected.toml`` only.
 """
@@ -49,12 +59,14 @@ from bridge.ir.verdict import Lasso, Outcome, Trace, TraceStep, Verdict
 
 __all__ = [
     "FAIRNESS_NAMES",
+    "REDUCTION_NAMES",
     "Row",
     "RunOptions",
     "RowResult",
     "Status",
     "check_row",
     "discover_expected",
+    "reduction_refusal",
     "format_junit",
     "format_case_summary",
     "format_lasso",
@@ -71,6 +83,7 @@ __all__ = [
 FAIRNESS_NAMES = ("none", "weak", "strong-local", "strong-global", "process-weak",
                   "process-strong", "annotated")
 EXPECTED_NAMES = ("holds", "violated", "unknown")
+REDUCTION_NAMES = ("counter-abstraction", "symmetry", "por")
 
 
 class Status:
@@ -106,6 +119,9 @@ class Row:
     fast: bool = False
     missing: str = ""
     note: str = ""
+    reduction: str = ""  # "" (none) or one of REDUCTION_NAMES
+    cutoff: int | None = None  # counter abstraction only
+    unbounded: bool = False  # counter abstraction only
 
     @property
     def path(self) -> Path:
@@ -118,16 +134,29 @@ class Row:
         return ",".join(f"{k}={v}" for k, v in self.size) or "-"
 
     @property
-    def key(self) -> tuple[str, tuple[tuple[str, int], ...], str, str]:
+    def reduction_text(self) -> str:
+        """Return the reduction as shown in tables (``counter-abstraction cutoff=2``,
+        ``symmetry``), or ``-`` for an unreduced row."""
+        if not self.reduction:
+            return "-"
+        extra = [] if self.cutoff is None else [f"cutoff={self.cutoff}"]
+        if self.unbounded:
+            extra.append("unbounded")
+        return " ".join([self.reduction, *extra])
+
+    @property
+    def key(self) -> tuple[Any, ...]:
         """Return what identifies the check: rows with equal keys share one run."""
-        return (str(self.path), self.size, self.assertion, self.fairness)
+        return (str(self.path), self.size, self.assertion, self.fairness, self.reduction,
+                self.cutoff, self.unbounded)
 
     @property
     def name(self) -> str:
         """Return a stable test name such as ``le_r/le_r_3.csp[N=3]#1@weak``."""
         shown = self.file or "(no model)"
+        reduced = f"+{self.reduction}" if self.reduction else ""
         return f"{self.case}/{shown}[{self.size_text}]#{self.assertion}@{self.fairness}" \
-            f"~{self.index}"
+            f"{reduced}~{self.index}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +232,8 @@ def load_rows(paths: Iterable[str | Path], only_file: str | None = None) -> list
 def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str, Any]) -> Row:
     where = f"{toml_path}: row {index}"
     allowed = {"file", "size", "assertion", "fairness", "expected", "source",
-               "paper_seconds", "spin_seconds", "paper_states", "fast", "note"}
+               "paper_seconds", "spin_seconds", "paper_states", "fast", "note",
+               "reduction", "cutoff", "unbounded"}
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise ConfigurationError(f"{where}: unknown keys {', '.join(unknown)}; "
@@ -231,6 +261,7 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
     size = tuple((str(k), _number(v, f"{where}: size {k}", int)) for k, v in size_raw.items())
     if "assertion" not in raw:
         raise ConfigurationError(f"{where}: no assertion (1-based number or name)")
+    reduction, cutoff, unbounded = _reduction(raw, where)
     return Row(case=case, folder=toml_path.parent, index=index, file=file, size=size,
                assertion=str(raw["assertion"]), fairness=fairness, expected=expected,
                source=source,
@@ -238,7 +269,34 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
                spin_seconds=_number(raw.get("spin_seconds"), where, float),
                paper_states=_number(raw.get("paper_states"), where, int),
                fast=bool(raw.get("fast", False)), missing=missing,
-               note=" ".join(str(raw.get("note", "")).split()))
+               note=" ".join(str(raw.get("note", "")).split()),
+               reduction=reduction, cutoff=cutoff, unbounded=unbounded)
+
+
+def _reduction(raw: Mapping[str, Any], where: str) -> tuple[str, int | None, bool]:
+    """Return a row's ``(reduction, cutoff, unbounded)``; a value that is not one of
+    ``REDUCTION_NAMES``, or ``cutoff``/``unbounded`` without ``"counter-abstraction"``,
+    raises ``ConfigurationError`` naming the file and row."""
+    value = raw.get("reduction", "")
+    if not isinstance(value, str) or (value and value not in REDUCTION_NAMES):
+        raise ConfigurationError(f"{where}: reduction {value!r}; allowed: "
+                                 f"{', '.join(REDUCTION_NAMES)} (or no reduction key)")
+    cutoff = raw.get("cutoff")
+    unbounded = raw.get("unbounded", False)
+    if (cutoff is not None or "unbounded" in raw) and value != "counter-abstraction":
+        raise ConfigurationError(f"{where}: cutoff and unbounded apply to reduction = "
+                                 f"\"counter-abstraction\" only")
+    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int)
+                               or cutoff < 1):
+        raise ConfigurationError(f"{where}: cutoff must be a positive integer, not "
+                                 f"{cutoff!r}")
+    if not isinstance(unbounded, bool):
+        raise ConfigurationError(f"{where}: unbounded must be true or false, not "
+                                 f"{unbounded!r}")
+    if unbounded and cutoff is None:
+        raise ConfigurationError(f"{where}: unbounded = true needs a cutoff (counts above "
+                                 f"it become omega)")
+    return value, cutoff, unbounded
 
 
 # ---------------------------------------------------------------------------------
@@ -296,9 +354,46 @@ def load_row_model(row: Row) -> ModelFile:
 
 
 def _options(row: Row, timeout: float | None, max_states: int | None) -> api.CheckOptions:
+    """Return the ``CheckOptions`` of a row: its fairness, limits and reduction."""
     fairness = Fairness.NONE if row.fairness == "annotated" else api.parse_fairness(
         row.fairness)
-    return api.CheckOptions(fairness=fairness, timeout=timeout, max_states=max_states)
+    return api.CheckOptions(fairness=fairness, timeout=timeout, max_states=max_states,
+                            por=row.reduction == "por",
+                            symmetry=row.reduction == "symmetry",
+                            counter_abstraction=row.reduction == "counter-abstraction",
+                            cutoff=row.cutoff, unbounded=row.unbounded)
+
+
+def reduction_refusal(row: Row, verdict: Verdict) -> str | None:
+    """Return why the engine did not use the row's reduction for ``verdict`` (its
+    notes say so: ``bridge.api`` checks unreduced when a reduction is unsound or
+    unavailable), or None when it was used or the row asks for none.
+
+    Used-ness is read positively from the verdict: the symmetry room names the families
+    it permutes (``symmetry: 3 instances of ...``), POR says ``partial order reduction
+    applied``, the counter abstraction reports its ``abstract_states``.
+    """
+    if not row.reduction:
+        return None
+    notes = [str(n) for n in verdict.notes]
+    general = [n for n in notes if n.startswith(("--por/--symmetry: not used",
+                                                 "--counter-abstraction: not used"))]
+    if row.reduction == "symmetry":
+        refused = general + [n for n in notes if n.startswith("symmetry: not applied")]
+        used = any(n.startswith("symmetry: ") and "not applied" not in n for n in notes)
+    elif row.reduction == "por":
+        refused = general + [n for n in notes if n.startswith("por: ")
+                             and not n.startswith("por: partial order reduction applied")]
+        used = any(n.startswith("por: partial order reduction applied") for n in notes)
+    else:
+        refused = general
+        used = any(name == "abstract_states" for name, _v in verdict.statistics.extra)
+    if refused:
+        return "; ".join(refused)
+    if not used:
+        return (f"the engine's verdict does not say that {row.reduction} was applied "
+                f"(notes: {'; '.join(notes) or 'none'})")
+    return None
 
 
 def format_lasso(lasso: Lasso, limit: int = 60) -> str:
@@ -353,6 +448,10 @@ def check_row(row: Row, timeout: float | None = None, max_states: int | None = N
                          message=f"assertion {row.assertion} selected {len(verdicts)} "
                                  f"properties")
     verdict = verdicts[0]
+    refusal = reduction_refusal(row, verdict)
+    if refusal is not None:
+        return RowResult(row, Status.ERROR, seconds=seconds,
+                         message=f"reduction {row.reduction} refused: {refusal}")
     got = verdict.outcome.value
     stats = verdict.statistics
     if verdict.outcome is Outcome.UNKNOWN:
@@ -413,7 +512,7 @@ class RunOptions:
 def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[RowResult]:
     """Return one result per row, in the rows' order.
 
-    Rows with the same (file, size, assertion, fairness) share one check. Each check
+    Rows with the same (file, size, assertion, fairness, reduction) share one check. Each check
     runs in its own process (``jobs`` at a time) and is killed if it overruns its time
     limit by more than half, so a stuck engine cannot stall the suite. With
     ``max_seconds``, checks start cheapest-first (fast rows, then by the paper's time)
@@ -523,8 +622,8 @@ def summarise(results: Sequence[RowResult]) -> dict[str, int]:
     return counts
 
 
-HEADERS = ("model", "size", "property", "fairness", "expected", "got", "states",
-           "seconds", "paper s", "status")
+HEADERS = ("model", "size", "property", "fairness", "reduction", "expected", "got",
+           "states", "seconds", "paper s", "status")
 
 
 def _cells(result: RowResult) -> tuple[str, ...]:
@@ -534,6 +633,7 @@ def _cells(result: RowResult) -> tuple[str, ...]:
         row.size_text,
         f"#{row.assertion}",
         row.fairness,
+        row.reduction_text,
         row.expected,
         result.got,
         "-" if result.states is None else str(result.states),
@@ -561,9 +661,9 @@ def format_table(results: Sequence[RowResult]) -> str:
 def format_markdown(results: Sequence[RowResult]) -> str:
     """Return a Markdown table: paper verdict and time, ours, the ratio, the source."""
     lines = [
-        "| model | size | property | fairness | paper | paper s | ours | our s | ratio "
-        "| states | status | source |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| model | size | property | fairness | reduction | paper | paper s | ours | our s "
+        "| ratio | states | status | source |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for result in results:
         row = result.row
@@ -578,7 +678,7 @@ def format_markdown(results: Sequence[RowResult]) -> str:
             status += f" [note: {row.note}]"
         lines.append("| " + " | ".join(_md(x) for x in (
             f"{row.case}/{row.file}" if row.file else row.case, row.size_text,
-            f"#{row.assertion}", row.fairness, row.expected,
+            f"#{row.assertion}", row.fairness, row.reduction_text, row.expected,
             "-" if row.paper_seconds is None else f"{row.paper_seconds:g}",
             result.got, "-" if result.seconds is None else f"{result.seconds:.2f}", ratio,
             "-" if result.states is None else str(result.states), status,
@@ -638,8 +738,12 @@ reason. Regenerate with:
 runs for hours, as in the papers).
 
 Statuses: `pass` (our verdict = the paper's), `MISMATCH`, `reported` (no paper verdict),
-`limit` (our time/state limit stopped the check), `ERROR` (the model could not be loaded
-or checked: the message says why), `missing` (no model), `skipped` (outside the budget).
+`limit` (no verdict: our time/state limit stopped the check, or the counter abstraction
+was inconclusive; the message says which), `ERROR` (the model could not be loaded or
+checked, or the engine refused the row's reduction: the message says why), `missing`
+(no model), `skipped` (outside the budget). The `reduction` column names the reduction
+the row asks for (the one the paper used: `counter-abstraction` for paper 002,
+`symmetry` for paper 001); `-` means the concrete state space, unreduced.
 """
 
 
