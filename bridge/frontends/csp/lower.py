@@ -53,11 +53,28 @@ Lowering strategy
   properties after their text (``Sys deadlockfree``); ``Property.number`` is the
   1-based position of the assertion in the file.
 
+* A sequential *prefix* before the asserted composition, ``Init(); (A ||| B)``: the
+  prefix is an instance whose last step (its terminate under ';', a tau, or the step
+  reaching Skip) sets a fresh global ``_startedK`` that guards the first locations of
+  the composition's leaves.
+* A composition nested in a leaf, ``init -> (A ||| B)`` or ``(A || B); C``, reached at
+  most once in any run (no cycle of the leaf's control graph leads to it, and the leaf
+  cannot end without reaching it): its operands are static instances that start
+  dormant (their first location waits for a global ``_startedK`` set by the leaf's step
+  that reaches the composition: no extra step). If the leaf ends there, its only step
+  is a ``terminate`` that is a barrier with the operands' joint terminate
+  (``Parallel`` on ``terminate``); under ``;`` the operands park at Skip (no terminate
+  step) counting a global ``_joinedK`` down, and the leaf continues with ``C`` by one
+  tau step when it is 0 (PAT: the joint terminate under ';' becomes tau). The
+  bookkeeping globals are functions of the control locations, so there is one state
+  per PAT state. Barriers among the operands are those of the same composition at top
+  level; the enclosing ``||`` alphabet of the leaf includes its operands' events.
+
 Rejected with ``UnsupportedError`` (named construct and span): parallel composition
-nested under a prefix, sequential composition, choice or recursion (a sequential
-*prefix* before the asserted composition, ``Init(); (A ||| B)``, is supported: the
-prefix is an instance whose last step sets a fresh global ``_startedK`` that guards the
-first locations of the composition's leaves); hiding above a ``||`` composition
+nested under recursion (a process call cycle leads back to it), in a loop, under a
+choice, guard, ``atomic``, hiding or ``interrupt``, or whose operands read a value
+bound at run time; a composition followed by ';' with an operand that may terminate
+from a choice (``Skip [] a -> Skip``); hiding above a ``||`` composition
 (above ``|||`` it is pushed into every operand); hiding of events with
 state-dependent components or of channel events; ``refines``; channel
 arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
@@ -424,6 +441,27 @@ class _Leaf:
     gate: str | None = None  # a global that must be true for the first location's edges
     hidden: frozenset[str] = frozenset()  # hiding above the composition (constant names)
     hidden_bases: frozenset[str] = frozenset()
+    # An operand of a nested composition followed by ';': it parks at its Skip (no
+    # terminate step) and the step reaching Skip counts this global down to 0.
+    park: str | None = None
+    # Allocates a fresh hidden-bookkeeping global name (nested compositions).
+    fresh_global: Callable[[str], str] | None = None
+
+
+@dataclass
+class _Nested:
+    """A parallel composition reached by a step of a leaf (or first in it): its
+    operands become static instances that start when ``flag`` is set (None: at once).
+    ``kind`` "tail": the leaf ends there (its terminate joins the operands'); "seq":
+    ``(A || B); C``, the leaf waits at that location until ``join`` is 0 (every
+    operand at its Skip), then a tau step continues with C (cspsharp.md section 7)."""
+
+    cfg: Cfg
+    kind: str
+    flag: str | None
+    inherited: bool
+    join: str | None
+    span: Span
 
 
 class _Lowerer:
@@ -1075,6 +1113,9 @@ class _LeafBuilder:
         self.syntactic_events: set[str] = set()
         self.dynamic_events: list[tuple[Event, Span | None]] = []
         self.can_terminate = False
+        # Nested parallel compositions, by their ("PAR", term, env) configuration.
+        self.nested: dict[Cfg, _Nested] = {}
+        self._allowed_par: Cfg | None = None
 
     def fresh(self, base: str) -> str:
         return f"{_PLACEHOLDER}{next(self.counter)}{_PLACEHOLDER}{base}"
@@ -1147,12 +1188,18 @@ class _LeafBuilder:
                 ("XCH", tuple(("T", term.body, e) for e in envs)), mode, caps, post, depth + 1
             )
         if isinstance(term, (s.Binary, s.Indexed)) and term.op in ("|||", "||"):
-            raise UnsupportedError.at(
-                term.span,
-                f"unsupported construct: '{term.op}' nested under a prefix, sequential "
-                "composition, choice or recursion (only the asserted process may be a "
-                "parallel composition)",
-            )
+            # A nested composition: unfolded into static instances if it is reached at
+            # most once (checked by the system builder); its operands cannot read this
+            # process's run-time values.
+            kept = self.restrict(cfg)[2]
+            for name, value in kept:
+                if not isinstance(value, Const):
+                    raise UnsupportedError.at(
+                        term.span,
+                        f"unsupported construct: '{term.op}' nested in a process whose "
+                        f"operands depend on a run-time value ('{name}')",
+                    )
+            return ("PAR", term, kept)
         if isinstance(term, s.Binary) and term.op == "interrupt":
             c: Cfg = ("T", term.operands[0], env)
             for op in term.operands[1:]:
@@ -1227,6 +1274,21 @@ class _LeafBuilder:
             return [_Raw(None, None, [], Event(TERMINATE), TERM, None, "terminate")]
         if kind in ("STOP", "TERM"):
             return []
+        if kind == "PAR":
+            # The process ended in a composition: its own terminate joins the
+            # operands' joint terminate (a barrier; cspsharp.md section 7).
+            rec = self._nested_at(cfg, "tail")
+            self.can_terminate = True
+            return [_Raw(None, None, [], Event(TERMINATE), TERM, rec.span,
+                         "terminate (parallel composition)")]
+        if kind == "SEQ" and cfg[1][0] == "PAR":
+            # (A || B); C: the operands' joint terminate is a tau step to C, taken
+            # once every operand is at its Skip (the count-down global is 0).
+            rec = self._nested_at(cfg[1], "seq")
+            assert rec.join is not None
+            guard = Binary("==", Var(rec.join, "global"), Const(0))
+            return [_Raw(guard, None, [], None, cfg[2], rec.span,
+                         "terminate (parallel composition; sequential composition: tau)")]
         if kind == "SEQ":
             raws = self.steps(cfg[1], caps)
             for r in raws:
@@ -1283,6 +1345,39 @@ class _LeafBuilder:
             return out
         term, env = cfg[1], cfg[2]
         return self.term_steps(term, env, caps)
+
+    def _nested_at(self, par: Cfg, kind: str) -> _Nested:
+        """Return the record of the nested composition ``par`` offering its steps at
+        the current location; refuse one in any other position (under a choice, guard,
+        atomic, hiding or interrupt)."""
+        term = par[1]
+        if par != self._allowed_par:
+            raise _nested_unsupported(
+                term, "a choice, guard, atomic, hiding or interrupt"
+            )
+        rec = self.nested.get(par)
+        assert rec is not None, "the location's composition is recorded when reached"
+        if rec.kind != kind:
+            raise _nested_unsupported(term, "two different continuations")
+        return rec
+
+    def _record(self, par: Cfg, kind: str, initial: bool) -> _Nested:
+        """Return the record of the nested composition ``par`` (a new one the first
+        time): its start flag and, for ``(A || B); C``, its count-down global."""
+        term = par[1]
+        rec = self.nested.get(par)
+        if rec is not None:
+            if initial or rec.inherited or rec.kind != kind:
+                raise _nested_unsupported(term, "recursion or a loop")
+            return rec
+        fresh = self.leaf.fresh_global
+        if fresh is None:  # pragma: no cover - every system leaf has an allocator
+            raise _nested_unsupported(term, "this context")
+        flag = self.leaf.gate if initial else fresh("_started")
+        join = fresh("_joined") if kind == "seq" else None
+        rec = _Nested(par, kind, flag, initial, join, term.span)
+        self.nested[par] = rec
+        return rec
 
     def term_steps(self, term: s.Term, env: Env, caps: dict[str, Expr]) -> list[_Raw]:
         low = self.low
@@ -1437,14 +1532,17 @@ class _LeafBuilder:
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
-        term_span = cfg[1].span if cfg[0] == "T" else span
+        term_span = cfg[1].span if cfg[0] in ("T", "PAR") else span
+        # An operand parked at its Skip has finished (its terminate is the joint tau
+        # step of the process waiting for the composition).
+        done = cfg == TERM or (self.leaf.park is not None and cfg == SKIP)
         self.location_list.append(
             Location(
                 lid,
                 labels=(),
                 atomic=_cfg_atomic(cfg),
-                end=cfg == TERM,
-                terminal=cfg == TERM,
+                end=done,
+                terminal=done,
                 span=term_span,
             )
         )
@@ -1455,6 +1553,10 @@ class _LeafBuilder:
         start: Cfg = ("T", self.leaf.term, self.leaf.env)
         if self.leaf.hidden:
             start = ("HIDE", start, self.leaf.hidden, self.leaf.hidden_bases)
+        if self.leaf.gate_set is not None:
+            # A sequential prefix ``P; (A ||| B)``: P's terminate is a tau to the
+            # composition (``Skip ; Q`` is Q at once): P ; Skip ends at SKIP.
+            start = ("SEQ", start, ("T", s.Skip(self.leaf.span), ()))
         initial_cfg = self.normalise(start, "post", {}, post)
         if post:
             # Constant arguments of parameters kept in locals: initial values.
@@ -1471,6 +1573,9 @@ class _LeafBuilder:
             initial_cfg = _cfg_map_env(
                 initial_cfg, lambda env: tuple((k, _map_expr(v, rename)) for k, v in env)
             )
+        head, depth = _spine_head(initial_cfg)
+        if head[0] == "PAR":
+            self._record(head, "tail" if depth == 0 else "seq", initial=True)
         self.location(initial_cfg, self.leaf.span)
         work = [0]
         while work:
@@ -1514,11 +1619,22 @@ class _LeafBuilder:
                     out.append((k, Var(name, "local")))
             return tuple(out)
 
+        if self.leaf.park is not None and cfg == SKIP:
+            return []  # parked: the waiting process takes the joint terminate
+        head, _ = _spine_head(cfg)
+        self._allowed_par = head if head[0] == "PAR" else None
         captured = _cfg_map_env(cfg, capture)
         raws: list[_Raw] = []
         for raw in self.steps(captured, caps):
             raw.captures = dict(caps)
             raws.append(raw)
+            if self.leaf.park is not None and _is_terminate(raw):
+                raise UnsupportedError.at(
+                    raw.span or self.leaf.span,
+                    "unsupported construct: an operand of a composition followed by ';' "
+                    "that may terminate other than by becoming Skip (e.g. a choice with "
+                    "a Skip branch)",
+                )
         return raws
 
     def finish(self, source: int, source_cfg: Cfg, raw: _Raw) -> Edge | None:
@@ -1621,6 +1737,14 @@ class _LeafBuilder:
             # The end of a sequential prefix: ``Skip ; (A ||| B)`` is the composition.
             target_cfg = TERM
             back.append(Assign(Var(gate_set, "global"), Const(True)))
+        park = self.leaf.park
+        if park is not None and target_cfg == SKIP:
+            back.append(Assign(Var(park, "global"), Binary("-", Var(park, "global"), Const(1))))
+        head, depth = _spine_head(target_cfg)
+        if head[0] == "PAR":
+            rec = self._record(head, "tail" if depth == 0 else "seq", initial=False)
+            assert rec.flag is not None
+            back.append(Assign(Var(rec.flag, "global"), Const(True)))
         body = _coalesce_moves(front + effect + back)
         final = set(canon.values())
         written = set(src_locals) | set(self._comm_binds(comm))
@@ -1774,6 +1898,25 @@ def _canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str
     return canon
 
 
+def _spine_head(cfg: Cfg) -> tuple[Cfg, int]:
+    """Return the innermost left operand of the ``;`` chain of ``cfg`` (what runs
+    first) and how many ``;`` lie above it."""
+    depth = 0
+    while cfg[0] == "SEQ":
+        cfg = cfg[1]
+        depth += 1
+    return cfg, depth
+
+
+def _nested_unsupported(term: s.Term, why: str) -> UnsupportedError:
+    op = getattr(term, "op", "||")
+    return UnsupportedError.at(
+        term.span,
+        f"unsupported construct: '{op}' nested under {why} (only a composition reached "
+        "at most once, after a prefix or in a sequential composition, is unfolded)",
+    )
+
+
 def _is_terminate(raw: _Raw) -> bool:
     return raw.event is not None and raw.event.base == TERMINATE and raw.target == TERM
 
@@ -1924,6 +2067,7 @@ class _SystemBuilder:
         self.instance_leaves: list[_Leaf] = []
         self.gates = 0
         self.gate_vars: list[Variable] = []
+        self._nesting: list[int] = []  # nested compositions being unfolded (term ids)
 
     def compose(self, term: s.Term, env: Env, def_name: str | None, depth: int = 0) -> _Node:
         low = self.low
@@ -1950,12 +2094,7 @@ class _SystemBuilder:
         ):
             # ``Init(); (A ||| B)``: the prefix runs first; its last step hands over
             # (``Skip ; Q`` behaves as Q directly, so there is no extra step).
-            for op in term.operands[:-1]:
-                if _is_composition(low, op):
-                    raise UnsupportedError.at(
-                        op.span,
-                        "unsupported construct: a parallel composition followed by ';'",
-                    )
+            # A composition inside the prefix is a nested one (the prefix leaf's).
             prefix_term = (
                 term.operands[0] if len(term.operands) == 2
                 else low.seq_prefix(term, len(term.operands) - 1)
@@ -2021,8 +2160,14 @@ class _SystemBuilder:
         """Return the composition of ``node`` and the instance ids under it."""
         if node.leaf is not None:
             leaf = node.leaf
-            key = (id(leaf.term), leaf.env, leaf.gate, leaf.gate_set, leaf.hidden)
-            if key not in self.processes:
+            leaf.fresh_global = self._fresh_global
+            key = (id(leaf.term), leaf.env, leaf.gate, leaf.gate_set, leaf.hidden, leaf.park)
+            cached = self.processes.get(key)
+            if cached is not None and cached[1].nested:
+                # Its nested compositions have their own operands and globals.
+                key = (*key, len(self.instances))
+                cached = None
+            if cached is None:
                 builder, process = _build_leaf(self.low, leaf)
                 names = {p.name for p, _ in self.processes.values()}
                 if process.name in names:
@@ -2043,7 +2188,12 @@ class _SystemBuilder:
             self.instances.append(Instance(process.name, (), iname, leaf.span))
             self.instance_builders.append(builder)
             self.instance_leaves.append(leaf)
-            return InstanceRef(iid), [iid]
+            comp: Composition = InstanceRef(iid)
+            ids = [iid]
+            for rec in builder.nested.values():
+                comp, more = self._nested_node(comp, process, builder, rec, leaf)
+                ids.extend(more)
+            return comp, ids
         if node.op == ";":
             prefix, rest = node.children
             assert prefix.leaf is not None
@@ -2076,6 +2226,58 @@ class _SystemBuilder:
             alphabets.append(frozenset(alpha))
         return Parallel(children, tuple(alphabets)), ids
 
+    def _fresh_global(self, base: str) -> str:
+        name = f"{base}{self.gates}"
+        self.gates += 1
+        return name
+
+    def _nested_node(
+        self, comp: Composition, process: Process, builder: _LeafBuilder, rec: _Nested,
+        leaf: _Leaf,
+    ) -> tuple[Composition, list[int]]:
+        """Return ``comp`` (the leaf's composition so far) composed with the static
+        instances of the nested composition ``rec``, and those instances' ids.
+
+        The operands start dormant: the edges of their first location wait for
+        ``rec.flag``, set by the leaf's step that reaches the composition, so starting
+        costs no step. "tail": ``Parallel`` on ``terminate`` with the leaf, whose only
+        step there is its terminate (PAT's joint termination). "seq": the operands park
+        at Skip, counting ``rec.join`` down; the leaf continues by one tau step at 0
+        (PAT: the composition's terminate under ';' is a tau). Operands and leaf never
+        run at the same time, and barriers between operands are those of the
+        composition at top level (cspsharp.md section 7)."""
+        term = rec.cfg[1]
+        _check_reached_once(process, builder, rec)
+        if id(term) in self._nesting:
+            raise _nested_unsupported(term, "recursion (a process call cycle leads back to it)")
+        self._nesting.append(id(term))
+        try:
+            node = self.compose(term, rec.cfg[2], leaf.def_name)
+            for op_leaf in _leaves(node):
+                op_leaf.gate = rec.flag
+            parked = _final_leaves(node) if rec.kind == "seq" else []
+            for op_leaf in parked:
+                op_leaf.park = rec.join
+            sub, ids = self.build_node(node)
+        finally:
+            self._nesting.pop()
+        if rec.flag is not None and not rec.inherited:
+            self.gate_vars.append(Variable(rec.flag, BoolType(), Const(False), span=rec.span))
+        if rec.kind == "tail":
+            both = frozenset({TERMINATE})
+            return Parallel((comp, sub), (both, both)), ids
+        assert rec.join is not None
+        waiting = sum(
+            1 for i in ids
+            if any(self.instance_leaves[i] is p for p in parked)
+            and self.instance_builders[i].cfgs[0] != SKIP
+        )
+        self.gate_vars.append(
+            Variable(rec.join, IntType(0, waiting, Overflow.ERROR, "var"), Const(waiting),
+                     span=rec.span)
+        )
+        return Interleave((comp, sub)), ids
+
     def alphabet(self, iid: int) -> set[str]:
         leaf = self.instance_leaves[iid]
         builder = self.instance_builders[iid]
@@ -2098,6 +2300,78 @@ class _SystemBuilder:
                 f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
             )
         return set(builder.syntactic_events)
+
+
+def _final_leaves(node: _Node) -> list[_Leaf]:
+    """Return the leaves of ``node`` that end it (not the prefix of a ``;`` node)."""
+    out: list[_Leaf] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.leaf is not None:
+            out.append(n.leaf)
+        elif n.op == ";":
+            stack.append(n.children[1])
+        else:
+            stack.extend(n.children)
+    return out
+
+
+def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -> None:
+    """Refuse the nested composition ``rec`` unless the leaf reaches it at most once
+    in any run (no cycle of the control graph leads to its location) and cannot end
+    without reaching it (every path to the end passes it): then its operands exist
+    exactly when PAT's term has them, and are finished whenever the leaf is."""
+    term = rec.cfg[1]
+    locs = [i for i, c in enumerate(builder.cfgs) if _spine_head(c)[0] == rec.cfg]
+    if len(locs) != 1:
+        raise _nested_unsupported(term, "two different continuations")
+    target = locs[0]
+    succ: dict[int, list[int]] = {loc.id: [] for loc in process.locations}
+    pred: dict[int, list[int]] = {loc.id: [] for loc in process.locations}
+    for e in process.edges:
+        succ[e.source].append(e.target)
+        pred[e.target].append(e.source)
+    above = {target}
+    stack = [target]
+    while stack:
+        x = stack.pop()
+        for p in pred[x]:
+            if p not in above:
+                above.add(p)
+                stack.append(p)
+    indegree = {v: 0 for v in above}
+    for v in above:
+        for w in succ[v]:
+            if w in above:
+                indegree[w] += 1
+    ready = [v for v, d in indegree.items() if d == 0]
+    seen = 0
+    while ready:
+        v = ready.pop()
+        seen += 1
+        for w in succ[v]:
+            if w in above:
+                indegree[w] -= 1
+                if indegree[w] == 0:
+                    ready.append(w)
+    if seen != len(above):
+        raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
+    if target == process.initial:
+        return
+    ends = {e.source for e in process.edges if process.locations[e.target].terminal}
+    visited = {process.initial}
+    stack = [process.initial]
+    while stack:
+        x = stack.pop()
+        if x in ends:
+            raise _nested_unsupported(
+                term, "a choice (the process may end without starting it)"
+            )
+        for w in succ[x]:
+            if w != target and w not in visited:
+                visited.add(w)
+                stack.append(w)
 
 
 def _has_parallel(node: _Node) -> bool:

@@ -309,7 +309,7 @@ def test_guarded_receive_condition() -> None:
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("P = a -> (b -> Skip ||| c -> Skip);", "nested under"),
+        ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion"),
         ("var x = 0;\nP = (a.x -> Skip) \\ {a.0};", "hiding event 'a'"),
         ("channel c 1;\nP = (c!1 -> Skip) \\ {c};", "hiding channel events"),
         ("A = a -> A;\nP = (A || A) \\ {a};", "hiding above a '||'"),
