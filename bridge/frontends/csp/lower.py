@@ -1535,7 +1535,7 @@ class _LeafBuilder:
         term_span = cfg[1].span if cfg[0] in ("T", "PAR") else span
         # An operand parked at its Skip has finished (its terminate is the joint tau
         # step of the process waiting for the composition).
-        done = cfg == TERM or (self.leaf.park is not None and cfg == SKIP)
+        done = cfg == TERM or (self.leaf.park is not None and _parks(cfg))
         self.location_list.append(
             Location(
                 lid,
@@ -1619,7 +1619,7 @@ class _LeafBuilder:
                     out.append((k, Var(name, "local")))
             return tuple(out)
 
-        if self.leaf.park is not None and cfg == SKIP:
+        if self.leaf.park is not None and _parks(cfg):
             return []  # parked: the waiting process takes the joint terminate
         head, _ = _spine_head(cfg)
         self._allowed_par = head if head[0] == "PAR" else None
@@ -1738,7 +1738,7 @@ class _LeafBuilder:
             target_cfg = TERM
             back.append(Assign(Var(gate_set, "global"), Const(True)))
         park = self.leaf.park
-        if park is not None and target_cfg == SKIP:
+        if park is not None and _parks(target_cfg):
             back.append(Assign(Var(park, "global"), Binary("-", Var(park, "global"), Const(1))))
         head, depth = _spine_head(target_cfg)
         if head[0] == "PAR":
@@ -1896,6 +1896,12 @@ def _canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str
                 used.add(new)
                 types.setdefault(new, wanted)
     return canon
+
+
+def _parks(cfg: Cfg) -> bool:
+    """Return True if an operand of a composition under ';' is done at ``cfg``: at
+    Skip, or ended in a nested composition (whose operands then park in its place)."""
+    return cfg == SKIP or cfg[0] == "PAR"
 
 
 def _spine_head(cfg: Cfg) -> tuple[Cfg, int]:
@@ -2255,22 +2261,27 @@ class _SystemBuilder:
             node = self.compose(term, rec.cfg[2], leaf.def_name)
             for op_leaf in _leaves(node):
                 op_leaf.gate = rec.flag
-            parked = _final_leaves(node) if rec.kind == "seq" else []
-            for op_leaf in parked:
-                op_leaf.park = rec.join
+            # Under ';' the operands park on the composition's count-down; a leaf
+            # that itself parks and ends in a composition hands its count to them.
+            park = rec.join if rec.kind == "seq" else leaf.park
+            if park is not None:
+                for op_leaf in _final_leaves(node):
+                    op_leaf.park = park
             sub, ids = self.build_node(node)
         finally:
             self._nesting.pop()
         if rec.flag is not None and not rec.inherited:
             self.gate_vars.append(Variable(rec.flag, BoolType(), Const(False), span=rec.span))
         if rec.kind == "tail":
+            if leaf.park is not None:
+                return Interleave((comp, sub)), ids
             both = frozenset({TERMINATE})
             return Parallel((comp, sub), (both, both)), ids
         assert rec.join is not None
         waiting = sum(
             1 for i in ids
-            if any(self.instance_leaves[i] is p for p in parked)
-            and self.instance_builders[i].cfgs[0] != SKIP
+            if self.instance_leaves[i].park == rec.join
+            and not _parks(self.instance_builders[i].cfgs[0])
         )
         self.gate_vars.append(
             Variable(rec.join, IntType(0, waiting, Overflow.ERROR, "var"), Const(waiting),
@@ -2359,7 +2370,10 @@ def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -
         raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
     if target == process.initial:
         return
-    ends = {e.source for e in process.edges if process.locations[e.target].terminal}
+    ends = {
+        e.source for e in process.edges
+        if process.locations[e.target].terminal and e.target != target
+    }
     visited = {process.initial}
     stack = [process.initial]
     while stack:

@@ -1,0 +1,258 @@
+"""Parallel compositions nested under a prefix or followed by ';' (cspsharp.md 7).
+
+The lowering unfolds such a composition, when it is reached at most once in any run,
+into static instances that start dormant. These tests pin the IR shape, and the state
+and step counts, verdicts and refusals against answers worked out by hand from PAT's
+rules: a process reference or the start of a composition is no step; ``P ||| Q`` and
+``P || Q`` terminate jointly (one ``terminate`` step); under ``;`` that joint terminate
+is one tau step to the continuation; ``Skip ; Q`` is ``Q`` with no step.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.diagnostics import UnsupportedError
+from bridge.frontends.csp import load_csp
+from bridge.ir import (
+    Fairness,
+    InstanceRef,
+    Interleave,
+    Outcome,
+    Parallel,
+    PropertyKind,
+    TransitionSystem,
+)
+
+explore_mod = pytest.importorskip("bridge.semantics.explore")
+fairness_mod = pytest.importorskip("bridge.fairness.check")
+
+
+def system(text: str) -> TransitionSystem:
+    return load_csp("nested.csp", text).systems[0]
+
+
+def counts(ts: TransitionSystem) -> tuple[int, int]:
+    stats = explore_mod.explore(ts)
+    return stats.states, stats.transitions
+
+
+def verdict(ts: TransitionSystem, kind: PropertyKind) -> Outcome:
+    prop = next(p for p in ts.properties if p.kind is kind)
+    return explore_mod.check_property(ts, prop).outcome
+
+
+def ltl(ts: TransitionSystem, fairness: Fairness) -> Outcome:
+    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
+    options = fairness_mod.LtlOptions(fairness=fairness)
+    return fairness_mod.check_ltl(ts, prop, options).outcome
+
+
+# ---------------------------------------------------------------------------------
+# IR shape
+
+
+def test_prefix_then_interleaving_ir() -> None:
+    """init -> (b -> Skip ||| c -> Skip): the operands are two more instances whose
+    first edges wait for the flag the parent's 'a' step sets; the parent's only step
+    afterwards is a terminate that is a barrier with the operands' joint terminate."""
+    ts = system("P = a -> (b -> Skip ||| c -> Skip);\n#assert P deadlockfree;")
+    assert [i.name for i in ts.instances] == ["P()", "P.1", "P.2"]
+    flag = next(g for g in ts.globals if g.name.startswith("_started"))
+    parent = ts.process("P()")
+    start = parent.edges[0]
+    assert start.event is not None and start.event.base == "a"
+    assert any(getattr(st.target, "name", None) == flag.name for st in start.effect)
+    [tail] = [e for e in parent.edges if e.source == start.target]
+    assert tail.event is not None and tail.event.base == "terminate"
+    for name in ("P.1", "P.2"):
+        first = [e for e in ts.process(name).edges if e.source == 0]
+        assert first and all(flag.name in repr(e.guard) for e in first)
+    comp = ts.composition
+    assert isinstance(comp, Parallel) and comp.children[0] == InstanceRef(0)
+    assert comp.alphabets == (frozenset({"terminate"}), frozenset({"terminate"}))
+    assert isinstance(comp.children[1], Parallel)  # two terminating operands
+
+
+def test_sequential_continuation_ir() -> None:
+    """(a -> Skip ||| b -> Skip); c -> Skip: operands park at Skip (no terminate edge),
+    each counting a global down from 2; the parent waits for 0 with one tau edge."""
+    ts = system("P = (a -> Skip ||| b -> Skip); c -> Skip;\n#assert P deadlockfree;")
+    join = next(g for g in ts.globals if g.name.startswith("_joined"))
+    assert getattr(join.init, "value", None) == 2
+    parent = ts.process("P()")
+    wait = parent.edges[0]
+    assert wait.event is None and join.name in repr(wait.guard)
+    for name in ("P.1", "P.2"):
+        p = ts.process(name)
+        assert all(e.event is None or e.event.base != "terminate" for e in p.edges)
+        assert [loc.terminal for loc in p.locations] == [False, True]
+    assert isinstance(ts.composition, Interleave)
+
+
+# ---------------------------------------------------------------------------------
+# State spaces against hand counts
+
+
+def test_prefix_then_interleaving_counts() -> None:
+    """P0 -a-> (b,c) with 2 * 2 operand states, then the joint terminate: 1 + 4 + 1 = 6
+    states; steps a, b, c, c, b, terminate = 6. It terminates: no deadlock."""
+    ts = system("P = a -> (b -> Skip ||| c -> Skip);\n#assert P deadlockfree;\n"
+                "#assert P nonterminating;")
+    assert counts(ts) == (6, 6)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.NONTERMINATING) is Outcome.VIOLATED
+
+
+def test_interleaving_then_continuation_is_deadlock_free() -> None:
+    """(a -> Skip ||| b -> Skip); c -> Skip: 4 states of the composition, the tau of
+    its joint terminate to 'c -> Skip', then Skip and the terminated state: 7 states;
+    steps a, b, b, a, tau, c, terminate = 7."""
+    ts = system("P = (a -> Skip ||| b -> Skip); c -> Skip;\n#assert P deadlockfree;\n"
+                "#assert P divergencefree;")
+    assert counts(ts) == (7, 7)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.DIVERGENCE_FREE) is Outcome.HOLDS
+
+
+def test_barrier_between_dormant_operands() -> None:
+    """start -> (a -> b -> Skip || a -> c -> Skip); done -> Skip, alphabets {a, b} and
+    {a, c}: a is one joint step. States: start, (a,a), (b,c), (S,c), (b,S), (S,S),
+    done, Skip, terminated = 9; steps start, a, b, c, c, b, tau, done, terminate = 9."""
+    ts = system("Sys = start -> (a -> b -> Skip || a -> c -> Skip); done -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (9, 9)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_barrier_deadlock_inside_nested_composition() -> None:
+    """(a -> b -> Skip || b -> a -> Skip) blocks at once on both barriers: start, then
+    a deadlock (2 states, 1 step), and 'done' is never reached."""
+    ts = system("Sys = start -> (a -> b -> Skip || b -> a -> Skip); done -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (2, 1)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.VIOLATED
+
+
+def test_nested_operands_synchronise_with_a_top_level_sibling() -> None:
+    """X || Y, X = a -> (b -> Skip ||| c -> Skip), Y = b -> c -> Skip: X's alphabet is
+    {a, b, c} (its operands' events count), so b and c are barriers with Y:
+    (X0,Y0) -a-> (bc,Y0) -b-> (Sc,Y1) -c-> (SS,Skip) -terminate->: 5 states, 4 steps."""
+    ts = system("Sys = X || Y;\nX = a -> (b -> Skip ||| c -> Skip);\nY = b -> c -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (5, 4)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_two_compositions_in_sequence() -> None:
+    """(a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip): 4 states, a tau, 4 states,
+    the joint terminate: 9 states; 4 + 1 + 4 + 1 = 10 steps."""
+    ts = system("Sys = (a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip);\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (9, 10)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_composition_nested_in_an_operand_under_sequence() -> None:
+    """(go -> (a -> Skip ||| b -> Skip) ||| c -> Skip); d -> Skip: the left operand has
+    1 + 4 configurations, the right 2: 10 states, then tau, d, terminate: 13 states;
+    steps 5 * 2 (left) + 5 (c) + 3 = 18."""
+    ts = system("Sys = (go -> (a -> Skip ||| b -> Skip) ||| c -> Skip); d -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (13, 18)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_terminating_sibling_waits_for_the_nested_operands() -> None:
+    """X ||| Z, X = init -> (p -> Skip ||| q -> Skip), Z = z -> Skip: X has 1 + 4
+    configurations, Z 2: 10 states and the joint terminate of all: 11 states;
+    steps 5 * 2 + 5 + 1 = 16."""
+    ts = system("Sys = X ||| Z;\nX = init -> (P() ||| Q());\nP() = p -> Skip;\n"
+                "Q() = q -> Skip;\nZ = z -> Skip;\n#assert Sys deadlockfree;")
+    assert counts(ts) == (11, 16)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_copies_of_a_process_get_their_own_operands() -> None:
+    """||| {2} @ X(), X() = a -> (b -> Skip ||| c -> Skip): each copy has 1 + 4
+    configurations and its own operands and flag: 25 states and the joint terminate,
+    26; steps 5 * 5 * 2 + 1 = 51."""
+    ts = system("Sys = ||| {2} @ X();\nX() = a -> (b -> Skip ||| c -> Skip);\n"
+                "#assert Sys deadlockfree;")
+    assert len(ts.instances) == 6
+    assert len([g for g in ts.globals if g.name.startswith("_started")]) == 2
+    assert counts(ts) == (26, 51)
+
+
+def test_non_terminating_operand_keeps_the_composition_alive() -> None:
+    """init -> (P() ||| Q()), P() = p -> P(), Q() = q -> Skip: start, then P's one
+    state times Q's two: 3 states; steps init, p, p, q = 4. Q at Skip cannot terminate
+    alone, so the system never terminates and never deadlocks."""
+    ts = system("Sys = init -> (P() ||| Q());\nP() = p -> P();\nQ() = q -> Skip;\n"
+                "#assert Sys deadlockfree;\n#assert Sys nonterminating;")
+    assert counts(ts) == (3, 4)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.NONTERMINATING) is Outcome.HOLDS
+
+
+def test_data_written_by_operands_is_seen_after_the_join() -> None:
+    """Two operands add 1 and 2 to x; the continuation is guarded by x == 3, so it
+    always runs: states x=0, x=1, x=2, x=3 (both done), done -> Skip... : 4 + 3 = 7."""
+    ts = system("var x = 0;\nSys = (inc{x = x + 1;} -> Skip ||| add{x = x + 2;} -> Skip);"
+                " [x == 3] done -> Skip;\n#define three x == 3;\n"
+                "#assert Sys deadlockfree;\n#assert Sys reaches three;")
+    assert counts(ts) == (7, 7)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.REACHES) is Outcome.HOLDS
+
+
+def test_bookkeeping_globals_do_not_split_states() -> None:
+    """The same composition at top level and after a prefix: the prefixed system has
+    exactly one state more (before 'start') and one step more."""
+    top = system("Sys = (a -> b -> Skip || a -> c -> Skip);\n#assert Sys deadlockfree;")
+    nested = system("Sys = start -> (a -> b -> Skip || a -> c -> Skip);\n"
+                    "#assert Sys deadlockfree;")
+    s, t = counts(top)
+    assert counts(nested) == (s + 1, t + 1)
+
+
+@pytest.mark.parametrize(
+    "fairness, outcome",
+    [(Fairness.NONE, Outcome.VIOLATED), (Fairness.WEAK, Outcome.HOLDS)],
+)
+def test_ltl_on_nested_operands(fairness: Fairness, outcome: Outcome) -> None:
+    """start -> (a -> Skip ||| Loop), Loop = l -> Loop: <> a fails when l runs forever,
+    and holds under weak fairness (a stays enabled)."""
+    ts = system("Loop = l -> Loop;\nSys = start -> (a -> Skip ||| Loop);\n"
+                "#assert Sys |= <> a;")
+    assert ltl(ts, fairness) is outcome
+
+
+# ---------------------------------------------------------------------------------
+# What stays refused
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion or a loop"),
+        ("P = a -> (b -> Skip ||| c -> Skip) [] d -> P;", "nested under recursion or a loop"),
+        ("P = a -> (P ||| b -> Skip);", "nested under recursion \\(a process call cycle"),
+        ("P = Q(0);\nQ(i) = [i < 2] a.i -> (b -> Skip ||| Q(i + 1));",
+         "nested under recursion \\(a process call cycle"),
+        ("P = a -> (b -> Skip ||| c -> Skip) [] d -> Skip;", "nested under a choice"),
+        ("P = (b -> Skip ||| c -> Skip) [] d -> Skip;", "nested under a choice, guard"),
+        ("P = [true] (b -> Skip ||| c -> Skip);", "nested under a choice, guard"),
+        ("P = atomic { a -> (b -> Skip ||| c -> Skip) };", "nested under a choice, guard"),
+        ("A = a -> A;\nP = a -> ((A ||| A) \\ {a});", "nested under a choice, guard"),
+        ("channel ch 1;\nP = ch?x -> (Q(x) ||| c -> Skip);\nQ(y) = e.y -> Skip;",
+         "operands depend on a run-time value"),
+        ("P = (b -> Skip ||| (c -> Skip [] Skip)); d -> Skip;",
+         "may terminate other than by becoming Skip"),
+    ],
+)
+def test_refused_nested_compositions(text: str, fragment: str) -> None:
+    with pytest.raises(UnsupportedError, match=fragment) as info:
+        system(text + "\n#assert P deadlockfree;")
+    span = info.value.diagnostics[0].span
+    assert span is not None and span.file == "nested.csp" and span.line >= 1
