@@ -1116,6 +1116,7 @@ class _LeafBuilder:
         # Nested parallel compositions, by their ("PAR", term, env) configuration.
         self.nested: dict[Cfg, _Nested] = {}
         self._allowed_par: Cfg | None = None
+        self._wrap: s.Skip | None = None  # the Skip after a sequential prefix
 
     def fresh(self, base: str) -> str:
         return f"{_PLACEHOLDER}{next(self.counter)}{_PLACEHOLDER}{base}"
@@ -1532,7 +1533,10 @@ class _LeafBuilder:
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
-        term_span = cfg[1].span if cfg[0] in ("T", "PAR") else span
+        shown = cfg
+        if cfg[0] == "SEQ" and cfg[2][0] == "T" and cfg[2][1] is self._wrap:
+            shown = cfg[1]  # the prefix's location, as without the added '; Skip'
+        term_span = shown[1].span if shown[0] in ("T", "PAR") else span
         # An operand parked at its Skip has finished (its terminate is the joint tau
         # step of the process waiting for the composition).
         done = cfg == TERM or (self.leaf.park is not None and _parks(cfg))
@@ -1556,7 +1560,8 @@ class _LeafBuilder:
         if self.leaf.gate_set is not None:
             # A sequential prefix ``P; (A ||| B)``: P's terminate is a tau to the
             # composition (``Skip ; Q`` is Q at once): P ; Skip ends at SKIP.
-            start = ("SEQ", start, ("T", s.Skip(self.leaf.span), ()))
+            self._wrap = s.Skip(self.leaf.span)
+            start = ("SEQ", start, ("T", self._wrap, ()))
         initial_cfg = self.normalise(start, "post", {}, post)
         if post:
             # Constant arguments of parameters kept in locals: initial values.
@@ -2203,8 +2208,7 @@ class _SystemBuilder:
         if node.op == ";":
             prefix, rest = node.children
             assert prefix.leaf is not None
-            gate = f"_started{self.gates}"
-            self.gates += 1
+            gate = self._fresh_global("_started")
             prefix.leaf.gate_set = gate
             for leaf in _leaves(rest):
                 leaf.gate = gate
@@ -2233,9 +2237,15 @@ class _SystemBuilder:
         return Parallel(children, tuple(alphabets)), ids
 
     def _fresh_global(self, base: str) -> str:
-        name = f"{base}{self.gates}"
-        self.gates += 1
-        return name
+        """Return a new bookkeeping global name ``baseK`` that no declaration uses."""
+        low = self.low
+        while True:
+            name = f"{base}{self.gates}"
+            self.gates += 1
+            if name not in low.globals and name not in low.constants and (
+                name not in low.props and name not in low.channels
+            ):
+                return name
 
     def _nested_node(
         self, comp: Composition, process: Process, builder: _LeafBuilder, rec: _Nested,

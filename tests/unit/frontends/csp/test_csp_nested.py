@@ -206,6 +206,25 @@ def test_data_written_by_operands_is_seen_after_the_join() -> None:
     assert verdict(ts, PropertyKind.REACHES) is Outcome.HOLDS
 
 
+def test_rendezvous_between_dormant_operands() -> None:
+    """go -> (c!1 -> Skip ||| c?x -> got.x -> Skip); done -> Skip over a synchronous
+    channel: go, the handshake c.1, got.1, tau, done, terminate: 7 states, 6 steps;
+    over a one-place buffer c!1 and c?1 are two steps: 8 states, 7 steps."""
+    body = "Sys = go -> (c!1 -> Skip ||| c?x -> got.x -> Skip); done -> Skip;\n"
+    body += "#assert Sys deadlockfree;"
+    assert counts(system("channel c 0;\n" + body)) == (7, 6)
+    assert counts(system("channel c 1;\n" + body)) == (8, 7)
+
+
+def test_bookkeeping_names_avoid_user_declarations() -> None:
+    """A user variable called like a bookkeeping global keeps its name and value."""
+    ts = system("var _started0 = 5;\n#define p _started0 == 5;\n"
+                "Sys = go -> (a -> Skip ||| b -> Skip); c -> Skip;\n#assert Sys |= [] p;")
+    names = [g.name for g in ts.globals]
+    assert len(names) == len(set(names)) == 3
+    assert ltl(ts, Fairness.NONE) is Outcome.HOLDS
+
+
 def test_bookkeeping_globals_do_not_split_states() -> None:
     """The same composition at top level and after a prefix: the prefixed system has
     exactly one state more (before 'start') and one step more."""
