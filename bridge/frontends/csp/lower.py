@@ -446,6 +446,9 @@ class _Leaf:
     park: str | None = None
     # Allocates a fresh hidden-bookkeeping global name (nested compositions).
     fresh_global: Callable[[str], str] | None = None
+    # An operand of a nested composition: written inline, it does not take the
+    # '#alphabet' of the definition it is written in (that one is its owner's).
+    nested_op: bool = False
 
 
 @dataclass
@@ -2079,6 +2082,7 @@ class _SystemBuilder:
         self.gates = 0
         self.gate_vars: list[Variable] = []
         self._nesting: list[int] = []  # nested compositions being unfolded (term ids)
+        self.owner: dict[int, int] = {}  # operand instance -> the instance that starts it
 
     def compose(self, term: s.Term, env: Env, def_name: str | None, depth: int = 0) -> _Node:
         low = self.low
@@ -2202,7 +2206,7 @@ class _SystemBuilder:
             comp: Composition = InstanceRef(iid)
             ids = [iid]
             for rec in builder.nested.values():
-                comp, more = self._nested_node(comp, process, builder, rec, leaf)
+                comp, more = self._nested_node(comp, iid, process, builder, rec, leaf)
                 ids.extend(more)
             return comp, ids
         if node.op == ";":
@@ -2229,8 +2233,9 @@ class _SystemBuilder:
         alphabets = []
         for _, xs in parts:
             alpha: set[str] = set()
+            inside = set(xs)
             for i in xs:
-                alpha |= self.alphabet(i)
+                alpha |= self.alphabet(self._alphabet_source(i, inside))
             if terminating:
                 alpha.add(TERMINATE)
             alphabets.append(frozenset(alpha))
@@ -2248,8 +2253,8 @@ class _SystemBuilder:
                 return name
 
     def _nested_node(
-        self, comp: Composition, process: Process, builder: _LeafBuilder, rec: _Nested,
-        leaf: _Leaf,
+        self, comp: Composition, owner: int, process: Process, builder: _LeafBuilder,
+        rec: _Nested, leaf: _Leaf,
     ) -> tuple[Composition, list[int]]:
         """Return ``comp`` (the leaf's composition so far) composed with the static
         instances of the nested composition ``rec``, and those instances' ids.
@@ -2271,6 +2276,7 @@ class _SystemBuilder:
             node = self.compose(term, rec.cfg[2], leaf.def_name)
             for op_leaf in _leaves(node):
                 op_leaf.gate = rec.flag
+                op_leaf.nested_op = True
             # Under ';' the operands park on the composition's count-down; a leaf
             # that itself parks and ends in a composition hands its count to them.
             park = rec.join if rec.kind == "seq" else leaf.park
@@ -2280,6 +2286,8 @@ class _SystemBuilder:
             sub, ids = self.build_node(node)
         finally:
             self._nesting.pop()
+        for i in ids:
+            self.owner.setdefault(i, owner)
         if rec.flag is not None and not rec.inherited:
             self.gate_vars.append(Variable(rec.flag, BoolType(), Const(False), span=rec.span))
         if rec.kind == "tail":
@@ -2299,10 +2307,28 @@ class _SystemBuilder:
         )
         return Interleave((comp, sub)), ids
 
+    def _declares_alphabet(self, iid: int) -> bool:
+        leaf = self.instance_leaves[iid]
+        return leaf.def_name is not None and leaf.def_name in self.low.alphabets and (
+            isinstance(leaf.term, s.ProcRef) or not leaf.nested_op
+        )
+
+    def _alphabet_source(self, iid: int, inside: set[int]) -> int:
+        """Return the instance whose alphabet stands for ``iid`` in an operand made of
+        the instances ``inside``: the outermost process, in that operand, whose nested
+        composition created ``iid`` and that has an ``#alphabet``, else ``iid``."""
+        best = iid
+        j = iid
+        while j in self.owner:
+            j = self.owner[j]
+            if j in inside and self._declares_alphabet(j):
+                best = j
+        return best
+
     def alphabet(self, iid: int) -> set[str]:
         leaf = self.instance_leaves[iid]
         builder = self.instance_builders[iid]
-        if leaf.def_name is not None and leaf.def_name in self.low.alphabets:
+        if self._declares_alphabet(iid):
             decl = self.low.alphabets[leaf.def_name]
             env = leaf.env
             if isinstance(leaf.term, s.ProcRef):

@@ -173,6 +173,36 @@ def test_terminating_sibling_waits_for_the_nested_operands() -> None:
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
+def test_declared_alphabet_is_the_owners_not_the_inline_operands() -> None:
+    """#alphabet X {a, b}; X = a -> (b -> Skip || c -> Skip) || Y = a -> b -> Skip:
+    the inner '||' has alphabets {b} and {c} (inline operands do not take X's), and X
+    counts {a, b} outside, so c is free: (X0,Y0) -a-> (bc,Y1); b is joint with Y and c
+    is X's own: (Sc,Skip), (bS,Y1), (SS,Skip), then terminate: 6 states; steps a, b,
+    c, c, b, terminate = 6."""
+    ts = system("#alphabet X {a, b};\nSys = X || Y;\nX = a -> (b -> Skip || c -> Skip);\n"
+                "Y = a -> b -> Skip;\n#assert Sys deadlockfree;")
+    comp = ts.composition
+    assert isinstance(comp, Parallel)
+    assert comp.alphabets[0] == frozenset({"a", "b", "terminate"})
+    assert counts(ts) == (6, 6)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_compositions_one_after_another_in_a_process() -> None:
+    """(a,b); (c,d); e -> Skip as one process: 4 states, tau, 4 states, tau, e, Skip,
+    terminated: 11 states, 4 + 1 + 4 + 1 + 1 + 1 = 12 steps. The same with the second
+    composition at the end after a prefix h (go first): 1 + 4 + 1 + 4 + 1 = 11 states,
+    go, 4, tau, h, 4, terminate = 12 steps, and it terminates."""
+    ts = system("Sys = (a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip); e -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (11, 12)
+    ts = system("Sys = go -> (a -> Skip ||| b -> Skip); h -> (c -> Skip ||| d -> Skip);\n"
+                "#assert Sys deadlockfree;\n#assert Sys nonterminating;")
+    assert counts(ts) == (11, 12)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.NONTERMINATING) is Outcome.VIOLATED
+
+
 def test_copies_of_a_process_get_their_own_operands() -> None:
     """||| {2} @ X(), X() = a -> (b -> Skip ||| c -> Skip): each copy has 1 + 4
     configurations and its own operands and flag: 25 states and the joint terminate,
