@@ -203,6 +203,24 @@ def test_compositions_one_after_another_in_a_process() -> None:
     assert verdict(ts, PropertyKind.NONTERMINATING) is Outcome.VIOLATED
 
 
+def test_operand_that_is_skip_from_the_start() -> None:
+    """(Skip ||| a -> Skip); c -> Skip: only the second operand is waited for:
+    a, tau, c, terminate: 5 states, 4 steps."""
+    ts = system("Sys = (Skip ||| a -> Skip); c -> Skip;\n#assert Sys deadlockfree;")
+    assert counts(ts) == (5, 4)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_prefix_ending_in_a_choice_with_skip_hands_over() -> None:
+    """(a -> Skip [] Skip); (b -> Skip ||| c -> Skip): both a and Skip's terminate (a
+    tau under ';') lead to the composition's first state; then 4 states and the joint
+    terminate: 6 states, 2 + 4 + 1 = 7 steps."""
+    ts = system("Sys = (a -> Skip [] Skip); (b -> Skip ||| c -> Skip);\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (6, 7)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
 def test_copies_of_a_process_get_their_own_operands() -> None:
     """||| {2} @ X(), X() = a -> (b -> Skip ||| c -> Skip): each copy has 1 + 4
     configurations and its own operands and flag: 25 states and the joint terminate,
