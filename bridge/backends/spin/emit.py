@@ -82,6 +82,7 @@ from bridge.backends.spin.promela_text import (
     sanitize,
 )
 from bridge.backends.spin.run import SpinOptions
+from bridge.backends.spin.slots import plan_slots
 from bridge.backends.spin.trail import LineInfo, SourceMap
 from bridge.diagnostics import ConfigurationError, Span, UnsupportedError
 from bridge.ir.expr import (
@@ -1013,7 +1014,15 @@ class _Explicit:
             and any(e.event is not None for p in system.processes for e in p.edges)
             or system.language is SourceLanguage.CSP
         )
-        for i, inst in enumerate(system.instances):
+        # Instances: the static ones, then one slot per run statement (slots.py).
+        extra, self.slots = plan_slots(system)
+        self.instances: list[Instance] = [*system.instances, *extra]
+        self.static_count = len(system.instances)
+        # Promela instances die (a step of their own, youngest first; as the native
+        # engine and SPIN): their pc then holds none_pc, as before a slot's run.
+        self.mortal = system.language is SourceLanguage.PROMELA
+        self.excl: int | None = None  # "no holder" value of excl, when it is declared
+        for i, inst in enumerate(self.instances):
             process = system.process(inst.process)
             for v in process.locals:
                 self.locals_[(i, v.name)] = v.type
@@ -1036,7 +1045,28 @@ class _Explicit:
         return f"pc_{i}"
 
     def _instances_of(self, proctype: str) -> list[int]:
-        return [i for i, inst in enumerate(self.system.instances) if inst.process == proctype]
+        return [i for i, inst in enumerate(self.instances) if inst.process == proctype]
+
+    def label(self, i: int) -> str:
+        """Return the display name of instance ``i`` (static or slot)."""
+        return self.instances[i].name or f"{self.instances[i].process}({i})"
+
+    def none_pc(self, i: int) -> int:
+        """Return the pc value of instance ``i`` while it is not alive (not yet started
+        by its run, or dead): one more than its largest location id."""
+        process = self.system.process(self.instances[i].process)
+        return 1 + max([loc.id for loc in process.locations] + [0])
+
+    def alive(self, i: int) -> str:
+        return f"({self.pc(i)} != {self.none_pc(i)})"
+
+    def pid_text(self, i: int) -> str:
+        """Return the pid of instance ``i`` while it lives: the number of live instances
+        created before it (live pids are 0..n-1 in creation order; slots.py)."""
+        if i < self.static_count or not self.mortal:
+            return str(i)
+        terms = [self.alive(j) for j in range(i)]
+        return "(" + " + ".join(terms) + ")" if terms else "0"
 
     def scope(self, i: int | None, where: str) -> Scope:
         system = self.system
@@ -1050,11 +1080,12 @@ class _Explicit:
 
         def builtin(b: Builtin) -> str:
             if b.name == "_pid" and i is not None:
-                return str(i)
+                return self.pid_text(i)
             if b.name == "timeout":
                 return "timeout"
             if b.name == "_nr_pr":
-                terms = [f"({self._not_terminated(k)})" for k in range(len(system.instances))]
+                terms = [self.alive(k) if self.mortal else f"({self._not_terminated(k)})"
+                         for k in range(len(self.instances))]
                 return "(" + " + ".join(terms) + ")" if terms else "0"
             raise UnsupportedError.at(b.span, f"'{b.name}' in the explicit-pc style")
 
@@ -1062,7 +1093,7 @@ class _Explicit:
             candidates = self._remote_instances(e.proctype, e.pid, e.span, writer)
             terms = []
             for k, cond in candidates:
-                process = system.process(system.instances[k].process)
+                process = system.process(self.instances[k].process)
                 locs = [loc.id for loc in process.locations if e.label in loc.labels]
                 at = " || ".join(f"({self.pc(k)} == {lid})" for lid in locs) or "0"
                 terms.append(f"({cond} && ({at}))" if cond != "1" else f"({at})")
@@ -1085,6 +1116,7 @@ class _Explicit:
             remote_label=remote_label,
             remote_var=remote_var,
             where=where,
+            run=(lambda r: self._run_text(r, i)) if i is not None else None,
         )
         scope.block = {b: "b_" + sanitize(b) for b in self.blocks}
         scope.block_types = dict(self.blocks)
@@ -1102,15 +1134,48 @@ class _Explicit:
                 raise UnsupportedError.at(span, f"'{proctype}' has several instances: give a pid")
             return [(ids[0], "1")]
         value = fold(pid)
-        if value is not None:
-            if value not in ids:
-                raise UnsupportedError.at(span, f"pid {value} is not an instance of '{proctype}'")
-            return [(value, "1")]
-        pid_text = writer.expr(pid)
-        return [(k, f"({pid_text} == {k})") for k in ids]
+        if not self.slots:
+            if value is not None:
+                if value not in ids:
+                    raise UnsupportedError.at(
+                        span, f"pid {value} is not an instance of '{proctype}'")
+                return [(value, "1")]
+            pid_text = writer.expr(pid)
+            return [(k, f"({pid_text} == {k})") for k in ids]
+        # With runs, a pid names whichever live instance has it now.
+        pid_text = str(value) if value is not None else writer.expr(pid)
+        return [(k, f"({self.alive(k)} && (({pid_text}) == {self.pid_text(k)}))") for k in ids]
+
+    def _run_text(self, run: Run, creator: int) -> list[str]:
+        """Return the statements that start the slot of ``run`` (slots.py): its pid to
+        the run's target, its parameters and initialised locals, then its pc."""
+        slot = self.slots.get(id(run))
+        if slot is None or slot.creator != creator:
+            raise UnsupportedError.at(run.span, f"'run {run.proctype}' has no instance slot")
+        k = slot.instance
+        process = self.system.process(run.proctype)
+        if len(run.args) != len(process.parameters):
+            raise UnsupportedError.at(
+                run.span, f"'run {run.proctype}' with {len(run.args)} arguments for "
+                f"{len(process.parameters)} parameters")
+        mine = ExprWriter(self.scope(creator, f"instance {self.label(creator)}"))
+        theirs = ExprWriter(self.scope(k, f"instance {self.label(k)}"))
+        lines: list[str] = []
+        if run.target is not None:
+            lines.append(f"{mine.expr(run.target)} = {self.pid_text(k)}")
+        lines += [f"{self.local_name(k, p)} = {mine.expr(a)}"
+                  for p, a in zip(process.parameters, run.args, strict=True)]
+        for v in process.locals:
+            if v.name in process.parameters or v.init is None:
+                continue
+            if isinstance(v.init, tuple) or isinstance(v.type, ArrayType):
+                continue  # declared with its (constant) initial value
+            lines.append(f"{self.local_name(k, v.name)} = {theirs.expr(v.init)}")
+        lines.append(f"{self.pc(k)} = {process.initial}")
+        return lines
 
     def _not_terminated(self, k: int) -> str:
-        process = self.system.process(self.system.instances[k].process)
+        process = self.system.process(self.instances[k].process)
         term = [loc.id for loc in process.locations if loc.terminal]
         if not term:
             return "1"
@@ -1120,13 +1185,6 @@ class _Explicit:
     def _check_supported(self) -> None:
         for process in self.system.processes:
             for e in process.edges:
-                found = has_statement(e.effect, (Run,))
-                if found is not None:
-                    raise UnsupportedError.at(
-                        found.span or e.span,
-                        f"'run {found.proctype}' (dynamic process creation) in the explicit-pc "
-                        "style: use the plain encoding",
-                    )
                 for lv in block_locals(e.effect):
                     self.blocks.setdefault(lv.name, lv.type)
 
@@ -1141,7 +1199,7 @@ class _Explicit:
         return ".".join([e.event.base, *(str(v) for v in values)]), False
 
     def _params(self, i: int) -> dict[str, int]:
-        inst = self.system.instances[i]
+        inst = self.instances[i]
         process = self.system.process(inst.process)
         assigned = {
             s.target.name
@@ -1187,16 +1245,18 @@ class _Explicit:
     def _options(self) -> list[_Option]:
         system = self.system
         writers = [
-            ExprWriter(self.scope(i, f"instance {_instance_label(system, i)}"))
-            for i in range(len(system.instances))
+            ExprWriter(self.scope(i, f"instance {self.label(i)}"))
+            for i in range(len(self.instances))
         ]
         local: list[_Option] = []
         by_event: dict[str, list[_Part]] = {}
         sends: dict[str, list[_Part]] = {}
         receives: dict[str, list[_Part]] = {}
         dynamic: dict[int, bool] = {}
-        for i, inst in enumerate(system.instances):
+        for i, inst in enumerate(self.instances):
             process = system.process(inst.process)
+            if self.mortal:
+                local += self._deaths(i, process, writers[i])
             for index, e in enumerate(process.edges):
                 name, is_dynamic = self._event_name(i, e)
                 rendezvous = None
@@ -1246,6 +1306,68 @@ class _Explicit:
                     body += self._finish(p, writers[p.instance])
                 o.body = body
         return options
+
+    def _csp_atomicity(self, options: list[_Option], defines: list[str]) -> None:
+        """Set every option's condition: an instance at an atomic location with an
+        enabled option excludes every other instance (the IR/CSP# rule of
+        semantics/statespace.py)."""
+        exclusive: dict[int, str] = {}
+        for i, inst in enumerate(self.instances):
+            process = self.system.process(inst.process)
+            atomic = {loc.id for loc in process.locations if loc.atomic}
+            mine = [o.raw for o in options
+                    if any(p.instance == i and p.edge.source in atomic for p in o.parts)]
+            if mine:
+                exclusive[i] = " || ".join(f"({m})" for m in mine)
+        for i in sorted(exclusive):
+            defines.append(f"#define ax_{i} ({exclusive[i]})")
+        for o in options:
+            others = [
+                f"!ax_{i}" for i in sorted(exclusive) if all(p.instance != i for p in o.parts)
+            ]
+            o.cond = " && ".join([f"({o.raw})", *others]) if others else o.raw
+
+    def _promela_atomicity(
+        self, options: list[_Option], holders: list[int], defines: list[str]
+    ) -> None:
+        """Set every option's condition and exclusivity bookkeeping with Promela's rule,
+        as the native engine (semantics/state.py, promela-spin.md section 5): the
+        global ``excl`` holds the instance whose last step left it inside an atomic
+        sequence (else ``none``); while that instance has an enabled option, only its
+        options run; once it is blocked anyone may move, and it regains control only by
+        moving itself. A rendezvous inside atomic passes control to the receiver."""
+        none = len(self.instances)
+        for i in holders:
+            mine = [o.raw for o in options if any(p.instance == i for p in o.parts)]
+            defines.append(f"#define ax_{i} ({' || '.join(f'({m})' for m in mine) or '0'})")
+        defines.append("#define hx (" + " || ".join(
+            f"((excl == {i}) && ax_{i})" for i in holders) + ")")
+        for o in options:
+            mine = [f"(excl == {p.instance})" for p in o.parts if p.instance in holders]
+            o.cond = f"({o.raw}) && (!hx{''.join(' || ' + m for m in mine)})"
+            holder = none
+            for p in o.parts:  # sender first, then receiver: the last atomic one wins
+                process = self.system.process(self.instances[p.instance].process)
+                target = next((x for x in process.locations if x.id == p.edge.target), None)
+                if target is not None and target.atomic:
+                    holder = p.instance
+            o.body.append(f"excl = {holder}")
+        self.excl = none
+
+    def _deaths(self, i: int, process: Process, writer: ExprWriter) -> list[_Option]:
+        """Return the options in which instance ``i`` dies: from a terminal location,
+        while every younger instance is not alive and its provided clause holds (the
+        native engine's death step, SPIN's ``-end-``)."""
+        out: list[_Option] = []
+        younger = [f"({self.pc(j)} == {self.none_pc(j)})" for j in range(i + 1, len(self.instances))]
+        provided = [f"({writer.expr(process.provided)})"] if process.provided is not None else []
+        for loc in process.locations:
+            if not loc.terminal:
+                continue
+            edge = Edge(loc.id, self.none_pc(i), text="-end-", span=process.span)
+            part = _Part(i, -1, edge, [f"({self.pc(i)} == {loc.id})", *younger, *provided], [])
+            out.append(_Option([part], None, False))
+        return out
 
     def _pair(self, s: _Part, r: _Part, writers: list[ExprWriter], dynamic: dict) -> _Option:
         send, recv = s.edge.comm, r.edge.comm
@@ -1343,7 +1465,7 @@ class _Explicit:
                 )
             else:
                 p = o.parts[0]
-                o.action = f"{_instance_label(system, p.instance)}:{p.edge_index}"
+                o.action = f"{self.label(p.instance)}:{'end' if p.edge_index < 0 else p.edge_index}"
             if track and o.dynamic_event and o.event is not None:
                 raise UnsupportedError.at(
                     o.parts[0].edge.span,
@@ -1368,27 +1490,13 @@ class _Explicit:
                     ]
                     if siblings:
                         o.raw += " && !(" + " || ".join(f"({s})" for s in siblings) + ")"
-        exclusive: dict[int, str] = {}
-        for i, inst in enumerate(system.instances):
-            process = system.process(inst.process)
-            atomic = {loc.id for loc in process.locations if loc.atomic}
-            if not atomic:
-                continue
-            mine = [
-                o.raw
-                for o in options
-                if any(p.instance == i and p.edge.source in atomic for p in o.parts)
-            ]
-            if mine:
-                exclusive[i] = " || ".join(f"({m})" for m in mine)
         defines: list[str] = []
-        for i in sorted(exclusive):
-            defines.append(f"#define ax_{i} ({exclusive[i]})")
-        for o in options:
-            others = [
-                f"!ax_{i}" for i in sorted(exclusive) if all(p.instance != i for p in o.parts)
-            ]
-            o.cond = " && ".join([f"({o.raw})", *others]) if others else o.raw
+        holders = [i for i, inst in enumerate(self.instances)
+                   if any(loc.atomic for loc in system.process(inst.process).locations)]
+        if self.mortal and holders:
+            self._promela_atomicity(options, holders, defines)
+        else:
+            self._csp_atomicity(options, defines)
         # Bookkeeping assignments.
         process_bits = self.encoding == "premise" and self.fairness in (
             Fairness.PROCESS_WEAK,
@@ -1399,7 +1507,7 @@ class _Explicit:
                 o.body.append(f"last = {action_id[o.action]}")
             if process_bits:
                 moved = {p.instance for p in o.parts}
-                o.body += [f"mv_{i} = {int(i in moved)}" for i in range(len(system.instances))]
+                o.body += [f"mv_{i} = {int(i in moved)}" for i in range(len(self.instances))]
             o.body += [
                 f"b_{sanitize(b)} = 0"
                 for b in sorted(self.blocks)
@@ -1451,14 +1559,17 @@ class _Explicit:
             for c in system.channels
         ]
         instance_vars: list[str] = []
-        for i, inst in enumerate(system.instances):
+        for i, inst in enumerate(self.instances):
             process = system.process(inst.process)
-            w = ExprWriter(self.scope(i, f"instance {_instance_label(system, i)}"))
-            top = max([loc.id for loc in process.locations] + [0])
+            w = ExprWriter(self.scope(i, f"instance {self.label(i)}"))
+            slot = i >= self.static_count  # started by a run: its values are set then
+            start = self.none_pc(i) if slot else process.initial
             instance_vars.append(
-                f"{'byte' if top < 256 else 'short'} {self.pc(i)} = {process.initial}"
+                f"{'byte' if self.none_pc(i) < 256 else 'short'} {self.pc(i)} = {start}"
             )
             param_env = {p: a for p, a in zip(process.parameters, inst.arguments, strict=False)}
+            if slot:
+                param_env = {}
             local_names = {v.name for v in process.locals}
             for p in process.parameters:
                 if p in local_names:
@@ -1476,14 +1587,19 @@ class _Explicit:
                 init_text = _init_text(init, declared, w)
                 if init_text is not None and any(c.isalpha() for c in init_text.replace("{", "")):
                     folded = _fold_init(init, self._params(i))
-                    if folded is None:
+                    # (a slot's scalar local is set by its run: _run_text)
+                    if folded is None and not (slot and not isinstance(init, tuple)):
                         raise UnsupportedError.at(
                             v.span, f"initial value of local '{v.name}' is not a constant"
                         )
                     init_text = folded
+                if slot and v.name in process.parameters:
+                    init_text = None
                 instance_vars.append(
                     declaration(self.local_name(i, v.name), declared, init_text, v.hidden)
                 )
+        if self.excl is not None:
+            instance_vars.append(f"byte excl = {self.excl}")
         for b, t in sorted(self.blocks.items()):
             instance_vars.append(declaration("b_" + sanitize(b), declare_type(t), None, True))
         if track:
@@ -1494,9 +1610,9 @@ class _Explicit:
             instance_vars.append("byte stp = 0")
             instance_vars += self.sweep_vars
         if process_bits:
-            instance_vars += [f"bit mv_{i}" for i in range(len(system.instances))]
+            instance_vars += [f"bit mv_{i}" for i in range(len(self.instances))]
         # Option texts with line tags.
-        all_end = " && ".join(self._at_end(i) for i in range(len(system.instances))) or "1"
+        all_end = " && ".join(self._at_end(i) for i in range(len(self.instances))) or "1"
         rendered = []
         for o in options:
             first = o.parts[0]
@@ -1562,10 +1678,11 @@ class _Explicit:
         hidden = frozenset(
             {
                 "last",
+                "excl",
                 "stp",
                 "wr",
                 *(f"sw_{b}" for b in range(len(self.sweep_vars))),
-                *(f"mv_{i}" for i in range(len(system.instances))),
+                *(f"mv_{i}" for i in range(len(self.instances))),
             }
         )
         return EmittedModel(
@@ -1581,8 +1698,10 @@ class _Explicit:
         )
 
     def _at_end(self, i: int) -> str:
-        process = self.system.process(self.system.instances[i].process)
+        process = self.system.process(self.instances[i].process)
         ends = [loc.id for loc in process.locations if loc.end or loc.terminal]
+        if self.mortal:
+            ends.append(self.none_pc(i))  # dead, or never started
         if not ends:
             return "0"
         return "(" + " || ".join(f"({self.pc(i)} == {e})" for e in ends) + ")"
@@ -1622,7 +1741,7 @@ class _Explicit:
             pairs += self._strong_global_premises(options, defines)
         elif self.fairness in (Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG):
             kind = "weak" if self.fairness is Fairness.PROCESS_WEAK else "strong"
-            for i in range(len(self.system.instances)):
+            for i in range(len(self.instances)):
                 en = enabled(lambda o, i=i: any(p.instance == i for p in o.parts))
                 conjunct(f"i{i}", kind, en, f"mv_{i} == 1")
         for mark, event in self.annotations:

@@ -20,6 +20,7 @@ Semantics kept: ``%`` is C's remainder in both; PAT's ``mod`` becomes
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -122,6 +123,8 @@ def declare_type(t: Type, span: Span | None = None) -> Declared:
 def declaration(name: str, declared: Declared, init: str | None, hidden: bool = False) -> str:
     """Return one Promela declaration statement (without the ``;``)."""
     prefix = "hidden " if hidden else ""
+    if hidden and declared.base in ("bit", "bool"):
+        declared = dataclasses.replace(declared, base="byte")  # SPIN cannot hide bits
     if declared.bits is not None:
         text = f"{prefix}unsigned {name} : {declared.bits}"
     elif declared.length is not None:
@@ -156,6 +159,8 @@ class Scope:
     where: str = "model"
     # (base name, length) of a process-local channel array -> its emitted name, or None
     channel_array: Callable[[str, int], str | None] | None = None
+    # the statements that start a process (explicit-pc: wake its slot), else "run P()"
+    run: Callable[[Run], list[str]] | None = None
 
 
 def global_name(name: str) -> str:
@@ -404,6 +409,8 @@ class ExprWriter:
             args = self.recv_args(s.args)
             return [f"{self.channel(s.channel)}{mark}{'<' + args + '>' if s.peek else args}"]
         if isinstance(s, Run):
+            if self.scope.run is not None:
+                return self.scope.run(s)
             args = ", ".join(self.expr(a) for a in s.args)
             call = f"run {sanitize(s.proctype)}({args})"
             return [call if s.target is None else f"{self.expr(s.target)} = {call}"]
