@@ -2,9 +2,12 @@
 
 Reads ``expected.toml`` under each PATH (default ``case_studies``), checks every row
 (or, with ``--fast``, the rows marked fast; with ``--max-seconds``, those that fit the
-budget), prints one table (model, size, property, fairness, expected, got, states,
-seconds, status) and exits 1 on any mismatch or error, else 0. ``--junit`` and
-``--markdown`` write the same results as JUnit XML and as a Markdown table.
+budget), prints one table (model, size, property, fairness, reduction, expected, got,
+states, seconds, status) and exits 1 on any mismatch or error, else 0. A row's
+``reduction`` key (``counter-abstraction``, ``symmetry``, ``por``; see
+``bridge.regress``) is asked of the engine, and a reduction the engine refuses makes the
+row an error. ``--junit`` and ``--markdown`` write the same results as JUnit XML and as
+a Markdown table.
 """
 
 from __future__ import annotations
