@@ -58,23 +58,26 @@ Lowering strategy
   reaching Skip) sets a fresh global ``_startedK`` that guards the first locations of
   the composition's leaves.
 * A composition nested in a leaf, ``init -> (A ||| B)`` or ``(A || B); C``, reached at
-  most once in any run (no cycle of the leaf's control graph leads to it, and the leaf
-  cannot end without reaching it): its operands are static instances that start
+  most once in any run (the leaf's locations before it and after it are disjoint, and
+  the leaf cannot end before it): its operands are static instances that start
   dormant (their first location waits for a global ``_startedK`` set by the leaf's step
   that reaches the composition: no extra step). If the leaf ends there, its only step
   is a ``terminate`` that is a barrier with the operands' joint terminate
-  (``Parallel`` on ``terminate``); under ``;`` the operands park at Skip (no terminate
-  step) counting a global ``_joinedK`` down, and the leaf continues with ``C`` by one
-  tau step when it is 0 (PAT: the joint terminate under ';' becomes tau). The
-  bookkeeping globals are functions of the control locations, so there is one state
-  per PAT state. Barriers among the operands are those of the same composition at top
-  level; the enclosing ``||`` alphabet of the leaf includes its operands' events.
+  (``Parallel`` on ``terminate``). Under ``;`` the operands park at Skip (no terminate
+  step) counting a global ``_joinedK`` down, and the leaf's waiting location has C's
+  edges, enabled at 0: PAT's ``Sequence`` is C at once when its first part
+  ``IsSkip()``, which a composition of Skips is, so there is no tau (C re-entered later
+  is that same location). The bookkeeping globals are functions of the control
+  locations, so there is one state per PAT state. Barriers among the operands are
+  those of the same composition at top level; the enclosing ``||`` alphabet of the
+  leaf includes its operands' events (or is its ``#alphabet``).
 
 Rejected with ``UnsupportedError`` (named construct and span): parallel composition
 nested under recursion (a process call cycle leads back to it), in a loop, under a
-choice, guard, ``atomic``, hiding or ``interrupt``, or whose operands read a value
-bound at run time; a composition followed by ';' with an operand that may terminate
-from a choice (``Skip [] a -> Skip``); hiding above a ``||`` composition
+choice, guard, ``atomic``, hiding or ``interrupt``, whose continuation is also reached
+without it, or whose operands read a value bound at run time; a composition followed
+by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``);
+hiding above a ``||`` composition
 (above ``|||`` it is pushed into every operand); hiding of events with
 state-dependent components or of channel events; ``refines``; channel
 arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
@@ -438,7 +441,7 @@ class _Leaf:
     def_name: str | None
     span: Span
     gate_set: str | None = None  # a sequential prefix: its end sets this global
-    gate: str | None = None  # a global that must be true for the first location's edges
+    gate: Expr | None = None  # must hold for the edges of the first location
     hidden: frozenset[str] = frozenset()  # hiding above the composition (constant names)
     hidden_bases: frozenset[str] = frozenset()
     # An operand of a nested composition followed by ';': it parks at its Skip (no
@@ -454,17 +457,26 @@ class _Leaf:
 @dataclass
 class _Nested:
     """A parallel composition reached by a step of a leaf (or first in it): its
-    operands become static instances that start when ``flag`` is set (None: at once).
-    ``kind`` "tail": the leaf ends there (its terminate joins the operands'); "seq":
-    ``(A || B); C``, the leaf waits at that location until ``join`` is 0 (every
-    operand at its Skip), then a tau step continues with C (cspsharp.md section 7)."""
+    operands become static instances whose first edges wait for ``start`` (None: they
+    start at once). ``flag``: the global the entering step sets (``start`` is then
+    that flag); ``fixed``: started otherwise (first in the leaf, or when a previous
+    composition ends), so no edge may enter it. ``kind`` "tail": the leaf ends there
+    (its terminate joins the operands'); "seq": ``(A || B); C``, the operands count
+    ``join`` down as they reach Skip and at 0 the leaf's location behaves as C
+    (PAT: ``P ; C`` is C as soon as P is a composition of Skips; cspsharp.md 7)."""
 
     cfg: Cfg
     kind: str
+    start: Expr | None
     flag: str | None
-    inherited: bool
+    fixed: bool
     join: str | None
     span: Span
+
+    def done(self) -> Expr:
+        """Return the condition under which the composition has ended ("seq")."""
+        assert self.join is not None
+        return _and(self.start, Binary("==", Var(self.join, "global"), Const(0)))
 
 
 class _Lowerer:
@@ -1120,6 +1132,14 @@ class _LeafBuilder:
         self.nested: dict[Cfg, _Nested] = {}
         self._allowed_par: Cfg | None = None
         self._wrap: s.Skip | None = None  # the Skip after a sequential prefix
+        # The continuation C of ``(A || B); C`` -> the waiting location that behaves
+        # as C once the composition has ended (so C re-entered is that location).
+        self.aliases: dict[Cfg, int] = {}
+        self.alias_conflict: Span | None = None
+        self.alias_edges: set[int] = set()  # id() of edges whose target is an alias
+        # A sequential prefix that ends in a composition: the conditions under which
+        # it has handed over (with no step of its own).
+        self.handovers: list[Expr] = []
 
     def fresh(self, base: str) -> str:
         return f"{_PLACEHOLDER}{next(self.counter)}{_PLACEHOLDER}{base}"
@@ -1286,13 +1306,28 @@ class _LeafBuilder:
             return [_Raw(None, None, [], Event(TERMINATE), TERM, rec.span,
                          "terminate (parallel composition)")]
         if kind == "SEQ" and cfg[1][0] == "PAR":
-            # (A || B); C: the operands' joint terminate is a tau step to C, taken
-            # once every operand is at its Skip (the count-down global is 0).
+            # (A || B); C: once every operand is at its Skip (the count-down global
+            # is 0) this location is C: PAT's Sequence takes C's steps at once when
+            # its first part is a composition of Skips (no tau step).
             rec = self._nested_at(cfg[1], "seq")
-            assert rec.join is not None
-            guard = Binary("==", Var(rec.join, "global"), Const(0))
-            return [_Raw(guard, None, [], None, cfg[2], rec.span,
-                         "terminate (parallel composition; sequential composition: tau)")]
+            done = Binary("==", Var(rec.join or "", "global"), Const(0))
+            rest = cfg[2]
+            if self.leaf.gate_set is not None and rest[0] == "T" and rest[1] is self._wrap:
+                handover = rec.done()
+                if handover not in self.handovers:
+                    self.handovers.append(handover)
+                return []
+            q = self.normalise(rest, "step", caps, [])
+            head, depth = _spine_head(q)
+            if head[0] == "PAR":
+                # C starts with another composition: its operands start when this
+                # one ends.
+                self._record(head, "tail" if depth == 0 else "seq", "chain", rec.done())
+                self._allowed_par = head
+            raws = self.steps(q, caps)
+            for r in raws:
+                r.guard = _and(done, r.guard)
+            return raws
         if kind == "SEQ":
             raws = self.steps(cfg[1], caps)
             for r in raws:
@@ -1365,21 +1400,28 @@ class _LeafBuilder:
             raise _nested_unsupported(term, "two different continuations")
         return rec
 
-    def _record(self, par: Cfg, kind: str, initial: bool) -> _Nested:
+    def _record(self, par: Cfg, kind: str, how: str, start: Expr | None = None) -> _Nested:
         """Return the record of the nested composition ``par`` (a new one the first
-        time): its start flag and, for ``(A || B); C``, its count-down global."""
+        time). ``how``: "initial" (first in the leaf: its operands start with the
+        leaf), "edge" (a step enters it and sets a fresh flag), "chain" (it starts
+        when ``start`` holds: a previous composition ended)."""
         term = par[1]
         rec = self.nested.get(par)
         if rec is not None:
-            if initial or rec.inherited or rec.kind != kind:
-                raise _nested_unsupported(term, "recursion or a loop")
+            if how != "edge" or rec.fixed or rec.kind != kind:
+                raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
             return rec
         fresh = self.leaf.fresh_global
         if fresh is None:  # pragma: no cover - every system leaf has an allocator
             raise _nested_unsupported(term, "this context")
-        flag = self.leaf.gate if initial else fresh("_started")
+        flag = None
+        if how == "initial":
+            start = self.leaf.gate
+        elif how == "edge":
+            flag = fresh("_started")
+            start = Var(flag, "global")
         join = fresh("_joined") if kind == "seq" else None
-        rec = _Nested(par, kind, flag, initial, join, term.span)
+        rec = _Nested(par, kind, start, flag, how != "edge", join, term.span)
         self.nested[par] = rec
         return rec
 
@@ -1527,6 +1569,9 @@ class _LeafBuilder:
         lid = self.locations.get(cfg)
         if lid is not None:
             return lid
+        lid = self.aliases.get(cfg)
+        if lid is not None:
+            return lid
         lid = len(self.location_list)
         if lid >= MAX_LOCATIONS:
             raise SemanticError.at(
@@ -1543,17 +1588,45 @@ class _LeafBuilder:
         # An operand parked at its Skip has finished (its terminate is the joint tau
         # step of the process waiting for the composition).
         done = cfg == TERM or (self.leaf.park is not None and _parks(cfg))
+        atomic = _cfg_atomic(cfg)
+        waits = cfg[0] == "SEQ" and cfg[1][0] == "PAR"
+        if waits and cfg[2][0] == "T" and cfg[2][1] is self._wrap:
+            done = True  # a prefix that ends in a composition has nothing left
+        elif waits:
+            # Its edges are C's, enabled once the composition has ended: an atomic
+            # C has priority from then on (its steps are disabled before).
+            atomic = self._alias(cfg, lid)
         self.location_list.append(
             Location(
                 lid,
                 labels=(),
-                atomic=_cfg_atomic(cfg),
+                atomic=atomic,
                 end=done,
                 terminal=done,
                 span=term_span,
             )
         )
         return lid
+
+    def _alias(self, cfg: Cfg, lid: int) -> bool:
+        """Make the continuation C of the waiting location ``cfg`` = ``(A || B); C``
+        map to that location (after the join it is C: one PAT state); return True if
+        C is atomic."""
+        post: list[tuple[str, Expr]] = []
+        try:
+            rest = self.normalise(cfg[2], "post", {}, post)
+        except UnsupportedError:
+            return False  # reported when the location's steps are computed
+        atomic = _cfg_atomic(rest)
+        if post or _cfg_locals(rest) or rest in (SKIP, STOP, TERM):
+            return atomic
+        if _spine_head(rest)[0][0] == "PAR":
+            return atomic  # a composition right after: re-entering it is refused
+        if rest in self.locations or rest in self.aliases:
+            self.alias_conflict = cfg[1][1].span
+            return atomic
+        self.aliases[rest] = lid
+        return atomic
 
     def build(self) -> Process:
         post: list[tuple[str, Expr]] = []
@@ -1583,7 +1656,7 @@ class _LeafBuilder:
             )
         head, depth = _spine_head(initial_cfg)
         if head[0] == "PAR":
-            self._record(head, "tail" if depth == 0 else "seq", initial=True)
+            self._record(head, "tail" if depth == 0 else "seq", "initial")
         self.location(initial_cfg, self.leaf.span)
         work = [0]
         while work:
@@ -1749,8 +1822,9 @@ class _LeafBuilder:
         if park is not None and _parks(target_cfg):
             back.append(Assign(Var(park, "global"), Binary("-", Var(park, "global"), Const(1))))
         head, depth = _spine_head(target_cfg)
+        aliased = target_cfg in self.aliases and target_cfg not in self.locations
         if head[0] == "PAR":
-            rec = self._record(head, "tail" if depth == 0 else "seq", initial=False)
+            rec = self._record(head, "tail" if depth == 0 else "seq", "edge")
             assert rec.flag is not None
             back.append(Assign(Var(rec.flag, "global"), Const(True)))
         body = _coalesce_moves(front + effect + back)
@@ -1763,11 +1837,11 @@ class _LeafBuilder:
         resets = [Assign(Var(n, "local"), _zero(self.local_types.get(n)))
                   for n in sorted(written - final)]
         if self.leaf.gate is not None and source == 0:
-            guard = _and(Var(self.leaf.gate, "global"), guard)
+            guard = _and(self.leaf.gate, guard)
         target = self.location(target_cfg, raw.span)
         if raw.event is not None and raw.comm is None:
             self._note_event(raw, event)
-        return Edge(
+        edge = Edge(
             source,
             target,
             guard=guard,
@@ -1779,6 +1853,9 @@ class _LeafBuilder:
             span=raw.span,
             data_operation=raw.data_operation,
         )
+        if aliased:
+            self.alias_edges.add(id(edge))
+        return edge
 
     def _note_event(self, raw: _Raw, event: Event | None = None) -> None:
         ev = event or raw.event
@@ -2214,12 +2291,17 @@ class _SystemBuilder:
             assert prefix.leaf is not None
             gate = self._fresh_global("_started")
             prefix.leaf.gate_set = gate
-            for leaf in _leaves(rest):
-                leaf.gate = gate
             self.gate_vars.append(
                 Variable(gate, BoolType(), Const(False), span=prefix.leaf.span)
             )
             first, first_ids = self.build_node(prefix)
+            # The rest starts when the prefix's last step sets the flag, or when a
+            # composition that ends the prefix has ended (no step of its own).
+            start: Expr = Var(gate, "global")
+            for handover in self.instance_builders[first_ids[0]].handovers:
+                start = Binary("||", start, handover)
+            for leaf in _leaves(rest):
+                leaf.gate = start
             second, second_ids = self.build_node(rest)
             return Interleave((first, second)), first_ids + second_ids
         parts = [self.build_node(c) for c in node.children]
@@ -2275,7 +2357,7 @@ class _SystemBuilder:
         try:
             node = self.compose(term, rec.cfg[2], leaf.def_name)
             for op_leaf in _leaves(node):
-                op_leaf.gate = rec.flag
+                op_leaf.gate = rec.start
                 op_leaf.nested_op = True
             # Under ';' the operands park on the composition's count-down; a leaf
             # that itself parks and ends in a composition hands its count to them.
@@ -2288,7 +2370,7 @@ class _SystemBuilder:
             self._nesting.pop()
         for i in ids:
             self.owner.setdefault(i, owner)
-        if rec.flag is not None and not rec.inherited:
+        if rec.flag is not None:
             self.gate_vars.append(Variable(rec.flag, BoolType(), Const(False), span=rec.span))
         if rec.kind == "tail":
             if leaf.park is not None:
@@ -2365,63 +2447,65 @@ def _final_leaves(node: _Node) -> list[_Leaf]:
 
 
 def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -> None:
-    """Refuse the nested composition ``rec`` unless the leaf reaches it at most once
-    in any run (no cycle of the control graph leads to its location) and cannot end
-    without reaching it (every path to the end passes it): then its operands exist
-    exactly when PAT's term has them, and are finished whenever the leaf is."""
+    """Refuse the nested composition ``rec`` unless its operands exist exactly when
+    PAT's term has them: the leaf's locations before it (reachable without entering
+    it) and after it (reachable from it) are disjoint, only steps from before enter it,
+    only steps from after reach its continuation, and the leaf cannot end before it.
+    A composition started when a previous one ends ("chain") is checked with that one.
+    """
+    if rec.fixed and rec.flag is None and rec.start is not None and (
+        not any(_spine_head(c)[0] == rec.cfg for c in builder.cfgs)
+    ):
+        return  # chained: never a location of its own
     term = rec.cfg[1]
     locs = [i for i, c in enumerate(builder.cfgs) if _spine_head(c)[0] == rec.cfg]
+    if not locs:
+        return  # chained behind another composition (checked with that one)
     if len(locs) != 1:
         raise _nested_unsupported(term, "two different continuations")
+    if builder.alias_conflict is not None:
+        raise _nested_unsupported(
+            term, "recursion, a loop or a choice (what follows it is also reached "
+            "without it)"
+        )
     target = locs[0]
     succ: dict[int, list[int]] = {loc.id: [] for loc in process.locations}
-    pred: dict[int, list[int]] = {loc.id: [] for loc in process.locations}
     for e in process.edges:
         succ[e.source].append(e.target)
-        pred[e.target].append(e.source)
-    above = {target}
-    stack = [target]
-    while stack:
-        x = stack.pop()
-        for p in pred[x]:
-            if p not in above:
-                above.add(p)
-                stack.append(p)
-    indegree = {v: 0 for v in above}
-    for v in above:
-        for w in succ[v]:
-            if w in above:
-                indegree[w] += 1
-    ready = [v for v, d in indegree.items() if d == 0]
-    seen = 0
-    while ready:
-        v = ready.pop()
-        seen += 1
-        for w in succ[v]:
-            if w in above:
-                indegree[w] -= 1
-                if indegree[w] == 0:
-                    ready.append(w)
-    if seen != len(above):
-        raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
-    if target == process.initial:
-        return
-    ends = {
-        e.source for e in process.edges
-        if process.locations[e.target].terminal and e.target != target
-    }
-    visited = {process.initial}
-    stack = [process.initial]
-    while stack:
-        x = stack.pop()
-        if x in ends:
+
+    def reach(start: int, avoid: int | None) -> set[int]:
+        seen = {start}
+        stack = [start]
+        while stack:
+            x = stack.pop()
+            for w in succ[x]:
+                if w != avoid and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        return seen
+
+    after = reach(target, None)
+    before = set() if target == process.initial else reach(process.initial, target)
+    if before & after:
+        raise _nested_unsupported(
+            term, "a choice or loop (a part of the process is reached both before and "
+            "after it)"
+        )
+    for e in process.edges:
+        if e.target != target:
+            continue
+        if id(e) in builder.alias_edges:
+            if e.source not in after:
+                raise _nested_unsupported(
+                    term, "a choice (what follows it is also reached without it)"
+                )
+        elif e.source in after:
+            raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
+    for e in process.edges:
+        if e.source in before and e.target != target and process.locations[e.target].terminal:
             raise _nested_unsupported(
                 term, "a choice (the process may end without starting it)"
             )
-        for w in succ[x]:
-            if w != target and w not in visited:
-                visited.add(w)
-                stack.append(w)
 
 
 def _has_parallel(node: _Node) -> bool:

@@ -4,8 +4,10 @@ The lowering unfolds such a composition, when it is reached at most once in any 
 into static instances that start dormant. These tests pin the IR shape, and the state
 and step counts, verdicts and refusals against answers worked out by hand from PAT's
 rules: a process reference or the start of a composition is no step; ``P ||| Q`` and
-``P || Q`` terminate jointly (one ``terminate`` step); under ``;`` that joint terminate
-is one tau step to the continuation; ``Skip ; Q`` is ``Q`` with no step.
+``P || Q`` terminate jointly (one ``terminate`` step); ``P ; Q`` is ``Q`` at once when
+``P`` is Skip or a composition whose operands are all Skip (PAT's ``Sequence`` asks
+``IsSkip()``, true for an interleaving/parallel of Skips), so a composition followed
+by ';' hands over with no step of its own.
 """
 
 from __future__ import annotations
@@ -76,13 +78,16 @@ def test_prefix_then_interleaving_ir() -> None:
 
 def test_sequential_continuation_ir() -> None:
     """(a -> Skip ||| b -> Skip); c -> Skip: operands park at Skip (no terminate edge),
-    each counting a global down from 2; the parent waits for 0 with one tau edge."""
+    each counting a global down from 2; the parent's waiting location has c's edge,
+    enabled at 0 (no tau edge)."""
     ts = system("P = (a -> Skip ||| b -> Skip); c -> Skip;\n#assert P deadlockfree;")
     join = next(g for g in ts.globals if g.name.startswith("_joined"))
     assert getattr(join.init, "value", None) == 2
     parent = ts.process("P()")
     wait = parent.edges[0]
-    assert wait.event is None and join.name in repr(wait.guard)
+    assert wait.event is not None and wait.event.base == "c"
+    assert join.name in repr(wait.guard)
+    assert all(e.event is not None for e in parent.edges)
     for name in ("P.1", "P.2"):
         p = ts.process(name)
         assert all(e.event is None or e.event.base != "terminate" for e in p.edges)
@@ -105,23 +110,24 @@ def test_prefix_then_interleaving_counts() -> None:
 
 
 def test_interleaving_then_continuation_is_deadlock_free() -> None:
-    """(a -> Skip ||| b -> Skip); c -> Skip: 4 states of the composition, the tau of
-    its joint terminate to 'c -> Skip', then Skip and the terminated state: 7 states;
-    steps a, b, b, a, tau, c, terminate = 7."""
+    """(a -> Skip ||| b -> Skip); c -> Skip: (a,b), (Skip,b), (a,Skip), then both Skip,
+    which is 'c -> Skip' itself, then Skip and the terminated state: 6 states; steps
+    a, b, b, a, c, terminate = 6."""
     ts = system("P = (a -> Skip ||| b -> Skip); c -> Skip;\n#assert P deadlockfree;\n"
                 "#assert P divergencefree;")
-    assert counts(ts) == (7, 7)
+    assert counts(ts) == (6, 6)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
     assert verdict(ts, PropertyKind.DIVERGENCE_FREE) is Outcome.HOLDS
 
 
 def test_barrier_between_dormant_operands() -> None:
     """start -> (a -> b -> Skip || a -> c -> Skip); done -> Skip, alphabets {a, b} and
-    {a, c}: a is one joint step. States: start, (a,a), (b,c), (S,c), (b,S), (S,S),
-    done, Skip, terminated = 9; steps start, a, b, c, c, b, tau, done, terminate = 9."""
+    {a, c}: a is one joint step. States: start, (a,a), (b,c), (S,c), (b,S), (S,S) =
+    'done -> Skip', Skip, terminated = 8; steps start, a, b, c, c, b, done, terminate
+    = 8."""
     ts = system("Sys = start -> (a -> b -> Skip || a -> c -> Skip); done -> Skip;\n"
                 "#assert Sys deadlockfree;")
-    assert counts(ts) == (9, 9)
+    assert counts(ts) == (8, 8)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
@@ -145,21 +151,21 @@ def test_nested_operands_synchronise_with_a_top_level_sibling() -> None:
 
 
 def test_two_compositions_in_sequence() -> None:
-    """(a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip): 4 states, a tau, 4 states,
-    the joint terminate: 9 states; 4 + 1 + 4 + 1 = 10 steps."""
+    """(a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip): 3 states, then (c,d) when
+    a and b are Skip, 4 states, the joint terminate: 8 states; 4 + 4 + 1 = 9 steps."""
     ts = system("Sys = (a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip);\n"
                 "#assert Sys deadlockfree;")
-    assert counts(ts) == (9, 10)
+    assert counts(ts) == (8, 9)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
 def test_composition_nested_in_an_operand_under_sequence() -> None:
     """(go -> (a -> Skip ||| b -> Skip) ||| c -> Skip); d -> Skip: the left operand has
-    1 + 4 configurations, the right 2: 10 states, then tau, d, terminate: 13 states;
-    steps 5 * 2 (left) + 5 (c) + 3 = 18."""
+    1 + 4 configurations, the right 2: 10 states, the last being 'd -> Skip', then
+    Skip and terminated: 12 states; steps 5 * 2 (left) + 5 (c) + d + terminate = 17."""
     ts = system("Sys = (go -> (a -> Skip ||| b -> Skip) ||| c -> Skip); d -> Skip;\n"
                 "#assert Sys deadlockfree;")
-    assert counts(ts) == (13, 18)
+    assert counts(ts) == (12, 17)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
@@ -189,25 +195,26 @@ def test_declared_alphabet_is_the_owners_not_the_inline_operands() -> None:
 
 
 def test_compositions_one_after_another_in_a_process() -> None:
-    """(a,b); (c,d); e -> Skip as one process: 4 states, tau, 4 states, tau, e, Skip,
-    terminated: 11 states, 4 + 1 + 4 + 1 + 1 + 1 = 12 steps. The same with the second
-    composition at the end after a prefix h (go first): 1 + 4 + 1 + 4 + 1 = 11 states,
-    go, 4, tau, h, 4, terminate = 12 steps, and it terminates."""
+    """(a,b); (c,d); e -> Skip as one process: 3 states, (c,d) and 2 more, then
+    'e -> Skip', Skip, terminated: 9 states, 4 + 4 + 1 + 1 = 10 steps. With the second
+    composition at the end after a prefix h (go first): start, (a,b) and 3 more (the
+    last is 'h -> ...'), (c,d) and 3 more, terminated: 10 states; go, 4, h, 4,
+    terminate = 11 steps, and it terminates."""
     ts = system("Sys = (a -> Skip ||| b -> Skip); (c -> Skip ||| d -> Skip); e -> Skip;\n"
                 "#assert Sys deadlockfree;")
-    assert counts(ts) == (11, 12)
+    assert counts(ts) == (9, 10)
     ts = system("Sys = go -> (a -> Skip ||| b -> Skip); h -> (c -> Skip ||| d -> Skip);\n"
                 "#assert Sys deadlockfree;\n#assert Sys nonterminating;")
-    assert counts(ts) == (11, 12)
+    assert counts(ts) == (10, 11)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
     assert verdict(ts, PropertyKind.NONTERMINATING) is Outcome.VIOLATED
 
 
 def test_operand_that_is_skip_from_the_start() -> None:
     """(Skip ||| a -> Skip); c -> Skip: only the second operand is waited for:
-    a, tau, c, terminate: 5 states, 4 steps."""
+    a (to 'c -> Skip'), c, terminate: 4 states, 3 steps."""
     ts = system("Sys = (Skip ||| a -> Skip); c -> Skip;\n#assert Sys deadlockfree;")
-    assert counts(ts) == (5, 4)
+    assert counts(ts) == (4, 3)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
@@ -245,23 +252,51 @@ def test_non_terminating_operand_keeps_the_composition_alive() -> None:
 
 def test_data_written_by_operands_is_seen_after_the_join() -> None:
     """Two operands add 1 and 2 to x; the continuation is guarded by x == 3, so it
-    always runs: states x=0, x=1, x=2, x=3 (both done), done -> Skip... : 4 + 3 = 7."""
+    always runs: states x=0, x=1, x=2, x=3 (both done: the guarded 'done'), Skip,
+    terminated: 6 states; steps inc, add, add, inc, done, terminate = 6."""
     ts = system("var x = 0;\nSys = (inc{x = x + 1;} -> Skip ||| add{x = x + 2;} -> Skip);"
                 " [x == 3] done -> Skip;\n#define three x == 3;\n"
                 "#assert Sys deadlockfree;\n#assert Sys reaches three;")
-    assert counts(ts) == (7, 7)
+    assert counts(ts) == (6, 6)
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
     assert verdict(ts, PropertyKind.REACHES) is Outcome.HOLDS
 
 
 def test_rendezvous_between_dormant_operands() -> None:
     """go -> (c!1 -> Skip ||| c?x -> got.x -> Skip); done -> Skip over a synchronous
-    channel: go, the handshake c.1, got.1, tau, done, terminate: 7 states, 6 steps;
-    over a one-place buffer c!1 and c?1 are two steps: 8 states, 7 steps."""
+    channel: go, the handshake c.1, got.1, done, terminate: 6 states, 5 steps; over a
+    one-place buffer c!1 and c?1 are two steps: 7 states, 6 steps."""
     body = "Sys = go -> (c!1 -> Skip ||| c?x -> got.x -> Skip); done -> Skip;\n"
     body += "#assert Sys deadlockfree;"
-    assert counts(system("channel c 0;\n" + body)) == (7, 6)
-    assert counts(system("channel c 1;\n" + body)) == (8, 7)
+    assert counts(system("channel c 0;\n" + body)) == (6, 5)
+    assert counts(system("channel c 1;\n" + body)) == (7, 6)
+
+
+def test_continuation_that_loops_is_one_state() -> None:
+    """(a -> Skip ||| b -> Skip); Loop, Loop = c -> Loop: when both are Skip the
+    process is Loop, and c returns to that same state: 4 states, a, b, b, a, c = 5."""
+    ts = system("Loop = c -> Loop;\nSys = (a -> Skip ||| b -> Skip); Loop;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (4, 5)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_loop_before_the_composition() -> None:
+    """P = a -> (b -> Skip ||| c -> Skip) [] d -> P: reached at most once (d loops
+    before it): P, 4 operand states, terminated: 6 states; d, a, b, c, c, b,
+    terminate = 7 steps."""
+    ts = system("P = a -> (b -> Skip ||| c -> Skip) [] d -> P;\n#assert P deadlockfree;")
+    assert counts(ts) == (6, 7)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
+def test_atomic_continuation_has_priority_after_the_join() -> None:
+    """((a ||| b); atomic {c -> d -> Skip}) ||| e -> Skip: the left side has 6
+    configurations (the 4th is the atomic block), the right 2; e is blocked while the
+    atomic block runs (2 states): steps 6 * 2 + (6 - 2) + terminate = 17, 13 states."""
+    ts = system("Sys = (a -> Skip ||| b -> Skip); atomic { c -> d -> Skip } ||| e -> Skip;\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (13, 17)
 
 
 def test_bookkeeping_names_avoid_user_declarations() -> None:
@@ -302,8 +337,12 @@ def test_ltl_on_nested_operands(fairness: Fairness, outcome: Outcome) -> None:
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion or a loop"),
-        ("P = a -> (b -> Skip ||| c -> Skip) [] d -> P;", "nested under recursion or a loop"),
+        ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion, a loop"),
+        ("P = (b -> Skip ||| c -> Skip); d -> P;", "nested under recursion or a loop"),
+        ("P = x -> Loop [] y -> ((b -> Skip ||| c -> Skip); Loop);\nLoop = l -> Loop;",
+         "what follows it is also reached without it"),
+        ("P = a -> ((b -> Skip ||| c -> Skip); d -> Q) [] x -> Q;\nQ = q -> Q;",
+         "reached both before and after"),
         ("P = a -> (P ||| b -> Skip);", "nested under recursion \\(a process call cycle"),
         ("P = Q(0);\nQ(i) = [i < 2] a.i -> (b -> Skip ||| Q(i + 1));",
          "nested under recursion \\(a process call cycle"),
