@@ -18,7 +18,10 @@ section 3 (each action its own process, so that SPIN's process-level weak fairne
   pair) is one ``d_step { condition -> effects; pc updates }``. Every option's
   condition is thus a state predicate, which is what "enabled" must be in an LTL
   premise. The options live in one scheduler proctype (``plain``, ``premise``) or one
-  proctype per action (``action-process``).
+  proctype per action (``action-process``). Promela models keep their own rules
+  there: each ``run`` wakes a fixed instance slot (``slots.py``), a finished instance
+  dies by an option of its own (youngest first, while its ``provided`` clause holds),
+  and atomic sequences follow Promela's exclusivity (``_promela_atomicity``).
 
 Encodings: ``plain`` (no fairness); ``premise``: each LTL property becomes
 ``(P_1 && ... && P_n) -> phi`` with one conjunct per action: weak
@@ -49,8 +52,9 @@ steps infinitely often" (one disjunct per bottom SCC, a sweep counter ``sw_b`` p
 
 Known limits (rejected with ``UnsupportedError`` naming the construct): strong global
 fairness without an explicit graph, above ``STRONG_GLOBAL_MAX_STEPS`` steps, and in the
-action-process encoding; in explicit-pc: ``run``, process-local channels, ``_last``, ``np_``, channel
-variables, ``timeout`` together with event atoms; in both: ``X`` in ltl blocks (SPIN is
+action-process encoding; in explicit-pc: a ``run`` that may execute more than once or
+in an order fixed only at run time (``slots.py``), process-local channels, ``_last``,
+``np_``, channel variables, ``timeout`` together with event atoms; in both: ``X`` in ltl blocks (SPIN is
 built without it; use a Spot never claim). Under ``action-process`` every tau edge is
 its own weakly fair process, which the native engine does not require (stated in
 ``notes``). Dynamic event names (components that depend on the state) are allowed only
