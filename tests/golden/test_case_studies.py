@@ -94,11 +94,12 @@ def test_fast_rows_exist_and_fit_ci() -> None:
     # every case study with a model has CI coverage, and the CI set stays small
     assert len(FAST_ROWS) >= 30
     with_model = {r.case for r in ALL_ROWS if not r.missing}
-    # ms (every row > 60 s here) and le_pl (N = 10 takes 25-60 s) have no CI row; the
-    # other engineer's folders choose their own fast rows
+    # ms (every row > 60 s here) has no CI row; le_pl's CI rows are its counter-
+    # abstraction rows (reduction key; unreduced N = 10 takes 20-60 s); the other
+    # engineer's folders choose their own fast rows
     assert {r.case for r in FAST_ROWS} >= with_model - {"kv", "stack", "ml", "le_t",
                                                           "two_hop_coloring",
-                                                          "orienting_rings", "ms", "le_pl"}
+                                                          "orienting_rings", "ms"}
 
 
 @pytest.mark.parametrize("row", FAST_ROWS, ids=[r.name for r in FAST_ROWS])
