@@ -426,6 +426,24 @@ def _trace_text(trace: Trace | None) -> str:
     return "\n".join(f"  {s.event or 'tau'} {'/'.join(s.processes)}" for s in trace.steps)
 
 
+def _preflight(row: Row, model_file: ModelFile, options: api.CheckOptions) -> str | None:
+    """Return why the engine will not use the row's reduction, found by a check limited
+    to one state (the reductions decide, and say, before the search starts), or None.
+
+    A refused reduction is thus reported at once instead of after a full unreduced run
+    (which could also be killed at the time limit before its notes are seen).
+    """
+    if not row.reduction:
+        return None
+    probe = dataclasses.replace(options, max_states=1, progress=None,
+                                timeout=30.0 if options.timeout is None
+                                else min(options.timeout, 30.0))
+    verdicts = api.check(model_file, row.assertion, probe)
+    if len(verdicts) != 1:
+        return None  # the real check reports the selection error
+    return reduction_refusal(row, verdicts[0])
+
+
 def check_row(row: Row, timeout: float | None = None, max_states: int | None = None,
               keep_trace: bool = False) -> RowResult:
     """Return the result of checking one row (never raises for a bad model or a limit)."""
@@ -434,8 +452,12 @@ def check_row(row: Row, timeout: float | None = None, max_states: int | None = N
     started = time.perf_counter()
     try:
         model_file = load_row_model(row)
-        verdicts: list[Verdict] = api.check(model_file, row.assertion,
-                                            _options(row, timeout, max_states))
+        options = _options(row, timeout, max_states)
+        refusal = _preflight(row, model_file, options)
+        if refusal is not None:
+            return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
+                             message=f"reduction {row.reduction} refused: {refusal}")
+        verdicts: list[Verdict] = api.check(model_file, row.assertion, options)
     except BridgeError as error:
         return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
                          message=_one_line(error))

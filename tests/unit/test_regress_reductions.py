@@ -133,9 +133,13 @@ def test_a_used_reduction_gives_the_verdict(monkeypatch: pytest.MonkeyPatch,
     (row,) = _rows(tmp_path, f'reduction = "{reduction}"\n')
     result, engine = _check(monkeypatch, row, verdict)
     assert result.status == regress.Status.PASS and result.got == "holds"
-    (options,) = engine.options
-    assert (options.symmetry, options.por, options.counter_abstraction) == (
-        reduction == "symmetry", reduction == "por", reduction == "counter-abstraction")
+    # a one-state probe first (the reductions say at once whether they apply), then
+    # the check itself with the row's own limits
+    probe, options = engine.options
+    assert probe.max_states == 1 and options.max_states is None
+    for asked in (probe, options):
+        assert (asked.symmetry, asked.por, asked.counter_abstraction) == (
+            reduction == "symmetry", reduction == "por", reduction == "counter-abstraction")
 
 
 @pytest.mark.parametrize(("reduction", "verdict", "said"), [
@@ -155,9 +159,30 @@ def test_an_unused_reduction_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_pa
                                          reduction: str, verdict: Verdict,
                                          said: str) -> None:
     (row,) = _rows(tmp_path, f'reduction = "{reduction}"\n')
-    result, _engine = _check(monkeypatch, row, verdict)
+    result, engine = _check(monkeypatch, row, verdict)
     assert result.status == regress.Status.ERROR and result.got == "-"
     assert f"reduction {reduction} refused" in result.message and said in result.message
+    (probe,) = engine.options  # refused by the probe: the row never runs unreduced
+    assert probe.max_states == 1
+
+
+def test_a_refusal_after_the_probe_is_still_an_error(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    (row,) = _rows(tmp_path, 'reduction = "symmetry"\n')
+    answers = iter([_verdict(("symmetry: 3 instances of Node, full group",)),
+                    _verdict(("symmetry: not applied: changed its mind",))])
+    monkeypatch.setattr(regress.api, "check", lambda *_a: [next(answers)])
+    monkeypatch.setattr(regress, "load_row_model", lambda _row: object())
+    result = regress.check_row(row)
+    assert result.status == regress.Status.ERROR and "changed its mind" in result.message
+
+
+def test_an_unreduced_row_has_no_probe(monkeypatch: pytest.MonkeyPatch,
+                                       tmp_path: Path) -> None:
+    (row,) = _rows(tmp_path, "")
+    _result, engine = _check(monkeypatch, row, _verdict())
+    (options,) = engine.options
+    assert options.max_states is None
 
 
 def test_an_unreduced_row_ignores_reduction_notes(monkeypatch: pytest.MonkeyPatch,
