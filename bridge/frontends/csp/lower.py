@@ -452,6 +452,8 @@ class _Leaf:
     # An operand of a nested composition: written inline, it does not take the
     # '#alphabet' of the definition it is written in (that one is its owner's).
     nested_op: bool = False
+    # Runs after a sequential prefix (``P; (A ||| B)``): it starts when P hands over.
+    behind_prefix: bool = False
 
 
 @dataclass
@@ -1305,19 +1307,19 @@ class _LeafBuilder:
             self.can_terminate = True
             return [_Raw(None, None, [], Event(TERMINATE), TERM, rec.span,
                          "terminate (parallel composition)")]
-        if kind == "SEQ" and cfg[1][0] == "PAR":
+        if kind == "SEQ" and _spine_head(cfg)[0][0] == "PAR":
             # (A || B); C: once every operand is at its Skip (the count-down global
             # is 0) this location is C: PAT's Sequence takes C's steps at once when
             # its first part is a composition of Skips (no tau step).
-            rec = self._nested_at(cfg[1], "seq")
+            rec = self._nested_at(_spine_head(cfg)[0], "seq")
             done = Binary("==", Var(rec.join or "", "global"), Const(0))
-            rest = cfg[2]
-            if self.leaf.gate_set is not None and rest[0] == "T" and rest[1] is self._wrap:
+            q = self.normalise(_replace_head(cfg, SKIP), "step", caps, [])
+            if self.leaf.gate_set is not None and q == SKIP:
+                # A sequential prefix that ends here: the rest starts at the join.
                 handover = rec.done()
                 if handover not in self.handovers:
                     self.handovers.append(handover)
                 return []
-            q = self.normalise(rest, "step", caps, [])
             head, depth = _spine_head(q)
             if head[0] == "PAR":
                 # C starts with another composition: its operands start when this
@@ -1409,7 +1411,10 @@ class _LeafBuilder:
         rec = self.nested.get(par)
         if rec is not None:
             if how != "edge" or rec.fixed or rec.kind != kind:
-                raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
+                raise _nested_unsupported(
+                    term, "recursion, a loop or a choice (it may be reached twice, or in "
+                    "two ways)"
+                )
             return rec
         fresh = self.leaf.fresh_global
         if fresh is None:  # pragma: no cover - every system leaf has an allocator
@@ -1589,13 +1594,11 @@ class _LeafBuilder:
         # step of the process waiting for the composition).
         done = cfg == TERM or (self.leaf.park is not None and _parks(cfg))
         atomic = _cfg_atomic(cfg)
-        waits = cfg[0] == "SEQ" and cfg[1][0] == "PAR"
-        if waits and cfg[2][0] == "T" and cfg[2][1] is self._wrap:
-            done = True  # a prefix that ends in a composition has nothing left
-        elif waits:
-            # Its edges are C's, enabled once the composition has ended: an atomic
-            # C has priority from then on (its steps are disabled before).
-            atomic = self._alias(cfg, lid)
+        if cfg[0] == "SEQ" and _spine_head(cfg)[0][0] == "PAR":
+            # (A || B); C: its edges are C's, enabled once the composition has
+            # ended; an atomic C has priority from then on (its steps are disabled
+            # before). A prefix that ends in a composition has nothing left.
+            atomic, done = self._alias(cfg, lid)
         self.location_list.append(
             Location(
                 lid,
@@ -1608,25 +1611,34 @@ class _LeafBuilder:
         )
         return lid
 
-    def _alias(self, cfg: Cfg, lid: int) -> bool:
+    def _alias(self, cfg: Cfg, lid: int) -> tuple[bool, bool]:
         """Make the continuation C of the waiting location ``cfg`` = ``(A || B); C``
-        map to that location (after the join it is C: one PAT state); return True if
-        C is atomic."""
+        map to that location (after the join it is C: one PAT state); return whether
+        C is atomic and whether the location ends a sequential prefix."""
         post: list[tuple[str, Expr]] = []
         try:
-            rest = self.normalise(cfg[2], "post", {}, post)
+            rest = self.normalise(_replace_head(cfg, SKIP), "post", {}, post)
         except UnsupportedError:
-            return False  # reported when the location's steps are computed
+            return False, False  # reported when the location's steps are computed
         atomic = _cfg_atomic(rest)
+        if self.leaf.gate_set is not None:
+            final = rest
+            try:
+                while final[0] in ("PAR", "SEQ") and _spine_head(final)[0][0] == "PAR":
+                    final = self.normalise(_replace_head(final, SKIP), "post", {}, [])
+            except UnsupportedError:
+                return False, False
+            if final == SKIP:
+                return False, True  # the prefix ends in compositions: nothing left
         if post or _cfg_locals(rest) or rest in (SKIP, STOP, TERM):
-            return atomic
+            return atomic, False
         if _spine_head(rest)[0][0] == "PAR":
-            return atomic  # a composition right after: re-entering it is refused
+            return atomic, False  # a composition right after: re-entering it is refused
         if rest in self.locations or rest in self.aliases:
-            self.alias_conflict = cfg[1][1].span
-            return atomic
+            self.alias_conflict = _spine_head(cfg)[0][1].span
+            return atomic, False
         self.aliases[rest] = lid
-        return atomic
+        return atomic, False
 
     def build(self) -> Process:
         post: list[tuple[str, Expr]] = []
@@ -1639,6 +1651,10 @@ class _LeafBuilder:
             self._wrap = s.Skip(self.leaf.span)
             start = ("SEQ", start, ("T", self._wrap, ()))
         initial_cfg = self.normalise(start, "post", {}, post)
+        if self.leaf.gate_set is not None and initial_cfg == SKIP:
+            # ``Skip ; (A ||| B)`` is the composition at once: no step of its own.
+            initial_cfg = TERM
+            self.handovers.append(self.leaf.gate if self.leaf.gate is not None else Const(True))
         if post:
             # Constant arguments of parameters kept in locals: initial values.
             canon = _canonical_names(initial_cfg, self.local_types)
@@ -1983,6 +1999,13 @@ def _canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str
     return canon
 
 
+def _replace_head(cfg: Cfg, new: Cfg) -> Cfg:
+    """Return ``cfg`` with the innermost left operand of its ';' chain replaced."""
+    if cfg[0] != "SEQ":
+        return new
+    return ("SEQ", _replace_head(cfg[1], new), cfg[2])
+
+
 def _parks(cfg: Cfg) -> bool:
     """Return True if an operand of a composition under ';' is done at ``cfg``: at
     Skip, or ended in a nested composition (whose operands then park in its place)."""
@@ -2302,6 +2325,7 @@ class _SystemBuilder:
                 start = Binary("||", start, handover)
             for leaf in _leaves(rest):
                 leaf.gate = start
+                leaf.behind_prefix = True
             second, second_ids = self.build_node(rest)
             return Interleave((first, second)), first_ids + second_ids
         parts = [self.build_node(c) for c in node.children]
@@ -2378,11 +2402,22 @@ class _SystemBuilder:
             both = frozenset({TERMINATE})
             return Parallel((comp, sub), (both, both)), ids
         assert rec.join is not None
-        waiting = sum(
-            1 for i in ids
-            if self.instance_leaves[i].park == rec.join
-            and not _parks(self.instance_builders[i].cfgs[0])
-        )
+        waiting = 0
+        for i in ids:
+            op_leaf = self.instance_leaves[i]
+            if op_leaf.park != rec.join:
+                continue
+            if not _parks(self.instance_builders[i].cfgs[0]):
+                waiting += 1
+            elif op_leaf.behind_prefix:
+                # Done from its start, but only once the prefix has handed over:
+                # the count cannot see that.
+                raise UnsupportedError.at(
+                    op_leaf.span,
+                    "unsupported construct: an operand 'P; (Skip ||| ...)' of a "
+                    "composition followed by ';' (a sequential prefix before operands "
+                    "that are Skip)",
+                )
         self.gate_vars.append(
             Variable(rec.join, IntType(0, waiting, Overflow.ERROR, "var"), Const(waiting),
                      span=rec.span)
@@ -2486,6 +2521,11 @@ def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -
 
     after = reach(target, None)
     before = set() if target == process.initial else reach(process.initial, target)
+    for e in process.edges:
+        if e.source in before and e.target != target and process.locations[e.target].terminal:
+            raise _nested_unsupported(
+                term, "a choice (the process may end without starting it)"
+            )
     if before & after:
         raise _nested_unsupported(
             term, "a choice or loop (a part of the process is reached both before and "
@@ -2501,11 +2541,6 @@ def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -
                 )
         elif e.source in after:
             raise _nested_unsupported(term, "recursion or a loop (it may be reached twice)")
-    for e in process.edges:
-        if e.source in before and e.target != target and process.locations[e.target].terminal:
-            raise _nested_unsupported(
-                term, "a choice (the process may end without starting it)"
-            )
 
 
 def _has_parallel(node: _Node) -> bool:

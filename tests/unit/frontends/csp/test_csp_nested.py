@@ -228,6 +228,23 @@ def test_prefix_ending_in_a_choice_with_skip_hands_over() -> None:
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
+def test_skip_prefix_hands_over_at_once() -> None:
+    """Skip; (a -> Skip ||| b -> Skip) is the composition itself: 4 states of it and
+    the terminated state, 5 steps (no step for the prefix)."""
+    ts = system("Sys = Skip; (a -> Skip ||| b -> Skip);\n#assert Sys deadlockfree;")
+    assert counts(ts) == (5, 5)
+
+
+def test_composition_then_composition_then_more() -> None:
+    """go -> (((Skip || e0 -> Skip); (e1 -> Skip ||| Skip)); e2 -> Skip): go, then
+    e0 (after which the first composition is all Skip, so the second runs), e1 (all
+    Skip again: this is 'e2 -> Skip'), e2, terminate: 6 states, 5 steps."""
+    ts = system("Sys = go -> (((Skip || e0 -> Skip); (e1 -> Skip ||| Skip)); e2 -> Skip);\n"
+                "#assert Sys deadlockfree;")
+    assert counts(ts) == (6, 5)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+
+
 def test_copies_of_a_process_get_their_own_operands() -> None:
     """||| {2} @ X(), X() = a -> (b -> Skip ||| c -> Skip): each copy has 1 + 4
     configurations and its own operands and flag: 25 states and the joint terminate,
@@ -338,7 +355,7 @@ def test_ltl_on_nested_operands(fairness: Fairness, outcome: Outcome) -> None:
     "text, fragment",
     [
         ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion, a loop"),
-        ("P = (b -> Skip ||| c -> Skip); d -> P;", "nested under recursion or a loop"),
+        ("P = (b -> Skip ||| c -> Skip); d -> P;", "nested under recursion, a loop"),
         ("P = x -> Loop [] y -> ((b -> Skip ||| c -> Skip); Loop);\nLoop = l -> Loop;",
          "what follows it is also reached without it"),
         ("P = a -> ((b -> Skip ||| c -> Skip); d -> Q) [] x -> Q;\nQ = q -> Q;",
@@ -355,6 +372,8 @@ def test_ltl_on_nested_operands(fairness: Fairness, outcome: Outcome) -> None:
          "operands depend on a run-time value"),
         ("P = (b -> Skip ||| (c -> Skip [] Skip)); d -> Skip;",
          "may terminate other than by becoming Skip"),
+        ("P = (b -> Skip ||| ((s -> Skip); (Skip ||| Skip))); d -> Skip;",
+         "a sequential prefix before operands that are Skip"),
     ],
 )
 def test_refused_nested_compositions(text: str, fragment: str) -> None:
