@@ -1613,31 +1613,28 @@ class _LeafBuilder:
 
     def _alias(self, cfg: Cfg, lid: int) -> tuple[bool, bool]:
         """Make the continuation C of the waiting location ``cfg`` = ``(A || B); C``
-        map to that location (after the join it is C: one PAT state); return whether
-        C is atomic and whether the location ends a sequential prefix."""
+        (after any compositions chained behind this one) map to that location: once
+        they have ended it is C, one PAT state. Return whether the location's own
+        continuation is atomic and whether it ends a sequential prefix."""
         post: list[tuple[str, Expr]] = []
         try:
             rest = self.normalise(_replace_head(cfg, SKIP), "post", {}, post)
+            final = rest
+            while not post and final[0] in ("PAR", "SEQ") and (
+                _spine_head(final)[0][0] == "PAR"
+            ):
+                final = self.normalise(_replace_head(final, SKIP), "post", {}, post)
         except UnsupportedError:
             return False, False  # reported when the location's steps are computed
         atomic = _cfg_atomic(rest)
-        if self.leaf.gate_set is not None:
-            final = rest
-            try:
-                while final[0] in ("PAR", "SEQ") and _spine_head(final)[0][0] == "PAR":
-                    final = self.normalise(_replace_head(final, SKIP), "post", {}, [])
-            except UnsupportedError:
-                return False, False
-            if final == SKIP:
-                return False, True  # the prefix ends in compositions: nothing left
-        if post or _cfg_locals(rest) or rest in (SKIP, STOP, TERM):
+        if final == SKIP and self.leaf.gate_set is not None and not post:
+            return False, True  # the prefix ends in compositions: nothing left
+        if post or _cfg_locals(final) or final in (SKIP, STOP, TERM):
             return atomic, False
-        if _spine_head(rest)[0][0] == "PAR":
-            return atomic, False  # a composition right after: re-entering it is refused
-        if rest in self.locations or rest in self.aliases:
+        if final in self.locations or final in self.aliases:
             self.alias_conflict = _spine_head(cfg)[0][1].span
             return atomic, False
-        self.aliases[rest] = lid
+        self.aliases[final] = lid
         return atomic, False
 
     def build(self) -> Process:
