@@ -10,7 +10,9 @@ no fairness and with weak fairness (premise and action-process encodings).
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +100,24 @@ def test_spin_agrees_on_nested_compositions(
     system = _system(name)
     assert _native(system, number, fairness) is expected
     assert _spin(system, number, encoding, fairness) is expected
+
+
+@pytest.mark.parametrize(("name", "violated"), [("barrier", False), ("blocked", True)])
+def test_translate_cli_on_a_nested_model(name: str, violated: bool, tmp_path: Path) -> None:
+    """``bridge translate --to promela`` writes a model SPIN accepts, with the
+    bookkeeping globals; pan -a on its ltl block (<> done) finds the blocked model's
+    counterexample and none in the other."""
+    from bridge.backends.spin.run import SpinOptions
+    from bridge.cli import main
+
+    path = tmp_path / f"{name}.csp"
+    path.write_text(MODELS[name])
+    out = tmp_path / f"{name}.pml"
+    assert main(["translate", str(path), "--to", "promela", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "_started" in text and "_joined" in text
+    found = re.search(r"^ltl (\w+)", text, re.MULTILINE)
+    assert found is not None, text
+    result = run_spin(text, SpinOptions(acceptance=True, ltl=found.group(1), timeout=60))
+    assert result.complete or result.errors, text
+    assert (result.errors > 0) is violated, text

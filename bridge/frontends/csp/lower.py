@@ -1312,7 +1312,8 @@ class _LeafBuilder:
             # is 0) this location is C: PAT's Sequence takes C's steps at once when
             # its first part is a composition of Skips (no tau step).
             rec = self._nested_at(_spine_head(cfg)[0], "seq")
-            done = Binary("==", Var(rec.join or "", "global"), Const(0))
+            assert rec.join is not None
+            done = Binary("==", Var(rec.join, "global"), Const(0))
             q = self.normalise(_replace_head(cfg, SKIP), "step", caps, [])
             if self.leaf.gate_set is not None and q == SKIP:
                 # A sequential prefix that ends here: the rest starts at the join.
@@ -1643,8 +1644,9 @@ class _LeafBuilder:
         if self.leaf.hidden:
             start = ("HIDE", start, self.leaf.hidden, self.leaf.hidden_bases)
         if self.leaf.gate_set is not None:
-            # A sequential prefix ``P; (A ||| B)``: P's terminate is a tau to the
-            # composition (``Skip ; Q`` is Q at once): P ; Skip ends at SKIP.
+            # A sequential prefix ``P; (A ||| B)`` runs as ``P; Skip``: P's terminate
+            # is a tau to the composition (``Skip ; Q`` is Q at once), and a
+            # composition that ends P is followed by something.
             self._wrap = s.Skip(self.leaf.span)
             start = ("SEQ", start, ("T", self._wrap, ()))
         initial_cfg = self.normalise(start, "post", {}, post)
@@ -2363,13 +2365,15 @@ class _SystemBuilder:
         instances of the nested composition ``rec``, and those instances' ids.
 
         The operands start dormant: the edges of their first location wait for
-        ``rec.flag``, set by the leaf's step that reaches the composition, so starting
-        costs no step. "tail": ``Parallel`` on ``terminate`` with the leaf, whose only
-        step there is its terminate (PAT's joint termination). "seq": the operands park
-        at Skip, counting ``rec.join`` down; the leaf continues by one tau step at 0
-        (PAT: the composition's terminate under ';' is a tau). Operands and leaf never
-        run at the same time, and barriers between operands are those of the
-        composition at top level (cspsharp.md section 7)."""
+        ``rec.start`` (the flag set by the leaf's step that reaches the composition,
+        or the end of the composition before it), so starting costs no step. "tail":
+        ``Parallel`` on ``terminate`` with the leaf, whose only step there is its
+        terminate (PAT's joint termination). "seq": the operands park at Skip,
+        counting ``rec.join`` down, and at 0 the leaf's waiting location offers the
+        continuation's steps (PAT's ``Sequence`` of a composition of Skips is its
+        continuation, with no tau). Operands and leaf never run at the same time, and
+        barriers between operands are those of the composition at top level
+        (cspsharp.md section 7)."""
         term = rec.cfg[1]
         _check_reached_once(process, builder, rec)
         if id(term) in self._nesting:
@@ -2485,10 +2489,6 @@ def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -
     only steps from after reach its continuation, and the leaf cannot end before it.
     A composition started when a previous one ends ("chain") is checked with that one.
     """
-    if rec.fixed and rec.flag is None and rec.start is not None and (
-        not any(_spine_head(c)[0] == rec.cfg for c in builder.cfgs)
-    ):
-        return  # chained: never a location of its own
     term = rec.cfg[1]
     locs = [i for i, c in enumerate(builder.cfgs) if _spine_head(c)[0] == rec.cfg]
     if not locs:
