@@ -28,6 +28,7 @@ import pytest
 from bridge.diagnostics import UnsupportedError
 from bridge.frontends.csp import load_csp
 from bridge.ir import Outcome, PropertyKind
+from bridge.ir.validate import validate_system
 
 explore_mod = pytest.importorskip("bridge.semantics.explore")
 
@@ -279,6 +280,7 @@ def test_lowering_matches_pat_rules_on_random_nested_models() -> None:
         except UnsupportedError:
             refused += 1
             continue
+        assert validate_system(ts) == [], source
         DEFS.clear()
         DEFS.update(defs)  # raw first: norm() reads the events through references
         DEFS.update({name: norm(body) for name, body in defs.items()})
