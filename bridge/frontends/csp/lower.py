@@ -76,8 +76,8 @@ Rejected with ``UnsupportedError`` (named construct and span): parallel composit
 nested under recursion (a process call cycle leads back to it), in a loop, under a
 choice, guard, ``atomic``, hiding or ``interrupt``, whose continuation is also reached
 without it, or whose operands read a value bound at run time; a composition followed
-by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``);
-hiding above a ``||`` composition
+by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``) or
+that is ``P; (Skip ||| ...)``; hiding above a ``||`` composition
 (above ``|||`` it is pushed into every operand); hiding of events with
 state-dependent components or of channel events; ``refines``; channel
 arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
