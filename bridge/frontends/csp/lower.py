@@ -58,7 +58,8 @@ Lowering strategy
   reaching Skip) sets a fresh global ``_startedK`` that guards the first locations of
   the composition's leaves.
 * A composition nested in a leaf, ``init -> (A ||| B)`` or ``(A || B); C``, reached at
-  most once in any run (the leaf's locations before it and after it are disjoint, and
+  most once in any run from each place (``Round(0); Round(1)`` reaches one written
+  composition from two places: two sets of operands) (the leaf's locations before it and after it are disjoint, and
   the leaf cannot end before it): its operands are static instances that start
   dormant (their first location waits for a global ``_startedK`` set by the leaf's step
   that reaches the composition: no extra step). If the leaf ends there, its only step
@@ -474,6 +475,10 @@ class _Nested:
     fixed: bool
     join: str | None
     span: Span
+    # The leaf location whose ';' chain starts with it (a composition written once
+    # but reached by two calls, ``Round(0); Round(1)``, is two compositions), or
+    # ("CHAIN", key of the composition it follows, cfg).
+    key: Cfg = ()
 
     def done(self) -> Expr:
         """Return the condition under which the composition has ended ("seq")."""
@@ -1132,7 +1137,8 @@ class _LeafBuilder:
         self.can_terminate = False
         # Nested parallel compositions, by their ("PAR", term, env) configuration.
         self.nested: dict[Cfg, _Nested] = {}
-        self._allowed_par: Cfg | None = None
+        # The compositions whose steps the location being expanded offers: cfg -> key.
+        self._allowed: dict[Cfg, Cfg] = {}
         self._wrap: s.Skip | None = None  # the Skip after a sequential prefix
         # The continuation C of ``(A || B); C`` -> the waiting location that behaves
         # as C once the composition has ended (so C re-entered is that location).
@@ -1325,8 +1331,9 @@ class _LeafBuilder:
             if head[0] == "PAR":
                 # C starts with another composition: its operands start when this
                 # one ends.
-                self._record(head, "tail" if depth == 0 else "seq", "chain", rec.done())
-                self._allowed_par = head
+                key = ("CHAIN", rec.key, head)
+                self._record(key, head, "tail" if depth == 0 else "seq", "chain", rec.done())
+                self._allowed[head] = key
             raws = self.steps(q, caps)
             for r in raws:
                 r.guard = _and(done, r.guard)
@@ -1393,23 +1400,27 @@ class _LeafBuilder:
         the current location; refuse one in any other position (under a choice, guard,
         atomic, hiding or interrupt)."""
         term = par[1]
-        if par != self._allowed_par:
+        key = self._allowed.get(par)
+        if key is None:
             raise _nested_unsupported(
                 term, "a choice, guard, atomic, hiding or interrupt"
             )
-        rec = self.nested.get(par)
+        rec = self.nested.get(key)
         assert rec is not None, "the location's composition is recorded when reached"
         if rec.kind != kind:
             raise _nested_unsupported(term, "two different continuations")
         return rec
 
-    def _record(self, par: Cfg, kind: str, how: str, start: Expr | None = None) -> _Nested:
-        """Return the record of the nested composition ``par`` (a new one the first
-        time). ``how``: "initial" (first in the leaf: its operands start with the
-        leaf), "edge" (a step enters it and sets a fresh flag), "chain" (it starts
-        when ``start`` holds: a previous composition ended)."""
+    def _record(
+        self, key: Cfg, par: Cfg, kind: str, how: str, start: Expr | None = None
+    ) -> _Nested:
+        """Return the record of the nested composition ``par`` first in the location
+        ``key`` (a new one the first time). ``how``: "initial" (first in the leaf: its
+        operands start with the leaf), "edge" (a step enters it and sets a fresh
+        flag), "chain" (it starts when ``start`` holds: a previous composition
+        ended)."""
         term = par[1]
-        rec = self.nested.get(par)
+        rec = self.nested.get(key)
         if rec is not None:
             if how != "edge" or rec.fixed or rec.kind != kind:
                 raise _nested_unsupported(
@@ -1427,8 +1438,8 @@ class _LeafBuilder:
             flag = fresh("_started")
             start = Var(flag, "global")
         join = fresh("_joined") if kind == "seq" else None
-        rec = _Nested(par, kind, start, flag, how != "edge", join, term.span)
-        self.nested[par] = rec
+        rec = _Nested(par, kind, start, flag, how != "edge", join, term.span, key)
+        self.nested[key] = rec
         return rec
 
     def term_steps(self, term: s.Term, env: Env, caps: dict[str, Expr]) -> list[_Raw]:
@@ -1671,7 +1682,7 @@ class _LeafBuilder:
             )
         head, depth = _spine_head(initial_cfg)
         if head[0] == "PAR":
-            self._record(head, "tail" if depth == 0 else "seq", "initial")
+            self._record(initial_cfg, head, "tail" if depth == 0 else "seq", "initial")
         self.location(initial_cfg, self.leaf.span)
         work = [0]
         while work:
@@ -1718,7 +1729,7 @@ class _LeafBuilder:
         if self.leaf.park is not None and _parks(cfg):
             return []  # parked: the waiting process takes the joint terminate
         head, _ = _spine_head(cfg)
-        self._allowed_par = head if head[0] == "PAR" else None
+        self._allowed = {head: cfg} if head[0] == "PAR" else {}
         captured = _cfg_map_env(cfg, capture)
         raws: list[_Raw] = []
         for raw in self.steps(captured, caps):
@@ -1839,7 +1850,7 @@ class _LeafBuilder:
         head, depth = _spine_head(target_cfg)
         aliased = target_cfg in self.aliases and target_cfg not in self.locations
         if head[0] == "PAR":
-            rec = self._record(head, "tail" if depth == 0 else "seq", "edge")
+            rec = self._record(target_cfg, head, "tail" if depth == 0 else "seq", "edge")
             assert rec.flag is not None
             back.append(Assign(Var(rec.flag, "global"), Const(True)))
         body = _coalesce_moves(front + effect + back)
@@ -2490,7 +2501,7 @@ def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -
     A composition started when a previous one ends ("chain") is checked with that one.
     """
     term = rec.cfg[1]
-    locs = [i for i, c in enumerate(builder.cfgs) if _spine_head(c)[0] == rec.cfg]
+    locs = [i for i, c in enumerate(builder.cfgs) if c == rec.key]
     if not locs:
         return  # chained behind another composition (checked with that one)
     if len(locs) != 1:

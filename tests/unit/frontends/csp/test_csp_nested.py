@@ -245,6 +245,22 @@ def test_composition_then_composition_then_more() -> None:
     assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
 
 
+def test_one_composition_reached_by_two_calls_in_sequence() -> None:
+    """Round(0); Round(1), Round(r) = start.r -> (||| i:{0..1} @ Worker(i)); finish.r ->
+    Skip: the composition is written once but reached twice, one after the other, so
+    it is two sets of operands. start.0, 4 states (the last offers finish.0), start.1,
+    4 states, Skip, terminated: 12 states; 1 + 4 + 1 + 1 + 4 + 1 + 1 = 13 steps; done
+    reaches 4."""
+    ts = system("var done = 0;\nWorker(i) = work.i{done = done + 1;} -> Skip;\n"
+                "Round(r) = start.r -> (||| i:{0..1} @ Worker(i)); finish.r -> Skip;\n"
+                "Sys = Round(0); Round(1);\n#define all done == 4;\n"
+                "#assert Sys deadlockfree;\n#assert Sys reaches all;")
+    assert len(ts.instances) == 5
+    assert counts(ts) == (12, 13)
+    assert verdict(ts, PropertyKind.DEADLOCK_FREE) is Outcome.HOLDS
+    assert verdict(ts, PropertyKind.REACHES) is Outcome.HOLDS
+
+
 def test_copies_of_a_process_get_their_own_operands() -> None:
     """||| {2} @ X(), X() = a -> (b -> Skip ||| c -> Skip): each copy has 1 + 4
     configurations and its own operands and flag: 25 states and the joint terminate,
