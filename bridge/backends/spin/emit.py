@@ -138,6 +138,7 @@ _INIT_ID = 1
 STRONG_GLOBAL_MAX_STEPS = 200  # per-step form: one Streett pair per source state
 STRONG_GLOBAL_BOTTOM_SCC_MAX_STEPS = 20000  # bottom-scc form: bookkeeping grows, not the claim
 STRONG_GLOBAL_FORMS = ("per-step", "bottom-scc")
+SPIN_MAX_PROCESSES = 255  # pan: "too many processes" beyond (promela-spin.md section 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1654,6 +1655,10 @@ class _Explicit:
         processes = len(groups) + (1 if reset and self.encoding == "action-process" else 0)
         if self.encoding != "action-process":
             processes = 1
+        if processes > SPIN_MAX_PROCESSES:
+            raise UnsupportedError.at(
+                None, f"the action-process encoding needs {processes} processes (one per "
+                f"action); SPIN runs at most {SPIN_MAX_PROCESSES}")
         text, mapping = render_template(
             "promela_explicit.pml.j2",
             self.infos,

@@ -314,50 +314,63 @@ def run_spin(pml_text: str, options: SpinOptions | None = None) -> SpinResult:
             )
         nvr = Path(work, "_spin_nvr.tmp")
         claim_text = nvr.read_text(encoding="utf-8", errors="replace") if nvr.exists() else None
-        cc_argv = [
-            _compiler(options.cc),
-            options.optimise,
-            "-w",
-            *options.cc_defines(),
-            "-o",
-            "pan",
-            "pan.c",
-        ]
-        done = run_limited(cc_argv, work, remaining(), tool_memory)
-        stages.append(("cc", done.seconds))
-        if done.timed_out:
-            return _timeout_result(done, stages, start)
-        if done.returncode != 0:
-            raise BackendError(
-                cc_argv, done.returncode, output_tail(done.stderr), message="compiling pan.c failed"
-            )
-        pan_argv = ["./pan", *options.pan_arguments()]
-        # pan allocates its hash table up front: give the address space some room
-        # beyond MEMLIM (which pan enforces itself, reporting "out of memory").
-        done = run_limited(pan_argv, work, remaining(), options.memory_mb + 256)
-        stages.append(("pan", done.seconds))
-        trail_path = Path(work, MODEL_FILE + ".trail")
-        trail = trail_path.read_text(encoding="utf-8") if trail_path.exists() else None
-        if options.keep_directory is not None:
-            shutil.copytree(work, options.keep_directory, dirs_exist_ok=True)
-        if done.timed_out:
-            return _timeout_result(done, stages, start, trail)
-        output = done.stdout + done.stderr
-        parsed = parse_pan_output(output)
-        if "fatal" in parsed:
-            raise BackendError(
-                pan_argv, done.returncode, output_tail(output), message=f"pan: {parsed['fatal']}"
-            )
-        if done.returncode not in (0, None) and not parsed.get("summary"):
-            raise BackendError(
-                pan_argv,
-                done.returncode,
-                output_tail(output),
-                message="pan failed: " + _first_error(output),
-            )
+        for attempt in range(6):  # compile again only when pan asks for a larger VECTORSZ
+            cc_argv = [
+                _compiler(options.cc),
+                options.optimise,
+                "-w",
+                *options.cc_defines(),
+                "-o",
+                "pan",
+                "pan.c",
+            ]
+            done = run_limited(cc_argv, work, remaining(), tool_memory)
+            stages.append(("cc", done.seconds))
+            if done.timed_out:
+                return _timeout_result(done, stages, start)
+            if done.returncode != 0:
+                raise BackendError(
+                    cc_argv, done.returncode, output_tail(done.stderr), message="compiling pan.c failed"
+                )
+            pan_argv = ["./pan", *options.pan_arguments()]
+            # pan allocates its hash table up front: give the address space some room
+            # beyond MEMLIM (which pan enforces itself, reporting "out of memory").
+            done = run_limited(pan_argv, work, remaining(), options.memory_mb + 256)
+            stages.append(("pan", done.seconds))
+            trail_path = Path(work, MODEL_FILE + ".trail")
+            trail = trail_path.read_text(encoding="utf-8") if trail_path.exists() else None
+            if options.keep_directory is not None:
+                shutil.copytree(work, options.keep_directory, dirs_exist_ok=True)
+            if done.timed_out:
+                return _timeout_result(done, stages, start, trail)
+            output = done.stdout + done.stderr
+            parsed = parse_pan_output(output)
+            vector = _VECTORSZ.search(str(parsed.get("fatal", "")))
+            if vector is not None and attempt < 5:
+                # pan's state vector outgrew VECTORSZ: recompile with a larger one
+                needed = 4 * int(vector.group(1))
+                options = dataclasses.replace(options, defines=(
+                    *(d for d in options.defines if not d.startswith("VECTORSZ")),
+                    f"VECTORSZ={needed}"))
+                continue
+            if "fatal" in parsed:
+                raise BackendError(
+                    pan_argv, done.returncode, output_tail(output), message=f"pan: {parsed['fatal']}"
+                )
+            if done.returncode not in (0, None) and not parsed.get("summary"):
+                raise BackendError(
+                    pan_argv,
+                    done.returncode,
+                    output_tail(output),
+                    message="pan failed: " + _first_error(output),
+                )
+            break
         return dataclasses.replace(
             _result_from(parsed, output, trail, stages, start), claim_text=claim_text
         )
+
+
+_VECTORSZ = re.compile(r"VECTORSZ too small.*?N>(\d+)")
 
 
 def _first_error(text: str) -> str:

@@ -136,6 +136,16 @@ def test_include_dirs_reach_the_preprocessor(tmp_path) -> None:  # noqa: ANN001
     assert result.complete and result.errors == 0
 
 
+@pytest.mark.spin
+def test_vectorsz_grows_when_pan_asks() -> None:
+    # a 3000-byte state vector: pan's default VECTORSZ (1024) is too small
+    model = "byte a[3000];\nactive proctype P() { a[0] = 1; a[2999] = 2 }\n"
+    result = run_spin(model, SpinOptions(timeout=120))
+    # initial, after each assignment, after the process died
+    assert result.complete and result.errors == 0 and result.states_stored == 4
+    assert [name for name, _ in result.stage_seconds].count("cc") >= 2  # recompiled
+
+
 def test_options_reject_unsafe_values() -> None:
     with pytest.raises(ConfigurationError):
         SpinOptions(defines=("X; rm -rf /",)).validate()
