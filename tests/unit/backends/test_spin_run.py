@@ -138,11 +138,11 @@ def test_include_dirs_reach_the_preprocessor(tmp_path) -> None:  # noqa: ANN001
 
 @pytest.mark.spin
 def test_vectorsz_grows_when_pan_asks() -> None:
-    # a 3000-byte state vector: pan's default VECTORSZ (1024) is too small
-    model = "byte a[3000];\nactive proctype P() { a[0] = 1; a[2999] = 2 }\n"
+    # 100 processes with 16 bytes of locals each: more state vector than pan's default
+    # VECTORSZ (1024) allows when the processes start
+    model = "active [100] proctype P() { byte b[16]; b[0] = 1 }\n"
     result = run_spin(model, SpinOptions(timeout=120))
-    # initial, after each assignment, after the process died
-    assert result.complete and result.errors == 0 and result.states_stored == 4
+    assert result.complete and result.errors == 0 and result.states_stored > 100
     assert [name for name, _ in result.stage_seconds].count("cc") >= 2  # recompiled
 
 
