@@ -47,6 +47,7 @@ from typing import Any
 
 from bridge.diagnostics import ModelRuntimeError, Span, UnsupportedError
 from bridge.ir import (
+    ArrayType,
     BoolType,
     Composition,
     Edge,
@@ -60,6 +61,7 @@ from bridge.ir import (
     Send,
     SourceLanguage,
     TransitionSystem,
+    Type,
     scalar_count,
 )
 from bridge.semantics.codegen import (
@@ -970,9 +972,11 @@ class CompiledStateSpace:
         locals (``P(0).x``)."""
         lay = self.layout
         result: dict[str, Any] = {}
+        # CSP# prints booleans as true/false (PAT); Promela as 0/1 (SPIN)
+        csp = self.system.language is SourceLanguage.CSP
         for v in self.system.globals:
             slot = lay.globals[v.name]
-            _flatten(result, v.name, slot.dims, state, slot.offset)
+            _flatten(result, v.name, slot.dims, state, slot.offset, csp and _boolean(v.type))
         rl = self.layout_of(state)
         for cid, (off, cap, nf, _) in rl.chans.items():
             if cap > 0:
@@ -984,8 +988,10 @@ class CompiledStateSpace:
             tpl = lay.processes[tpl_index]
             name = self._instance_label(i, tpl_index)
             result[f"{name}@"] = state[b]
+            types = {v.name: v.type for v in tpl.process.locals}
             for lname, slot in tpl.locals.items():
-                _flatten(result, f"{name}.{lname}", slot.dims, state, b + slot.offset)
+                boolean = csp and lname in types and _boolean(types[lname])
+                _flatten(result, f"{name}.{lname}", slot.dims, state, b + slot.offset, boolean)
         return result
 
     def action_name(self, action: Hashable) -> str:
@@ -1027,9 +1033,17 @@ def _b(base: int | str) -> str:
     return str(base)
 
 
-def _flatten(result: dict[str, Any], name: str, dims: tuple[int, ...], state, off: int) -> None:
+def _boolean(t: Type) -> bool:
+    """Return True for a boolean variable or an array of booleans."""
+    while isinstance(t, ArrayType):
+        t = t.element
+    return isinstance(t, BoolType)
+
+
+def _flatten(result: dict[str, Any], name: str, dims: tuple[int, ...], state, off: int,
+             boolean: bool = False) -> None:
     if not dims:
-        result[name] = state[off]
+        result[name] = bool(state[off]) if boolean else state[off]
         return
     size = 1
     for d in dims:
@@ -1040,7 +1054,8 @@ def _flatten(result: dict[str, Any], name: str, dims: tuple[int, ...], state, of
         for d in reversed(dims):
             idx.append(r % d)
             r //= d
-        result[name + "".join(f"[{x}]" for x in reversed(idx))] = state[off + j]
+        value = state[off + j]
+        result[name + "".join(f"[{x}]" for x in reversed(idx))] = bool(value) if boolean else value
 
 
 def _field_types(comm: Send, slot) -> tuple:

@@ -76,8 +76,8 @@ CASES = [
      UnsupportedError, None),
     ("P = a -> Skip;\n#assert P refines P;", 2, 1, "unsupported construct: refinement",
      UnsupportedError, None),
-    ("P = a -> (b -> Skip ||| c -> Skip);\n#assert P deadlockfree;", 1, 11,
-     "'|||' nested under a prefix", UnsupportedError, None),
+    ("P = a -> (b -> Skip ||| c -> Skip); P;\n#assert P deadlockfree;", 1, 11,
+     "'|||' nested under recursion", UnsupportedError, None),
     ("var x = 0;\nA = a.x -> A;\nB = a.0 -> B;\nS = A || B;\n#assert S deadlockfree;", 2, 5,
      "alphabet of 'A()' in '||' cannot be computed", SemanticError, "#alphabet A"),
 ]

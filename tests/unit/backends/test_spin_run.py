@@ -122,8 +122,10 @@ active [4] proctype P() {
 """
     result = run_spin(big, SpinOptions(timeout=6, defines=("NOREDUCE",), memory_mb=1024))
     assert result.timed_out or result.out_of_memory
-    assert result.seconds < 15
-    assert result.states_stored > 0  # read from the progress lines
+    assert result.seconds < 15  # killed at the deadline (generous: loaded CI machines)
+    if dict(result.stage_seconds).get("pan", 0.0) >= 3:
+        # pan ran long enough to print progress lines (not when cc took the budget)
+        assert result.states_stored > 0
 
 
 @pytest.mark.spin
