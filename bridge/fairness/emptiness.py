@@ -78,14 +78,23 @@ def find_fair_subgraph(
     stats = stats if stats is not None else SearchStatistics()
     all_sets = product.buchi.all_sets
     successors = product.successors
-    for component in iter_sccs_dense(product.initial_nodes(), successors, lambda: product.num_nodes):
-        stats.sccs += 1
-        if is_trivial(component, successors):
-            continue
-        stats.nontrivial_sccs += 1
-        found = _search_component(product, condition, set(component), all_sets, stats)
-        if found is not None:
-            return found
+    # The product reads Tarjan's stack marks when it expands a node (the stack proviso
+    # of a partial order reduction, product.py); every node is expanded in this search.
+    marks = bytearray()
+    product.search_stack = marks
+    try:
+        for component in iter_sccs_dense(
+            product.initial_nodes(), successors, lambda: product.num_nodes, on_stack=marks
+        ):
+            stats.sccs += 1
+            if is_trivial(component, successors):
+                continue
+            stats.nontrivial_sccs += 1
+            found = _search_component(product, condition, set(component), all_sets, stats)
+            if found is not None:
+                return found
+    finally:
+        product.search_stack = None
     return None
 
 

@@ -118,6 +118,19 @@ class Product:
             space, "full_successors", None
         )
         self._enabled_ids: dict[int, list[int]] = {}
+        # Partial order reduction on the fly (``bridge/reductions/por.py``): a space with
+        # ``ample_candidate(state, steps)`` proposes an ample subset of a state's steps
+        # (conditions C0-C2); the product applies the cycle proviso C3 per product node
+        # when the node is expanded, against Tarjan's stack (``search_stack``, set by the
+        # search in ``emptiness.py``). The choice is stored with the node's edges, so any
+        # later search of the same nodes sees the same successors.
+        self._ample_candidate: Callable[..., Sequence[tuple[Step, StateVector]]] | None = getattr(
+            space, "ample_candidate", None
+        )
+        self._ample_steps: dict[int, list[tuple[int, int]]] = {}
+        self.search_stack: bytearray | None = None
+        self.ample_nodes = 0  # nodes expanded with a reduced ample set
+        self.proviso_nodes = 0  # nodes fully expanded because of the stack proviso
         self.stutter_id = self._intern_step(STUTTER_STEP)
         self.initial_nodes_list: list[int] = []
         self.initial_sys: list[int] = []
@@ -192,22 +205,59 @@ class Product:
             state = self.sys_states[s]
             succ = self.space.successors(state)
             if succ:
-                by_id = self._step_by_id.get
-                sys_get = self._sys_index.get
-                key_of = self._key_of
-                steps = []
-                for step, t in succ:
-                    k = by_id(id(step))
-                    if k is None:
-                        k = self._intern_step(step, state)
-                    target = sys_get(t if key_of is None else key_of(t))
-                    if target is None:
-                        target = self._intern_sys(t)
-                    steps.append((k, target))
+                steps = self._intern_pairs(state, succ)
+                if self._ample_candidate is not None:
+                    ample = self._ample_candidate(state, succ)
+                    if len(ample) < len(succ):
+                        self._ample_steps[s] = self._intern_pairs(state, ample)
             else:
                 steps = [(self.stutter_id, s)]
             self.sys_steps[s] = steps
         return steps
+
+    def _intern_pairs(
+        self, state: StateVector, pairs: Sequence[tuple[Step, StateVector]]
+    ) -> list[tuple[int, int]]:
+        by_id = self._step_by_id.get
+        sys_get = self._sys_index.get
+        key_of = self._key_of
+        steps = []
+        for step, t in pairs:
+            k = by_id(id(step))
+            if k is None:
+                k = self._intern_step(step, state)
+            target = sys_get(t if key_of is None else key_of(t))
+            if target is None:
+                target = self._intern_sys(t)
+            steps.append((k, target))
+        return steps
+
+    def _node_steps(self, s: int, q: int, full: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Return the steps product node ``(s, q)`` explores: the ample candidate of
+        ``s`` unless a product successor through it is on the search's stack (the
+        stack proviso C3, per product node as in SPIN; Peled, "Combining partial order
+        reductions with on-the-fly model-checking", CAV 1994), else ``full``. Outside a
+        search that reports its stack, ``full``."""
+        ample = self._ample_steps.get(s)
+        if ample is None:
+            return full
+        stack = self.search_stack
+        if stack is None:
+            self.proviso_nodes += 1
+            return full
+        nq = self._nq
+        node_get = self._node_index.get
+        sys_letter = self.sys_letter
+        step_letter = self.step_letter
+        marked = len(stack)
+        for k, t in ample:
+            for q2, _acc in self.buchi.successors(q, sys_letter[t] | step_letter[k]):
+                n2 = node_get(t * nq + q2)
+                if n2 is not None and n2 < marked and stack[n2]:
+                    self.proviso_nodes += 1
+                    return full
+        self.ample_nodes += 1
+        return ample
 
     def enabled_step_ids(self, s: int) -> list[int]:
         """Return the ids of the steps enabled in system state ``s`` for judging
@@ -272,6 +322,8 @@ class Product:
         q = self.node_q[node]
         try:
             sys_steps = self.system_steps(s)
+            if self._ample_candidate is not None:
+                sys_steps = self._node_steps(s, q, sys_steps)
         except LimitReached:
             raise
         except Exception as error:  # ModelRuntimeError (and only that, in practice)

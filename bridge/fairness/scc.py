@@ -96,14 +96,26 @@ def is_trivial(component: Sequence[N], successors: Callable[[N], Iterable[N]]) -
 
 
 def iter_sccs_dense(
-    roots: Iterable[int], successors: Callable[[int], Sequence[int]], size: Callable[[], int]
+    roots: Iterable[int],
+    successors: Callable[[int], Sequence[int]],
+    size: Callable[[], int],
+    on_stack: bytearray | None = None,
 ) -> Iterator[list[int]]:
     """Yield the SCCs reachable from ``roots`` like ``iter_sccs``, for nodes that are
     dense ints ``0 .. size() - 1`` (``size`` may grow as successors are computed, as in
-    an on-the-fly product). Lists instead of dicts: less memory and time per node."""
+    an on-the-fly product). Lists instead of dicts: less memory and time per node.
+
+    ``on_stack``: an empty ``bytearray`` owned by the caller, used (and grown) as the
+    search's stack marks, so that ``successors(w)`` can see which nodes are on Tarjan's
+    stack when ``w`` is first reached (``w`` itself and the whole DFS path to it are
+    marked). The partial order reduction's stack proviso reads it (``product.py``).
+    """
     index: list[int] = []
     low: list[int] = []
-    on_stack = bytearray()
+    if on_stack is None:
+        on_stack = bytearray()
+    elif on_stack:
+        raise ValueError("iter_sccs_dense: on_stack must start empty")
     stack: list[int] = []
     counter = 0
 

@@ -46,7 +46,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bridge.diagnostics import ConfigurationError, ModelRuntimeError, ResourceLimitReached
+from bridge.diagnostics import ConfigurationError
 from bridge.ir import FairnessMark, Process, Run, TransitionSystem
 from bridge.ir.expr import If, While
 from bridge.ir.property import Fairness, Ltl
@@ -303,17 +303,19 @@ class _Analysis:
 
 
 class PartialOrderReduction:
-    """A ``StateSpace`` whose successors are ample sets of the wrapped space's steps.
+    """A ``StateSpace`` wrapper that proposes ample sets to the fair search's product.
 
-    The reduced graph is built once, by an iterative depth-first search from the initial
-    states with SPIN's stack proviso (C3): an ample set with a successor on the DFS stack
-    is replaced by every enabled step, so every cycle of the reduced graph has a fully
-    expanded state (its closing edge is a back edge of this DFS). Building it before the
-    fairness search makes it a fixed graph, whatever order that search uses.
-    ``max_states`` bounds the states stored (``ResourceLimitReached`` beyond it).
+    ``successors(state)`` returns *every* enabled step: alone, the wrapper is the full
+    space (always sound). The reduction happens on the fly in the product
+    (``bridge.fairness.product``): when a product node is first expanded, the product
+    asks ``ample_candidate(state, steps)`` for the steps of one qualifying instance
+    (C0-C2) and keeps them unless one of the product successors they lead to is on the
+    search's Tarjan stack (C3, the stack proviso, per product node). Nothing is built
+    ahead of the search, so it can stop at the first counterexample.
 
     Everything the wrapper does not define (``predicate``, ``state_key``,
-    ``instance_names``...) is delegated to the wrapped space.
+    ``instance_names``...) is delegated to the wrapped space. ``max_states`` is kept
+    for callers that pass it; the product's own ``max_states`` bounds the search.
     """
 
     def __init__(
@@ -334,8 +336,6 @@ class PartialOrderReduction:
         self._templates = [inst.process for inst in system.instances]
         self._procs = {p.name: p for p in system.processes}
         self._max_states = max_states
-        self._graph: dict[StateVector, Sequence[tuple[Step, StateVector]]] | None = None
-        self._errors: dict[StateVector, Exception] = {}
         self.statistics = PorStatistics()
 
     # -- the protocol -------------------------------------------------------------
@@ -345,16 +345,9 @@ class PartialOrderReduction:
         return self._space.initial_states()
 
     def successors(self, state: StateVector) -> Sequence[tuple[Step, StateVector]]:
-        """Return the ample set of ``state`` in the reduced graph (every enabled step
-        when no instance qualifies or the stack proviso forbids reducing)."""
-        graph = self.reduced_graph()
-        hit = graph.get(state)
-        if hit is None:
-            error = self._errors.get(state)
-            if error is not None:
-                raise error
-            return self._space.successors(state)  # not reachable: no reduction
-        return hit
+        """Return every step enabled in ``state`` (the product reduces them, through
+        ``ample_candidate``, with the stack proviso of its own search)."""
+        return self._space.successors(state)
 
     def is_terminal(self, state: StateVector) -> bool:
         return self._space.is_terminal(state)
@@ -373,62 +366,17 @@ class PartialOrderReduction:
             raise AttributeError(name)
         return getattr(self._space, name)
 
-    # -- the reduced graph ---------------------------------------------------------------
+    # -- the reduction, asked for by the product -----------------------------------
 
-    def reduced_graph(self) -> dict[StateVector, Sequence[tuple[Step, StateVector]]]:
-        """Return state -> ample set for every state of the reduced graph (built on the
-        first call by an iterative DFS with the stack proviso)."""
-        if self._graph is not None:
-            return self._graph
-        graph: dict[StateVector, Sequence[tuple[Step, StateVector]]] = {}
-        on_stack: set[StateVector] = set()
+    def ample_candidate(
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
+    ) -> Sequence[tuple[Step, StateVector]]:
+        """Return the ample set of ``state`` under C0-C2 (a subsequence of ``full``, the
+        steps enabled in ``state``), or ``full`` when no instance qualifies. The caller
+        must apply the cycle proviso C3 (the product does, per product node)."""
+        ample = self.ample(state, full)
         stats = self.statistics
-        for init in self._space.initial_states():
-            if init in graph or init in self._errors:
-                continue
-            stack: list[tuple[StateVector, Sequence[tuple[Step, StateVector]], int]] = []
-            on_stack.add(init)  # a self-loop is a cycle too
-            entry = self._expand(init, on_stack)
-            if entry is None:
-                on_stack.discard(init)
-                continue
-            graph[init] = entry
-            stack.append((init, entry, 0))
-            while stack:
-                state, succ, k = stack[-1]
-                if k == len(succ):
-                    stack.pop()
-                    on_stack.discard(state)
-                    continue
-                stack[-1] = (state, succ, k + 1)
-                target = succ[k][1]
-                if target in graph or target in self._errors:
-                    continue
-                if self._max_states is not None and len(graph) >= self._max_states:
-                    raise ResourceLimitReached(
-                        f"partial order reduction: more than {self._max_states} states", stats
-                    )
-                on_stack.add(target)
-                entry = self._expand(target, on_stack)
-                if entry is None:
-                    on_stack.discard(target)
-                    continue
-                graph[target] = entry
-                stack.append((target, entry, 0))
-        stats.states = len(graph)
-        self._graph = graph
-        return graph
-
-    def _expand(
-        self, state: StateVector, on_stack: set[StateVector]
-    ) -> Sequence[tuple[Step, StateVector]] | None:
-        try:
-            full = self._space.successors(state)
-        except ModelRuntimeError as error:
-            self._errors[state] = error
-            return None
-        ample = self.ample(state, full, on_stack)
-        stats = self.statistics
+        stats.states += 1
         stats.expanded += 1
         stats.transitions += len(ample)
         if len(ample) < len(full):
@@ -452,14 +400,11 @@ class PartialOrderReduction:
         return frozenset(step.action for step, _ in self._space.successors(state))
 
     def ample(
-        self,
-        state: StateVector,
-        full: Sequence[tuple[Step, StateVector]],
-        on_stack: set[StateVector] | frozenset[StateVector] = frozenset(),
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
     ) -> Sequence[tuple[Step, StateVector]]:
-        """Return the ample subset of ``full`` (the steps enabled in ``state``): the
-        steps of the first qualifying instance none of whose successors is on the DFS
-        stack, else ``full``."""
+        """Return the ample subset of ``full`` (the steps enabled in ``state``) under
+        C0-C2: the steps of the qualifying instance with the fewest steps, else
+        ``full`` (C3 is the caller's: ``ample_candidate``)."""
         if len(full) <= 1:
             return full
         by_instance: dict[int, list[tuple[Step, StateVector]]] = {}
@@ -477,8 +422,6 @@ class PartialOrderReduction:
         for inst, steps in sorted(by_instance.items(), key=lambda kv: (len(kv[1]), kv[0])):
             if inst in blocked or len(steps) == len(full):
                 continue
-            if any(t in on_stack for _s, t in steps):
-                continue  # C3: the stack proviso
             if self._qualifies(inst, steps, state):
                 return steps
         return full
