@@ -60,6 +60,13 @@ class Product:
     its ``(step id, target system id)`` list (a deadlock gets the stutter step),
     ``steps[k]`` the interned ``Step`` with id ``k`` and ``step_action[k]`` the id of its
     action in ``actions``.
+
+    Partial order reduction: when the space has ``ample_candidate`` (the wrapper of
+    ``bridge/reductions/por.py``), a node explores the ample candidate of its system
+    state unless one of the product nodes it leads to is marked in ``search_stack``
+    (the searching Tarjan's stack, set by ``emptiness.find_fair_subgraph``): SPIN's
+    stack proviso per product node, decided once, when the node is expanded.
+    ``sys_steps`` stays the full list (fairness and annotations read it).
     """
 
     def __init__(

@@ -1,8 +1,9 @@
 """Partial order reduction as a ``StateSpace`` wrapper (paper 000 section 4; 001 section 6).
 
-``PartialOrderReduction(space, system, formula, fairness, annotations)`` returns, for a
-state, an *ample set*: the enabled steps of one process instance, when that is safe,
-else every enabled step. The ample conditions of Clarke, Grumberg and Peled (Model
+``PartialOrderReduction(space, system, formula, fairness, annotations)`` wraps a state
+space; its ``successors`` are every enabled step, and ``ample_candidate(state, steps)``
+proposes to the fair search an *ample set*: the enabled steps of one process instance,
+when that is safe, else every enabled step. The ample conditions of Clarke, Grumberg and Peled (Model
 Checking, ch. 10; paper 001 section 6, C0-C3) are met as follows:
 
 - **C0**: an ample set is never empty when a step is enabled (a candidate instance has
@@ -17,12 +18,26 @@ Checking, ch. 10; paper 001 section 6, C0-C3) are met as follows:
   atoms read, its event matches no event atom. Formulas with ``X`` are refused (they are
   not stutter invariant), and so are formulas with event atoms: inserting a step with no
   event changes an event atom's letter, which is not stuttering.
-- **C3** (cycle proviso): SPIN's stack proviso in the wrapper's own depth-first
-  construction of the reduced graph (``reduced_graph``): an ample set with a successor
-  on the DFS stack is replaced by all enabled steps. Every cycle of the reduced graph is
-  closed by a back edge of that DFS, so it contains a fully expanded state. The graph is
-  fixed before the fairness search starts, so that search's own order does not matter.
-  ``back_edges`` (a static, search-free alternative) is kept for analysis and tests.
+- **C3** (cycle proviso), on the fly: SPIN's stack proviso, applied by the fair
+  search's product (``bridge.fairness.product``) per *product* state when it is first
+  expanded: the ample set proposed here (``ample_candidate``) is replaced by every
+  enabled step when one of the product states it leads to is on the search's Tarjan
+  stack (which holds the whole DFS path; ``scc.iter_sccs_dense(on_stack=...)``).
+  Every cycle of the reduced product then has a fully expanded state: let ``v`` be the
+  cycle's state discovered first; by the white-path theorem its predecessor ``u`` on
+  the cycle is a DFS descendant of ``v``, so ``v`` was on the stack when ``u`` was
+  expanded, and the edge ``u -> v`` exists only if ``u`` was fully expanded. This is
+  Peled's reduction on the product of the system with the automaton ("Combining
+  partial order reductions with on-the-fly model-checking", CAV 1994; Holzmann and
+  Peled, "An improvement in formal verification", FORTE 1994, for the stack proviso;
+  Clarke, Grumberg and Peled, Model Checking, ch. 10, for C0-C3 and the theorem that
+  they preserve LTL-X). It is also what paper 000 section 4 does: PAT's ``findSCC``
+  (Fig. 5) "is modified to cope with partial order reduction, following the heuristic
+  function in [7]" (Clarke, Grumberg and Peled). The choice is stored with the product state's edges, so the
+  later searches of a fair SCC's parts (paper 000 Fig. 5) see the same successors,
+  and a product state expanded outside such a search is fully expanded. Nothing is
+  built before the search, so it still stops at the first counterexample.
+  ``back_edges`` (the back edges of a process graph) is used by symmetry detection.
 
 Fairness (paper 000 section 4): the reduction is applied with no fairness, with weak
 fairness (event or process level) and with per-event annotations, and refused

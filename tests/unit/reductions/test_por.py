@@ -139,3 +139,57 @@ def test_fairness_visible_edges_are_not_reduced():
     assert reducible[("P0", 0)] is False  # annotated itself
     assert reducible[("P1", 0)] is False  # enables the annotated edge: fairness visible
     assert reducible[("P2", 0)] is True
+
+
+def _ignoring_model(cycle: int):
+    # P0 cycles forever through ``cycle`` locations on its private z (invisible,
+    # independent: always a candidate ample set); P1 sets x once (visible).
+    loop = [edge(i, (i + 1) % cycle, effect=[assign("z", (i + 1) % cycle)]) for i in range(cycle)]
+    p0 = process("P0", loop, n_locations=cycle)
+    p1 = process("P1", [edge(0, 1, effect=[assign("x", 1)])], terminal=[1])
+    return system([p0, p1], globals_=[int_var("x", 0), int_var("z", 0)])
+
+
+@pytest.mark.parametrize("cycle", [1, 3])
+def test_stack_proviso_prevents_ignoring_a_process(cycle):
+    # Without C3 every state would explore P0 alone and P1's x = 1 would be ignored:
+    # G x==0 would wrongly hold. The proviso expands the state closing P0's cycle.
+    ts = _ignoring_model(cycle)
+    formula = Gl(_state("x==0", eq(G("x"), 0)))
+    full = build_state_space(ts)
+    for fairness in (Fairness.NONE, Fairness.WEAK):
+        por = PartialOrderReduction(build_state_space(ts), ts, formula, fairness)
+        got = check(por, formula, fairness, full_enabled=fairness is not Fairness.NONE)
+        assert got.violated and check(full, formula, fairness).violated
+        replay(full, got.initial, got.prefix + got.loop)
+        assert por.statistics.reduced > 0  # P0 was proposed as an ample set
+
+
+def test_ample_choice_is_made_once_per_product_state():
+    # The product stores each node's successors when it is expanded in the search; a
+    # later search of the same nodes (Fig. 5 re-searches) sees the same edges, and a
+    # node expanded outside a search that reports its stack is fully expanded.
+    from bridge.automata.ltl import translate_formula
+    from bridge.fairness.conditions import make_condition
+    from bridge.fairness.emptiness import find_fair_lasso
+    from bridge.fairness.product import Product
+
+    ts = _steppers()
+    formula = Gl(F(_state("x==3", eq(G("x"), 3))))
+    por = PartialOrderReduction(build_state_space(ts), ts, formula)
+    aut = translate_formula(formula)
+    pred = por.predicate(eq(G("x"), 3))
+    product = Product(por, aut.buchi, lambda s: int(pred(s)), lambda e: 0)
+    assert find_fair_lasso(product, make_condition(product, Fairness.NONE)) is None
+    assert product.search_stack is None
+    assert product.ample_nodes > 0
+    explored = product.num_nodes
+    before = [list(product.successors(n)) for n in range(explored)]
+    assert [list(product.successors(n)) for n in range(explored)] == before
+    assert product.num_nodes == explored
+    # A fresh product asked outside a search: every enabled step.
+    fresh = Product(por, aut.buchi, lambda s: int(pred(s)), lambda e: 0)
+    node = fresh.initial_nodes()[0]
+    state = fresh.sys_states[fresh.node_sys[node]]
+    assert len(fresh.successors(node)) >= len(por.full_successors(state))
+    assert fresh.ample_nodes == 0
