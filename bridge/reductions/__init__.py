@@ -98,7 +98,10 @@ def apply_reductions(
             space = PartialOrderReduction(
                 space, system, formula, fairness, annotations, getattr(options, "max_states", None)
             )
-            notes.append("por: partial order reduction applied (ample sets, stack proviso)")
+            notes.append(
+                "por: partial order reduction applied on the fly (ample sets, stack proviso "
+                "of the search)"
+            )
     return space, notes
 
 
