@@ -137,7 +137,7 @@ class Product:
         self._ample_steps: dict[int, list[tuple[int, int]]] = {}
         self.search_stack: bytearray | None = None
         self.ample_nodes = 0  # nodes expanded with a reduced ample set
-        self.proviso_nodes = 0  # nodes fully expanded because of the stack proviso
+        self.proviso_nodes = 0  # nodes with an ample candidate, fully expanded (C3)
         self.stutter_id = self._intern_step(STUTTER_STEP)
         self.initial_nodes_list: list[int] = []
         self.initial_sys: list[int] = []
