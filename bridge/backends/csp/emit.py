@@ -53,7 +53,15 @@ from bridge.ir.expr import (
     While,
     iter_subexpressions,
 )
-from bridge.ir.model import Edge, Process, TransitionSystem
+from bridge.ir.model import (
+    Composition,
+    Edge,
+    InstanceRef,
+    Interleave,
+    Parallel,
+    Process,
+    TransitionSystem,
+)
 from bridge.ir.property import (
     Ltl,
     LtlBinary,
@@ -68,6 +76,19 @@ from bridge.ir.types import ArrayType, BoolType, IntType, Overflow, Type
 
 _BOOLEAN_OPS = frozenset({"&&", "||", "xor", "==", "!=", "<", "<=", ">", ">="})
 _WRAP = {"byte": (0, 256), "bit": (0, 2), "short": (-(2**15), 2**16), "pid": (0, 256)}
+
+
+def _instances(node: Composition) -> list[int]:
+    """Return the instance ids below a composition node, left to right."""
+    out: list[int] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, InstanceRef):
+            out.append(n.instance)
+        elif isinstance(n, Interleave | Parallel):
+            stack.extend(reversed(n.children))
+    return out
 
 
 def _refuse(span: Span | None, construct: str) -> UnsupportedError:
@@ -251,6 +272,18 @@ class _CspEmitter:
         return "(" + " || ".join(f"pc{value} == {lid}" for lid in locs) + ")" if locs else "false"
 
     def check(self) -> None:
+        stack = [self.system.composition] if self.system.composition is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Parallel):
+                # the emitted events are per edge (renamed), so no barrier would sync
+                first = next((i for i in _instances(node)), None)
+                span = self.system.instances[first].span if first is not None else None
+                raise UnsupportedError.at(
+                    span, "the alphabetised parallel composition '||' (barrier "
+                    "synchronisation) is not written back: translate the original model")
+            if isinstance(node, Interleave):
+                stack.extend(node.children)
         for i, inst in enumerate(self.system.instances):
             process = self.system.process(inst.process)
             if process.channels:

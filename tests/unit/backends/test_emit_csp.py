@@ -54,3 +54,16 @@ def test_refusals_name_the_construct() -> None:
     run = load_promela(str(MODELS / "m17_run_nr_pr.pml")).systems[0]
     with pytest.raises(UnsupportedError, match="CSP# has no equivalent"):
         emit_csp(run)
+
+
+def test_csp_barriers_are_refused_not_lost() -> None:
+    """Regression: a CSP# model with '||' came out as '|||' of renamed events, so its
+    barriers no longer synchronised (deadlock-free became a different model)."""
+    from bridge.frontends.csp import load_csp
+
+    text = ("P() = a -> b -> Skip;\nQ() = a -> c -> Skip;\nS() = P() || Q();\n"
+            "#assert S() deadlockfree;\n")
+    system = load_csp("par.csp", text).systems[0]
+    with pytest.raises(UnsupportedError, match="'\\|\\|'") as info:
+        emit_csp(system)
+    assert ":3:" in str(info.value)  # at the composition's first operand
