@@ -29,6 +29,16 @@ undecided guard; otherwise, for a finite number of processes, the check is repea
 with exact counts, and for an unbounded number the verdict is ``unknown`` (inconclusive)
 with the reason.
 
+Atoms are read as by the native checker (bridge/fairness/product.py): state atoms on the
+target state of a step, event atoms on the step (an ``init`` pseudo-step first; the
+stutter step of a state without transitions carries no event). An abstract transition is
+one local step of a family member or of another instance, and an event atom holds on it
+iff the step's event name equals the atom's name. Families erase event components
+(``become.3`` ~ ``become.7``): such a step is known only as ``become.*``, so an atom
+``become.<c>`` is refused (``check_event_atoms``); ``become`` itself never equals a name
+with components and is decided. Components that are the same constant for every member
+(``ack.0``) are kept.
+
 The Büchi automaton comes from Spot directly (``spot.translate``); the fairness room's
 prune interface is event/process-instance based and cannot express must- versus
 may-enabledness of local states, so Figures 3 and 4 are implemented here.
@@ -77,6 +87,7 @@ from bridge.reductions.dependencies import _event_may_match, event_name
 SUPPORTED_FAIRNESS = frozenset({Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG})
 
 AbstractState = tuple  # (globals, others, counts)
+INIT_EVENT = "init"  # the event of the initial pseudo-step (bridge/fairness/product.py)
 
 
 # ---------------------------------------------------------------------------------
@@ -89,6 +100,9 @@ class _Family:
     members: tuple[int, ...]
     process: Process  # one representative (identity erased in ``edges``)
     edges: tuple[Edge, ...]
+    # per edge of ``edges``: the event name every member's step renders (``a``, ``a.0``),
+    # ``base.*`` when the members' names differ or are not constant (erased), None: tau
+    events: tuple[str | None, ...] = ()
 
 
 @dataclass
@@ -236,7 +250,9 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
                     raise UnsupportedError.at(
                         e.span, f"counter abstraction of {base}: barrier event '{event_name(e)}'"
                     )
-        families.append(_Family(base, tuple(members), proc, edges))
+        families.append(_Family(base, tuple(members), proc, edges, _family_events(
+            [procs[system.instances[k].process].edges for k in members]
+        )))
         in_family.update(members)
     if not families:
         raise ConfigurationError(
@@ -262,6 +278,58 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
     model = CounterModel(system, families, others, counters, shared)
     model.derived = _derived_counters(system, families, others, counters)
     return model
+
+
+def _family_events(member_edges: Sequence[Sequence[Edge]]) -> tuple[str | None, ...]:
+    """Return, per edge position of a family, the event name its step renders for every
+    member (``event_name``: constant components folded), or ``base.*`` when the members
+    render different names or a component is not constant (the abstraction erased it)."""
+    out: list[str | None] = []
+    for position in zip(*member_edges, strict=True):
+        names = {event_name(e) for e in position}
+        name = names.pop() if len(names) == 1 else None
+        if name is None and position[0].event is not None:
+            name = position[0].event.base + ".*"
+        out.append(name)
+    return tuple(out)
+
+
+def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
+    """Raise ``UnsupportedError`` for an event atom that could name a step whose event
+    components the counter abstraction does not keep.
+
+    The native checker's rule (bridge/fairness/product.py, check.py ``_event_letter``):
+    an event atom holds on a step iff the step's rendered event name (``base.c1.c2``)
+    equals the atom's name. An abstract step of an edge whose components are erased
+    (``become.3`` ~ ``become.7`` in a family, or not constant) is known only as
+    ``base.*``: an atom ``base.<anything>`` cannot be decided on it and is refused; the
+    atom ``base`` itself never equals a name with components and is decided (false).
+    """
+    erased: dict[str, str] = {}
+    for fam in model.families:
+        for e, ev in zip(fam.edges, fam.events, strict=True):
+            if ev is not None and ev.endswith(".*"):
+                erased.setdefault(ev[:-2], f"family {fam.name}{_line(e)}")
+    procs = {p.name: p for p in model.system.processes}
+    for k in model.others:
+        inst = model.system.instances[k]
+        for e in procs[inst.process].edges:
+            ev = event_name(e)
+            if ev is not None and ev.endswith(".*"):
+                erased.setdefault(ev[:-2], f"instance {inst.name or k}{_line(e)}")
+    for atom in atoms:
+        for base, where in erased.items():
+            if atom.name.startswith(base + "."):
+                raise UnsupportedError.at(
+                    atom.span,
+                    f"event atom '{atom.name}' in a counter abstraction: the abstraction does not keep "
+                    f"the components of event '{base}.…' ({where}); use an atom without "
+                    f"components or a state atom",
+                )
+
+
+def _line(e: Edge) -> str:
+    return "" if e.span is None else f" at {e.span.file}:{e.span.line}:{e.span.col}"
 
 
 def _delta(edge: Edge, name: str) -> int | None:
@@ -348,8 +416,9 @@ def _derived_counters(
 @dataclass(frozen=True, slots=True)
 class AbstractStep:
     """An abstract transition: the units that leave (family local-state ids ``("L", i)``
-    or non-family instances ``("P", k)``), its event, and whether it is exact (no
-    undecided guard, no ω in source or target)."""
+    or non-family instances ``("P", k)``), its event (the name the concrete step renders,
+    ``base.*`` when the abstraction erased its components, None for tau), and whether it
+    is exact (no undecided guard, no ω in source or target)."""
 
     leaves: tuple[tuple[str, int], ...]
     event: str | None
@@ -388,13 +457,14 @@ class CounterSpace:
         self._local_index: dict[tuple[int, int, tuple], int] = share._local_index if share else {}
         self.saw_omega = False
         self.saw_unknown = False
-        self._edges_at: list[dict[int, list[Edge]]] = []
+        # per location: (edge, the event name its step renders, ``base.*`` if erased)
+        self._edges_at: list[dict[int, list[tuple[Edge, str | None]]]] = []
         for fam in model.families:
-            at: dict[int, list[Edge]] = {}
-            for e in fam.edges:
-                at.setdefault(e.source, []).append(e)
+            at: dict[int, list[tuple[Edge, str | None]]] = {}
+            for e, ev in zip(fam.edges, fam.events, strict=True):
+                at.setdefault(e.source, []).append((e, ev))
             self._edges_at.append(at)
-        self._other_edges: dict[int, dict[int, list[Edge]]] = {}
+        self._other_edges: dict[int, dict[int, list[tuple[Edge, str | None]]]] = {}
         for k in model.others:
             p = self._procs[system.instances[k].process]
             at = {}
@@ -402,7 +472,7 @@ class CounterSpace:
                 if _event_may_match(event_name(e), model.barrier_events) \
                         and not getattr(e, "data_operation", False):
                     continue  # a barrier with the family, which never takes it (checked)
-                at.setdefault(e.source, []).append(e)
+                at.setdefault(e.source, []).append((e, event_name(e)))
             self._other_edges[k] = at
 
     # -- values --------------------------------------------------------------------------
@@ -581,7 +651,7 @@ class CounterSpace:
             f, loc, lvals = self.local_states[i]
             fam = self.model.families[f]
             lorder = [v.name for v in fam.process.locals]
-            for e in self._edges_at[f].get(loc, ()):
+            for e, ev in self._edges_at[f].get(loc, ()):
                 for env, surely in self._fire(state, fam.process, e, self._thaw(lvals, lorder)):
                     if surely:
                         must.add(("L", i))
@@ -591,14 +661,13 @@ class CounterSpace:
                         for c2 in self._add(c1, j, +1):
                             target = self._derive((gvals, state[1], tuple(sorted(c2.items()))))
                             exact = surely and not omega_here and not _has_omega(target)
-                            ev = e.event.base if e.event is not None else None
                             out.append((AbstractStep((("L", i),), ev, exact, (j,)), target))
         # other instances
         for pos, k in enumerate(self.model.others):
             loc, lvals = state[1][pos]
             proc = self._procs[system.instances[k].process]
             lorder = [v.name for v in proc.locals]
-            for e in self._other_edges[k].get(loc, ()):
+            for e, ev in self._other_edges[k].get(loc, ()):
                 for env, surely in self._fire(state, proc, e, self._thaw(lvals, lorder)):
                     if surely:
                         must.add(("P", k))
@@ -606,7 +675,7 @@ class CounterSpace:
                     others[pos] = (e.target, self._freeze(env.locals, lorder))
                     target = self._derive((self._freeze(env.globals, order), tuple(others), state[2]))
                     exact = surely and not omega_here and not _has_omega(target)
-                    out.append((AbstractStep((("P", k),), _event_text(e), exact), target))
+                    out.append((AbstractStep((("P", k),), ev, exact), target))
         result = (out, frozenset(must))
         cache[state] = result
         return result
@@ -616,27 +685,28 @@ def _has_omega(state: AbstractState) -> bool:
     return any(v is OMEGA for v in state[0]) or any(c is OMEGA for _i, c in state[2])
 
 
-def _event_text(e: Edge) -> str | None:
-    return None if e.event is None else e.event.base
-
-
 # ---------------------------------------------------------------------------------
 # LTL: Spot automaton, atoms over abstract states
 
 
-def _spot_text(formula: Ltl, atoms: list[LtlState]) -> str:
+Atom = LtlState | LtlEvent
+
+
+def _spot_text(formula: Ltl, atoms: list[Atom]) -> str:
     if isinstance(formula, LtlConst):
         return "1" if formula.value else "0"
     if isinstance(formula, LtlState):
         for i, a in enumerate(atoms):
-            if a.expr == formula.expr:
+            if isinstance(a, LtlState) and a.expr == formula.expr:
                 return f"p{i}"
         atoms.append(formula)
         return f"p{len(atoms) - 1}"
     if isinstance(formula, LtlEvent):
-        raise UnsupportedError.at(
-            formula.span, f"event atom '{formula.name}' in a counter abstraction (state atoms only)"
-        )
+        for i, a in enumerate(atoms):
+            if isinstance(a, LtlEvent) and a.name == formula.name:
+                return f"p{i}"
+        atoms.append(formula)
+        return f"p{len(atoms) - 1}"
     if isinstance(formula, LtlUnary):
         return f"{formula.op}({_spot_text(formula.operand, atoms)})"
     if isinstance(formula, LtlBinary):
@@ -652,11 +722,13 @@ class _Automaton:
     accept_all: bool
 
 
-def _translate(formula: Ltl) -> tuple[_Automaton, list[LtlState]]:
+def _translate(formula: Ltl) -> tuple[_Automaton, list[Atom]]:
+    """Return the Büchi automaton of ``!formula`` (Spot) over letters that are bit sets
+    of ``atoms`` (state and event atoms, bit ``i`` for ``atoms[i]``)."""
     import spot
     from spot import buddy  # type: ignore[attr-defined]
 
-    atoms: list[LtlState] = []
+    atoms: list[Atom] = []
     text = _spot_text(formula, atoms)
     aut = spot.translate(spot.formula.Not(spot.formula(text)), "BA", "small", "high")
     n = len(atoms)
@@ -745,11 +817,20 @@ def _tarjan(nodes: Iterable[int], succ) -> list[list[int]]:
 
 
 class _Product:
-    def __init__(self, space: CounterSpace, aut: _Automaton, atoms: list[LtlState],
+    """The product of the abstract system with the automaton, read like the native
+    checker's (bridge/fairness/product.py): on a transition the automaton reads the state
+    atoms of the target and the event atoms of the step; the run starts with the ``init``
+    pseudo-step into the initial state; a stutter step (no transition) has no event."""
+
+    def __init__(self, space: CounterSpace, aut: _Automaton, atoms: list[Atom],
                  deadline: float | None, max_states: int | None) -> None:
         self.space = space
         self.aut = aut
         self.atoms = atoms
+        self._event_bits: dict[str, int] = {}
+        for i, atom in enumerate(atoms):
+            if isinstance(atom, LtlEvent):
+                self._event_bits[atom.name] = self._event_bits.get(atom.name, 0) | (1 << i)
         self.deadline = deadline
         self.max_states = max_states
         self.nodes: list[tuple[AbstractState, int]] = []
@@ -763,6 +844,8 @@ class _Product:
             env = self.space._env(state, {})
             hit = 0
             for i, atom in enumerate(self.atoms):
+                if not isinstance(atom, LtlState):
+                    continue
                 v = evaluate(atom.expr, env)
                 if v is UNKNOWN:
                     raise _Inconclusive(f"atom '{atom.text}' is undecided in a state with ω")
@@ -784,8 +867,14 @@ class _Product:
             self.nodes.append(key)
         return n
 
+    def event_letter(self, event: str | None) -> int:
+        """Return the bits of the event atoms that hold on a step with ``event`` (exact
+        name equality; ``base.*`` names an erased event, which the atoms that could
+        match were refused for by ``check_event_atoms``)."""
+        return 0 if event is None else self._event_bits.get(event, 0)
+
     def initial(self, state: AbstractState) -> list[int]:
-        letter = self.letter(state)
+        letter = self.letter(state) | self.event_letter(INIT_EVENT)
         return [self.node(state, dst) for dst, ok, _a in self.aut.edges[self.aut.initial] if letter in ok]
 
     def edges(self, n: int) -> list[tuple[int, AbstractStep, bool]]:
@@ -798,7 +887,7 @@ class _Product:
             succ = [(AbstractStep((), None, not _has_omega(state)), state)]  # stutter
         res = []
         for step, target in succ:
-            letter = self.letter(target)
+            letter = self.letter(target) | self.event_letter(step.event)
             for dst, ok, acc in self.aut.edges[q]:
                 if letter in ok:
                     res.append((self.node(target, dst), step, acc))
@@ -1084,6 +1173,7 @@ def run_counter_abstraction(
         raise ConfigurationError("counter abstraction checks LTL properties only")
     model = analyse_counter_model(system)
     aut, atoms = _translate(formula)
+    check_event_atoms(model, [a for a in atoms if isinstance(a, LtlEvent)])
     deadline = None if timeout is None else time.monotonic() + timeout
     notes = [
         f"counter abstraction: {len(f.members)} identical instances of {f.name}" for f in model.families
