@@ -885,6 +885,10 @@ class _Product:
         succ = self.space.successors(state)
         if not succ:
             succ = [(AbstractStep((), None, not _has_omega(state)), state)]  # stutter
+        elif not self.space.must_enabled(state):
+            # every transition hangs on an ω-undecided guard: some concrete state of this
+            # one may have none and stutter (no event), so the abstraction keeps that run
+            succ = [*succ, (AbstractStep((), None, False), state)]
         res = []
         for step, target in succ:
             letter = self.letter(target) | self.event_letter(step.event)

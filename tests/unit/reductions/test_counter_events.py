@@ -109,6 +109,31 @@ def test_event_components():
     assert "c.csp:8:23" in str(err.value)
 
 
+DEADLOCK = """
+var x = 0;
+P(i) = [x < 3] inc{x = x + 1;} -> Q(i);
+Q(i) = [x > 5] go -> Q(i);
+Sys() = ||| i:{0..2}@P(i);
+#assert Sys() |= []<> go;
+"""
+
+
+@pytest.mark.parametrize("fairness", FAIRNESS)
+def test_undecided_guards_may_deadlock(fairness):
+    # x = 3 at the end: every thread is stuck at [x > 5] and the run stutters without
+    # 'go'. With a cutoff, x is ω and the guard undecided; the abstraction must keep the
+    # stutter (an abstract state whose every transition is undecided may deadlock),
+    # else it would claim []<> go holds.
+    ts = csp.load_csp("d.csp", DEADLOCK).systems[0]
+    prop = ts.properties[0]
+    assert native(ts, prop, fairness) is Outcome.VIOLATED
+    for cutoff in (None, 1, 2):
+        got = run_counter_abstraction(ts, prop, fairness, cutoff)
+        assert got.outcome is Outcome.VIOLATED, (cutoff, got.reason)
+    got = run_counter_abstraction(ts, prop, fairness, 2, unbounded=True)
+    assert got.outcome is Outcome.UNKNOWN and "ω" in got.reason
+
+
 ML_EXTRA = """
 #define free busy == 0;
 #assert MetaLock() |= []<> get_slow;
