@@ -377,7 +377,15 @@ def strong_global_limit(form: str) -> int:
 
 
 def _needs_explicit(system: TransitionSystem) -> bool:
-    """Return True if the system synchronises on CSP barriers (a Parallel node)."""
+    """Return True if the system synchronises on CSP barriers (a Parallel node), or has
+    atomic locations and is not a Promela model: the structured style writes Promela's
+    ``atomic``, whose rule (only the last mover holds control, regained only by moving)
+    is not the IR/CSP# rule (every instance at an atomic location with a step has
+    priority; semantics/statespace.py); the explicit-pc style implements both."""
+    if system.language is not SourceLanguage.PROMELA and any(
+        loc.atomic for p in system.processes for loc in p.locations
+    ):
+        return True
     stack: list[Composition] = [system.composition] if system.composition else []
     while stack:
         node = stack.pop()

@@ -22,6 +22,9 @@ Rules (each checked against SPIN 6.5.2 on ``tests/models/promela``):
 * Locations that nothing reaches are left out (the atomic entry location the front-end
   copies onto its predecessor, for instance) unless the model labels them (a remote
   reference may name the label).
+* The only step of a location, doing nothing and going back to it (a CSP# ``c -> R()``
+  loop whose event carries no data), is written
+  ``assert(1)``: pan refuses ``L: skip; goto L`` as an unconditional self-loop.
 * One unlabelled terminal location reached from one root's code only is not written at
   all: that root goes last and its code falls through to the closing ``}`` (a
   ``L: ;`` would cost SPIN a state).
@@ -35,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bridge.diagnostics import UnsupportedError
 from bridge.ir.model import Edge, Process
 
 __all__ = ["BodyWriter"]
@@ -128,7 +132,8 @@ class _Body:
     def lines(self) -> list[str]:
         p = self.p
         roots = [p.initial] + [lid for lid in self.kept if lid != p.initial
-                               and lid not in self.inlined and self.out[lid]]
+                               and lid not in self.inlined
+                               and not (self.by_id[lid].terminal and not self.out[lid])]
         terminal = [lid for lid in self.kept if self.by_id[lid].terminal
                     and lid not in roots and not self.out[lid]]
         self.fall_through: int | None = None
@@ -166,6 +171,12 @@ class _Body:
     def _root(self, root: int, out: list[str]) -> None:
         # Work items: ("loc", location, depth, block) writes a location (``block``: the
         # start of the atomic block it is in, or None); ("text", line) writes a line.
+        if self.atomic(root) and root == self.p.initial:
+            # A process cannot start inside an atomic sequence in Promela (the IR of a
+            # Promela model never does; emit.py writes other models explicit-pc).
+            raise UnsupportedError.at(
+                self.by_id[root].span, f"process {self.p.name} starts inside an atomic "
+                "sequence (structured style)")
         if self.atomic(root):
             # SPIN refuses a label on the first statement of an atomic sequence; the
             # never executable "false" before it costs no state (checked with pan).
@@ -207,6 +218,10 @@ class _Body:
             inner = pad if single else pad + "   "
             sub = depth + (0 if single else 2)
             text = self.w.edge_text(e)
+            if e.target == lid and len(edges) == 1 and text in ("skip", "true", "(1)"):
+                # pan refuses an unconditional self-loop ("has unconditional
+                # self-loop"); assert(1) is the same do-nothing step to pan
+                text = "assert(1)"
             tag = self.w.tag(e, text)
             t = e.target
             if block is None and self.atomic(t) and t in self.inlined:
