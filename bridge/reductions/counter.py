@@ -280,13 +280,27 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
     return model
 
 
+def _rendered_event(edge: Edge) -> str | None:
+    """Return the event name the native engine renders for a step of ``edge``
+    (``base.c1.c2``) when every component is an integer constant, ``base.*`` when one is
+    not (its value is not kept), None for a tau edge."""
+    if edge.event is None:
+        return None
+    parts = [edge.event.base]
+    for c in edge.event.components:
+        if not (isinstance(c, Const) and type(c.value) is int):
+            return edge.event.base + ".*"
+        parts.append(str(c.value))
+    return ".".join(parts)
+
+
 def _family_events(member_edges: Sequence[Sequence[Edge]]) -> tuple[str | None, ...]:
     """Return, per edge position of a family, the event name its step renders for every
-    member (``event_name``: constant components folded), or ``base.*`` when the members
-    render different names or a component is not constant (the abstraction erased it)."""
+    member (``_rendered_event``), or ``base.*`` when the members render different names
+    or a component is not an integer constant (the abstraction erased it)."""
     out: list[str | None] = []
     for position in zip(*member_edges, strict=True):
-        names = {event_name(e) for e in position}
+        names = {_rendered_event(e) for e in position}
         name = names.pop() if len(names) == 1 else None
         if name is None and position[0].event is not None:
             name = position[0].event.base + ".*"
@@ -307,14 +321,14 @@ def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
     """
     erased: dict[str, str] = {}
     for fam in model.families:
-        for e, ev in zip(fam.edges, fam.events, strict=True):
+        for e, ev in zip(fam.process.edges, fam.events, strict=True):  # unerased: spans
             if ev is not None and ev.endswith(".*"):
                 erased.setdefault(ev[:-2], f"family {fam.name}{_line(e)}")
     procs = {p.name: p for p in model.system.processes}
     for k in model.others:
         inst = model.system.instances[k]
         for e in procs[inst.process].edges:
-            ev = event_name(e)
+            ev = _rendered_event(e)
             if ev is not None and ev.endswith(".*"):
                 erased.setdefault(ev[:-2], f"instance {inst.name or k}{_line(e)}")
     for atom in atoms:
@@ -329,7 +343,8 @@ def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
 
 
 def _line(e: Edge) -> str:
-    return "" if e.span is None else f" at {e.span.file}:{e.span.line}:{e.span.col}"
+    span = e.span or (e.event.span if e.event is not None else None)
+    return "" if span is None else f" at {span.file}:{span.line}:{span.col}"
 
 
 def _delta(edge: Edge, name: str) -> int | None:
@@ -472,7 +487,7 @@ class CounterSpace:
                 if _event_may_match(event_name(e), model.barrier_events) \
                         and not getattr(e, "data_operation", False):
                     continue  # a barrier with the family, which never takes it (checked)
-                at.setdefault(e.source, []).append((e, event_name(e)))
+                at.setdefault(e.source, []).append((e, _rendered_event(e)))
             self._other_edges[k] = at
 
     # -- values --------------------------------------------------------------------------

@@ -104,9 +104,30 @@ def test_event_components():
             assert got.outcome is native(ts, prop, fairness), (prop.name, fairness)
     assert run_counter_abstraction(ts, ts.properties[0], Fairness.NONE).outcome is Outcome.VIOLATED
     # 'req.0' names a component the family erased (req.0 ~ req.1): refused, with the span
-    with pytest.raises(UnsupportedError, match=r"event atom 'req\.0'.*components of event 'req") as err:
+    with pytest.raises(UnsupportedError, match=r"event atom 'req\.0'.*components of event 'req.*family P at c\.csp:3:") as err:
         run_counter_abstraction(ts, ts.properties[3], Fairness.PROCESS_WEAK, 1)
     assert "c.csp:8:23" in str(err.value)
+
+
+OTHER = """
+var x = 0;
+P(i) = [x < 1] up{x = x + 1;} -> ([x > 0] down{x = x - 1;} -> P(i));
+Q() = t.x -> Q();
+Sys() = (||| i:{0..1}@P(i)) ||| Q();
+#assert Sys() |= []<> t;
+#assert Sys() |= []<> t.0;
+"""
+
+
+def test_event_components_of_another_instance():
+    # Q's event t.x has a component the abstraction does not evaluate: 't' is decided
+    # (never equal to 't.0'/'t.1'), 't.0' is refused, naming Q's edge
+    ts = csp.load_csp("q.csp", OTHER).systems[0]
+    for fairness in FAIRNESS:
+        got = run_counter_abstraction(ts, ts.properties[0], fairness, 1)
+        assert got.outcome is native(ts, ts.properties[0], fairness) is Outcome.VIOLATED
+    with pytest.raises(UnsupportedError, match=r"event atom 't\.0'.*instance Q\(\) at q\.csp:4:"):
+        run_counter_abstraction(ts, ts.properties[1], Fairness.NONE, 1)
 
 
 DEADLOCK = """
