@@ -461,6 +461,10 @@ def check_row(row: Row, timeout: float | None = None, max_states: int | None = N
     except BridgeError as error:
         return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
                          message=_one_line(error))
+    except MemoryError:
+        return RowResult(row, Status.LIMIT, got="unknown",
+                         seconds=time.perf_counter() - started,
+                         message="memory limit reached before a verdict")
     except Exception as error:  # noqa: BLE001 - an engine crash is a row error, reported
         return RowResult(row, Status.ERROR, seconds=time.perf_counter() - started,
                          message=f"internal error: {type(error).__name__}: {error}")
@@ -502,11 +506,30 @@ def _one_line(error: BaseException) -> str:
 
 
 def _worker(row: Row, timeout: float | None, max_states: int | None, keep_trace: bool,
-            connection: Any) -> None:
+            connection: Any, memory_mb: int | None = None) -> None:
+    if memory_mb is not None:
+        # the address-space limit turns memory exhaustion into a MemoryError (a
+        # ``limit`` row) instead of the machine's OOM killer ending the process
+        import resource
+
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
         connection.send(check_row(row, timeout, max_states, keep_trace))
     finally:
         connection.close()
+
+
+def default_memory_mb(jobs: int) -> int | None:
+    """Return the per-check memory limit for ``jobs`` parallel checks: 80% of the
+    physical memory shared among them, at least 2 GB (None if unknown)."""
+    import os
+
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+    return max(2048, int(total * 0.8 / max(1, jobs)) // (1024 * 1024))
 
 
 @dataclass
@@ -527,6 +550,7 @@ class RunOptions:
     max_states: int | None = None
     jobs: int = 1
     keep_traces: bool = False
+    memory_mb: int | None = None  # per check; None: default_memory_mb(jobs)
     on_result: Callable[[RowResult], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -557,6 +581,8 @@ def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[Row
         min(r.paper_seconds if r.paper_seconds is not None else float("inf") for r in g),
         max(sum(v for _k, v in r.size) for r in g)))
     position = {id(row): i for i, row in enumerate(rows)}
+    memory = options.memory_mb if options.memory_mb is not None \
+        else default_memory_mb(options.jobs)
     begin = time.perf_counter()
     pending = list(order)
     running: list[_Running] = []
@@ -585,7 +611,8 @@ def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[Row
                 limit = remaining if limit is None else min(limit, remaining)
             receive, send = context.Pipe(duplex=False)
             process = context.Process(target=_worker, args=(
-                group[0], limit, options.max_states, options.keep_traces, send), daemon=True)
+                group[0], limit, options.max_states, options.keep_traces, send,
+                memory), daemon=True)
             process.start()
             send.close()
             hard = None if limit is None else limit * 1.5 + 5.0
@@ -604,10 +631,15 @@ def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[Row
                 finish(job.rows, result)
             elif not job.process.is_alive():
                 running.remove(job)
-                finish(job.rows, RowResult(
-                    job.rows[0], Status.ERROR, seconds=now - job.started,
-                    message=f"the checking process died (exit code {job.process.exitcode}; "
-                            f"out of memory?)"))
+                if job.process.exitcode == -9:  # SIGKILL: the kernel's OOM killer
+                    finish(job.rows, RowResult(
+                        job.rows[0], Status.LIMIT, got="unknown", seconds=now - job.started,
+                        message="killed (SIGKILL, out of memory) before a verdict"))
+                else:
+                    finish(job.rows, RowResult(
+                        job.rows[0], Status.ERROR, seconds=now - job.started,
+                        message=f"the checking process died (exit code "
+                                f"{job.process.exitcode})"))
             elif job.hard_limit is not None and now - job.started > job.hard_limit:
                 job.process.kill()
                 job.process.join(timeout=5)

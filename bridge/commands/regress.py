@@ -37,6 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="time limit per check (seconds)")
     parser.add_argument("--max-states", type=int, default=None, metavar="N",
                         help="state limit per check")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="memory limit per check (default: 80%% of the physical "
+                             "memory shared among the jobs); a check that needs more "
+                             "is a 'limit' row")
     parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                         help="checks run in parallel (default 1)")
     parser.add_argument("--fairness", default=None, metavar="NAME",
@@ -96,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
 
     options = regress.RunOptions(max_seconds=args.max_seconds, timeout=args.timeout,
                                  max_states=args.max_states, jobs=max(1, args.jobs),
-                                 keep_traces=args.show_traces, on_result=progress)
+                                 keep_traces=args.show_traces, on_result=progress,
+                                 memory_mb=args.memory)
     results = regress.run_rows(rows, options)
     print(regress.format_table(results))
     if args.show_traces:

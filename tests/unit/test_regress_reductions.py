@@ -237,3 +237,23 @@ def test_counter_abstraction_under_event_fairness_is_an_error() -> None:
     result = regress.check_row(row, timeout=60)
     assert result.status == regress.Status.ERROR, result
     assert "not weak" in result.message
+
+
+def test_memory_exhaustion_is_a_limit_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: ml N = 1000 unreduced died of memory and was an ERROR row (so a full
+    regress exited 1); running out of memory is a resource limit, like a timeout."""
+    row = _case_row("ml", size=(("N", 3),), fairness="none", reduction="")
+
+    def exhausted(*_args: Any, **_kwargs: Any) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(regress.api, "check", exhausted)
+    result = regress.check_row(row, timeout=60)
+    assert result.status == regress.Status.LIMIT and result.got == "unknown"
+    assert "memory" in result.message
+
+
+def test_default_memory_limit_is_shared_among_jobs() -> None:
+    one, two = regress.default_memory_mb(1), regress.default_memory_mb(2)
+    assert one is not None and two is not None
+    assert one >= two >= 2048
