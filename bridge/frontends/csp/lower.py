@@ -2160,14 +2160,19 @@ def _term_names(
     return result
 
 
-def _leaves(node: _Node) -> list[_Leaf]:
+def _leaves(node: _Node, final: bool = False) -> list[_Leaf]:
+    """Return the leaves of ``node``; ``final``: only those that end it (not the prefix
+    of a ``;`` node)."""
     out: list[_Leaf] = []
     stack = [node]
     while stack:
         n = stack.pop()
         if n.leaf is not None:
             out.append(n.leaf)
-        stack.extend(n.children)
+        if final and n.op == ";":
+            stack.append(n.children[1])
+        else:
+            stack.extend(n.children)
     return out
 
 
@@ -2399,7 +2404,7 @@ class _SystemBuilder:
             # that itself parks and ends in a composition hands its count to them.
             park = rec.join if rec.kind == "seq" else leaf.park
             if park is not None:
-                for op_leaf in _final_leaves(node):
+                for op_leaf in _leaves(node, final=True):
                     op_leaf.park = park
             sub, ids = self.build_node(node)
         finally:
@@ -2476,21 +2481,6 @@ class _SystemBuilder:
                 f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
             )
         return set(builder.syntactic_events)
-
-
-def _final_leaves(node: _Node) -> list[_Leaf]:
-    """Return the leaves of ``node`` that end it (not the prefix of a ``;`` node)."""
-    out: list[_Leaf] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.leaf is not None:
-            out.append(n.leaf)
-        elif n.op == ";":
-            stack.append(n.children[1])
-        else:
-            stack.extend(n.children)
-    return out
 
 
 def _check_reached_once(process: Process, builder: _LeafBuilder, rec: _Nested) -> None:
