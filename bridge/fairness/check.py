@@ -196,10 +196,16 @@ def _model_has_marks(system: TransitionSystem) -> bool:
 
 
 def _state_letter(space: Any, na: NegatedAutomaton) -> Callable[[StateVector], int]:
-    preds: list[tuple[int, Callable[[StateVector], bool]]] = []
-    for i, atom in enumerate(na.binding.atoms):
-        if isinstance(atom, LtlState):
-            preds.append((1 << i, space.predicate(atom.expr)))
+    return predicate_letter([(1 << i, space.predicate(atom.expr))
+                             for i, atom in enumerate(na.binding.atoms)
+                             if isinstance(atom, LtlState)])
+
+
+def predicate_letter(
+    preds: list[tuple[int, Callable[[StateVector], bool]]],
+) -> Callable[[StateVector], int]:
+    """Return the function giving a state's letter: the OR of the bits whose predicate
+    holds in it (state atoms of a formula or of a never claim)."""
 
     def letter(state: StateVector) -> int:
         bits = 0

@@ -140,6 +140,22 @@ def _enabled_processes(p: Product, s: int) -> frozenset[int]:
     return hit
 
 
+def _weak_deficits(g: Subgraph, states: set[int], engaged: set[int],
+                   enabled: Callable[[int], frozenset[int]], kind: str) -> list[Deficit]:
+    """Return what a loop through ``states`` lacks for weak fairness: each action or
+    process (``kind``) enabled in every one of ``states`` but never ``engaged`` in the
+    loop, with the nodes of ``g`` where it is not enabled (where the loop could go)."""
+    always: set[int] | None = None
+    for n in states:
+        en = enabled(n)
+        always = set(en) if always is None else always & en
+    out = []
+    for x in sorted((always or set()) - engaged):
+        away = frozenset(n for n in g.nodes if x not in enabled(n))
+        out.append(Deficit(frozenset({(kind, x)}), away))
+    return out
+
+
 # ---------------------------------------------------------------------------------
 # Event-level notions (paper 000 section 2.2)
 
@@ -183,15 +199,8 @@ class WeakFairness(FairnessCondition):
     def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
         p = self.product
         engaged = {p.step_action[k] for _u, k, _v in loop}
-        always: set[int] | None = None
-        for n in states:
-            en = _enabled_actions(p, p.node_sys[n])
-            always = set(en) if always is None else always & en
-        out = []
-        for a in sorted((always or set()) - engaged):
-            away = frozenset(n for n in g.nodes if a not in _enabled_actions(p, p.node_sys[n]))
-            out.append(Deficit(frozenset({("action", a)}), away))
-        return out
+        return _weak_deficits(g, states, engaged, lambda n: _enabled_actions(p, p.node_sys[n]),
+                              "action")
 
     def explain(self) -> str:
         return "weak fairness: every action enabled in every state of the loop is engaged in it"
@@ -324,15 +333,8 @@ class ProcessWeakFairness(FairnessCondition):
     def loop_deficits(self, g: Subgraph, states: set[int], loop: Sequence[LoopEdge]) -> list[Deficit]:
         p = self.product
         moved = {q for _u, k, _v in loop for q in p.steps[k].processes}
-        always: set[int] | None = None
-        for n in states:
-            en = _enabled_processes(p, p.node_sys[n])
-            always = set(en) if always is None else always & en
-        out = []
-        for q in sorted((always or set()) - moved):
-            away = frozenset(n for n in g.nodes if q not in _enabled_processes(p, p.node_sys[n]))
-            out.append(Deficit(frozenset({("process", q)}), away))
-        return out
+        return _weak_deficits(g, states, moved,
+                              lambda n: _enabled_processes(p, p.node_sys[n]), "process")
 
     def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
         p = self.product

@@ -45,6 +45,7 @@ from bridge.fairness.check import (
     _peak_memory_bytes,
     _unused_annotations,
     _validate,
+    predicate_letter,
     run_fair_search,
 )
 from bridge.fairness.emptiness import SearchStatistics
@@ -131,16 +132,7 @@ def claim_automaton(claim: Process) -> ClaimAutomaton:
 
 
 def _state_letter(space: Any, atoms: tuple[Expr, ...]) -> Callable[[StateVector], int]:
-    preds = [(1 << i, space.predicate(a)) for i, a in enumerate(atoms)]
-
-    def letter(state: StateVector) -> int:
-        bits = 0
-        for bit, pred in preds:
-            if pred(state):
-                bits |= bit
-        return bits
-
-    return letter
+    return predicate_letter([(1 << i, space.predicate(a)) for i, a in enumerate(atoms)])
 
 
 def _no_events(_event: str | None) -> int:

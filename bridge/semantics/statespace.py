@@ -1172,13 +1172,7 @@ def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple
                             by_child[ci] = [parts]
                     else:
                         result.append((name, parts))
-            for name, by_child in pending.items():
-                need = needed[name]
-                if len(by_child) != len(need):
-                    continue
-                lists = [by_child[ci] for ci in need]
-                for combo in itertools.product(*lists):
-                    result.append((name, tuple(p for parts in combo for p in parts)))
+            _join(pending, needed, result)
             return result
 
         return flat
@@ -1193,16 +1187,24 @@ def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple
                     pending.setdefault(name, {}).setdefault(ci, []).append(parts)
                 else:
                     result.append((name, parts))
-        for name, by_child in pending.items():
-            need = needed[name]
-            if len(by_child) != len(need):
-                continue
-            lists = [by_child[ci] for ci in need]
-            for combo in itertools.product(*lists):
-                result.append((name, tuple(p for parts in combo for p in parts)))
+        _join(pending, needed, result)
         return result
 
     return par
+
+
+def _join(pending: dict[str, dict[int, list[tuple]]], needed: dict[str, list[int]],
+          result: list[tuple[str, tuple]]) -> None:
+    """Append to ``result`` every barrier step of ``pending`` (event -> operand -> its
+    offers): one offer of each operand that has the event in its alphabet, when all of
+    them offer it."""
+    for name, by_child in pending.items():
+        need = needed[name]
+        if len(by_child) != len(need):
+            continue
+        lists = [by_child[ci] for ci in need]
+        for combo in itertools.product(*lists):
+            result.append((name, tuple(p for parts in combo for p in parts)))
 
 
 # ---------------------------------------------------------------------------------

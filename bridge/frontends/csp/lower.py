@@ -1672,14 +1672,7 @@ class _LeafBuilder:
                 assert isinstance(value, Const), "no locals exist before the first step"
                 self.initial_values[canon[name]] = value
 
-            def rename(e: Expr) -> Expr | None:
-                if isinstance(e, Var) and e.scope == "local" and e.name in canon:
-                    return Var(canon[e.name], "local", e.span)
-                return None
-
-            initial_cfg = _cfg_map_env(
-                initial_cfg, lambda env: tuple((k, _map_expr(v, rename)) for k, v in env)
-            )
+            initial_cfg = _rename_locals(initial_cfg, canon)
         head, depth = _spine_head(initial_cfg)
         if head[0] == "PAR":
             self._record(initial_cfg, head, "tail" if depth == 0 else "seq", "initial")
@@ -1831,14 +1824,7 @@ class _LeafBuilder:
             for new, old in moves:
                 self.local_types.setdefault(new, self.local_types.get(old, UNBOUNDED))
 
-            def canonical(e: Expr) -> Expr | None:
-                if isinstance(e, Var) and e.scope == "local" and e.name in canon:
-                    return Var(canon[e.name], "local", e.span)
-                return None
-
-            target_cfg = _cfg_map_env(
-                target_cfg, lambda env: tuple((k, _map_expr(v, canonical)) for k, v in env)
-            )
+            target_cfg = _rename_locals(target_cfg, canon)
         gate_set = self.leaf.gate_set
         if gate_set is not None and target_cfg == SKIP:
             # The end of a sequential prefix: ``Skip ; (A ||| B)`` is the composition.
@@ -1982,6 +1968,18 @@ def _coalesce_moves(stmts: list[Stmt]) -> list[Stmt]:
             changed = True
             break
     return out
+
+
+def _rename_locals(cfg: Cfg, canon: dict[str, str]) -> Cfg:
+    """Return ``cfg`` with the locals named in ``canon`` renamed in its environments'
+    values (the canonical local names of ``_canonical_names``)."""
+
+    def rename(e: Expr) -> Expr | None:
+        if isinstance(e, Var) and e.scope == "local" and e.name in canon:
+            return Var(canon[e.name], "local", e.span)
+        return None
+
+    return _cfg_map_env(cfg, lambda env: tuple((k, _map_expr(v, rename)) for k, v in env))
 
 
 def _canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str, str]:
