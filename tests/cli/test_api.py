@@ -167,7 +167,6 @@ def test_por_is_applied_when_sound_and_keeps_the_verdicts() -> None:
 LE_C_4 = Path(__file__).resolve().parents[2] / "case_studies" / "le_c" / "le_c_4.csp"
 
 
-@pytest.mark.skipif(not LE_C_4.exists(), reason="case study le_c_4.csp not present")
 def test_symmetry_quotient_violation_gets_a_concrete_counterexample() -> None:
     model = api.load_model(str(LE_C_4))
     [plain] = api.check(model)
@@ -180,7 +179,6 @@ def test_symmetry_quotient_violation_gets_a_concrete_counterexample() -> None:
     assert reduced.lasso == plain.lasso
 
 
-@pytest.mark.skipif(not LE_C_4.exists(), reason="case study le_c_4.csp not present")
 def test_symmetry_under_strong_global_fairness_shrinks_the_search() -> None:
     model = api.load_model(str(LE_C_4))
     options = api.CheckOptions(fairness=Fairness.STRONG_GLOBAL)
