@@ -62,3 +62,38 @@ def test_missing_spin_fails_under_ci(tmp_path: Path, ci: str) -> None:
     # setup-phase failures: pytest reports them as errors, and exits 1
     assert "1 passed, 2 errors" in done.stdout
     assert "CI=true but" in done.stdout
+
+
+BROWSER_SUITE = '''
+import pytest
+
+@pytest.mark.browser
+def test_opens_a_page():
+    assert True
+
+@pytest.mark.graphviz
+def test_draws_a_graph():
+    assert True
+'''
+
+
+@pytest.mark.parametrize(("ci", "expected"), [(None, "2 skipped"), ("true", "2 errors")])
+def test_missing_chromium_and_graphviz_gate_like_spin(tmp_path: Path, ci: str | None,
+                                                      expected: str) -> None:
+    """The report's browser and Graphviz tests are gated as the SPIN tests are: skipped
+    with the reason where the tools are missing, failed under CI (issue 14)."""
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    browser: b\n"
+                                         "    graphviz: g\n")
+    (tmp_path / "test_gate.py").write_text(BROWSER_SUITE)
+    empty = tmp_path / "bin"
+    empty.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["PATH"] = str(empty)
+    if ci is not None:
+        env["CI"] = ci
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "-rs", str(tmp_path)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert expected in done.stdout, done.stdout
+    assert ("chromium" in done.stdout) and ("dot" in done.stdout)
