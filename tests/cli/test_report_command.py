@@ -50,3 +50,29 @@ def test_report_refuses_what_is_not_results(tmp_path: Path) -> None:
 def test_an_unwritable_report_is_a_usage_error(tmp_path: Path) -> None:
     done = run_bridge("check", MODEL, "--html", str(tmp_path / "no" / "dir" / "r.html"))
     assert done.code == 2 and "cannot write" in done.err and "Traceback" not in done.err
+
+
+def test_compare_shows_rows_as_they_finish_and_writes_html(tmp_path: Path) -> None:
+    page, saved = tmp_path / "compare.html", tmp_path / "compare.json"
+    done = run_bridge("compare", "case_studies/rw/rw.csp", "--assert", "2", "--fairness",
+                      "weak", "--engines", "native,spot", "--jobs", "2",
+                      "--html", str(page), "--json", str(saved))
+    assert done.code == 0, done.err
+    assert "2 engines, 2 at a time" in done.err
+    assert "done native (weak): violated" in done.err and "done spot (weak)" in done.err
+    html = page.read_text()
+    assert 'class="compare sortable"' in html and 'class="plots"' in html
+    assert json.loads(saved.read_text())[0]["file"] == "case_studies/rw/rw.csp"
+    again = run_bridge("report", str(saved), "--html", str(tmp_path / "again.html"))
+    assert again.code == 0 and 'class="compare sortable"' in (tmp_path / "again.html").read_text()
+
+
+def test_regress_writes_json_and_html(tmp_path: Path) -> None:
+    page, saved = tmp_path / "regress.html", tmp_path / "regress.json"
+    done = run_bridge("regress", "case_studies/rw", "--fast", "--html", str(page),
+                      "--json", str(saved), timeout=600)
+    assert done.code == 0, done.err
+    rows = json.loads(saved.read_text())
+    assert rows and {r["status"] for r in rows} <= {"pass", "reported"}
+    html = page.read_text()
+    assert html.count('class="status-') >= len(rows) and 'class="regress sortable"' in html
