@@ -7,7 +7,7 @@ long sequence charts (kept as text in ``script`` elements of type
 ``text/x-bridge-page``), follows links to steps that live on another page, inserts what a
 ``details.lazy`` keeps as text (``text/x-bridge-lazy``: control-flow graphs, long
 tables) when it is opened, sorts tables by a clicked header, and finally sets ``data-ready="1"`` on the
-root element.
+root element (and ``data-ready-ms``: milliseconds since navigation started).
 """
 
 ERROR_TRAP = """window.__bridgeErrors=[];window.addEventListener('error',function(e){
@@ -203,6 +203,7 @@ document.querySelectorAll('table.sortable').forEach(function(table){
   });
 });
 if(location.hash)reveal(location.hash);
+document.documentElement.dataset.readyMs=String(Math.round(performance.now()));
 document.documentElement.dataset.ready='1';
 })();
 """

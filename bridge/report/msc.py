@@ -138,9 +138,12 @@ class _Page:
 
     def _loop_rule(self, row: int) -> None:
         y = HEADER + row * ROW + ROW / 2
+        # the label sits in the left gutter, where a wide chart is read
         self.parts.append(
-            f'<line class="loop-rule" x1="4" y1="{y}" x2="{self.columns_right + 20:.0f}" '
-            f'y2="{y}"/><text class="loop-label" x="{self.columns_right + TEXT_OFFSET:.0f}" '
+            f'<line class="loop-rule" x1="{GUTTER - 8}" y1="{y}" '
+            f'x2="{self.columns_right + 20:.0f}" y2="{y}"/>'
+            f'<text class="loop-label" x="8" y="{y + 4}">↓ loop starts here</text>'
+            f'<text class="loop-label" x="{self.columns_right + TEXT_OFFSET:.0f}" '
             f'y="{y + 4}">loop starts here (repeats forever)</text>')
 
     def _loop_close(self, marker: str) -> None:
@@ -157,6 +160,8 @@ class _Page:
                 f'H{x - 6:.0f}" marker-end="url(#{marker})"/>')
         href = f"#{step_anchor(self.anchor, start_number)}"
         self.parts.append(
+            f'<a href="{href}"><text class="loop-label" x="8" y="{y_end + 4}">'
+            f'↺ back to step {start_number}</text></a>'
             f'<a href="{href}"><text class="loop-label" '
             f'x="{self.columns_right + TEXT_OFFSET:.0f}" y="{y_end + 4}">'
             f'↺ back to step {start_number}: the loop repeats forever</text></a>')
