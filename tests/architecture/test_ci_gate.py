@@ -34,10 +34,13 @@ def test_plain():
 '''
 
 
-def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
+def _run(tmp_path: Path, ci: str | None, suite: str = SUITE,
+         markers: tuple[str, ...] = ("spin",)) -> subprocess.CompletedProcess[str]:
+    """Run ``suite`` with the real conftest, on a PATH without any tool."""
     shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    spin: needs spin\n")
-    (tmp_path / "test_gate.py").write_text(SUITE)
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nmarkers =\n" + "".join(f"    {m}: needs {m}\n" for m in markers))
+    (tmp_path / "test_gate.py").write_text(suite)
     empty = tmp_path / "bin"
     empty.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
@@ -82,18 +85,6 @@ def test_missing_chromium_and_graphviz_gate_like_spin(tmp_path: Path, ci: str | 
                                                       expected: str) -> None:
     """The report's browser and Graphviz tests are gated as the SPIN tests are: skipped
     with the reason where the tools are missing, failed under CI (issue 14)."""
-    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    browser: b\n"
-                                         "    graphviz: g\n")
-    (tmp_path / "test_gate.py").write_text(BROWSER_SUITE)
-    empty = tmp_path / "bin"
-    empty.mkdir(exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
-    env["PATH"] = str(empty)
-    if ci is not None:
-        env["CI"] = ci
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-p", "no:xdist", "-rs", str(tmp_path)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = _run(tmp_path, ci, BROWSER_SUITE, ("browser", "graphviz"))
     assert expected in done.stdout, done.stdout
     assert ("chromium" in done.stdout) and ("dot" in done.stdout)
