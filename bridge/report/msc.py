@@ -294,12 +294,12 @@ def sequence_chart(view: RunView, anchor: str, link: SourceLink,
             "button", "loop", type="button", data_go="loop",
             title=f"go to the page where the loop starts (step {view.loop_start + 1})")
         pager = tag("div", "".join([
-            tag("button", "⏮", type="button", data_go="first", title="first page"),
+            tag("button", "|◀", type="button", data_go="first", title="first page"),
             tag("button", "◀", type="button", data_go="prev", title="previous page"),
             tag("span", f"steps 1–{bounds[0][1]} of {total} (page 1 of {pages})",
                 class_="pager-status"),
             tag("button", "▶", type="button", data_go="next", title="next page"),
-            tag("button", "⏭", type="button", data_go="last", title="last page"),
+            tag("button", "▶|", type="button", data_go="last", title="last page"),
             loop_button,
             '<label>step <input type="number" min="1" '
             f'max="{total}" class="pager-step"></label>',

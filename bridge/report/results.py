@@ -23,6 +23,9 @@ from bridge.report.run import run_view
 
 # control-flow graphs shown open when the page loads (the others are drawn on opening)
 OPEN_GRAPHS = 3
+# process templates drawn at the most (Graphviz lays out each one when the report is
+# written); the others are listed by name
+DRAWN_GRAPHS = 200
 
 
 def badge(verdict: str) -> str:
@@ -129,7 +132,8 @@ def _processes_section(doc: Document, outline: dict[str, Any], anchor: str,
                  "shaded: inside an atomic sequence); an edge is a guarded command "
                  "labelled [guard], event or channel operation, and effect; click one for "
                  "its source line.", class_="note")]
-    for k, members in enumerate(groups.values()):
+    listed = list(groups.values())
+    for k, members in enumerate(listed[:DRAWN_GRAPHS]):
         process = members[0]
         names = [p["name"] for p in members]
         running = [i for name in names for i in instances.get(name, [])]
@@ -149,6 +153,12 @@ def _processes_section(doc: Document, outline: dict[str, Any], anchor: str,
         parts.append(lazy_details(esc(summary), tag("div", graph, class_="cfg-graph"),
                                   open_=k < OPEN_GRAPHS and edges <= 60, class_="cfg",
                                   id=graph_anchor))
+    if len(listed) > DRAWN_GRAPHS:
+        rest = [p["name"] for members in listed[DRAWN_GRAPHS:] for p in members]
+        parts.append(tag("details", tag("summary", f"{len(rest)} more process templates, "
+                                        f"not drawn (more than {DRAWN_GRAPHS}; bridge show "
+                                        "prints them)")
+                         + tag("p", esc(", ".join(rest))), class_="cfg not-drawn"))
     return tag("section", "".join(parts), id=anchor, class_="processes")
 
 
