@@ -68,6 +68,8 @@ from bridge.ir.property import (
 from bridge.ir.types import ArrayType, BoolType, ChanType, EnumType, IntType, Type
 
 __all__ = [
+    "print_comm",
+    "print_event",
     "print_expr",
     "print_ltl",
     "print_model_file",
@@ -194,6 +196,16 @@ def print_stmt(s: Stmt) -> list[str]:
         args = "".join(f", {print_expr(a)}" for a in s.args)
         return [f"printf({s.format!r}{args})"]
     return [f"<{type(s).__name__}>"]
+
+
+def print_comm(c: Send | Receive) -> str:
+    """Return a channel operation as text (``c!x,1``, ``c??ack,v``, ``c?<a>``)."""
+    return _comm(c)
+
+
+def print_event(e: Event) -> str:
+    """Return an event as text (``rule1.i.((i + 1) % N)``)."""
+    return _event(e)
 
 
 def _comm(c: Send | Receive) -> str:
