@@ -41,10 +41,10 @@ from bridge.diagnostics import ConfigurationError, UnsupportedError
 from bridge.fairness.check import (
     LtlOptions,
     _lasso,
-    _model_has_marks,
-    _peak_memory_bytes,
     _unused_annotations,
     _validate,
+    automaton_statistics,
+    describe_fairness,
     predicate_letter,
     run_fair_search,
 )
@@ -53,7 +53,7 @@ from bridge.fairness.product import Product
 from bridge.ir.expr import ElseGuard, Expr
 from bridge.ir.model import Process, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
-from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.ir.verdict import Outcome, Verdict
 from bridge.semantics.successors import StateSpace, StateVector
 
 
@@ -172,35 +172,11 @@ def check_never(
     if space is None:
         space = build_state_space(system)
     stats = SearchStatistics()
-    fair_name = fairness.value
-    if options.annotations:
-        fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
-    if options.model_annotations and _model_has_marks(system):
-        fair_name += " + the model's annotations"
+    fair_name = describe_fairness(fairness, options, system)
 
     def verdict(outcome: Outcome, reason: str = "", product: Product | None = None,
                 extra_notes: tuple[str, ...] = (), **kw: Any) -> Verdict:
-        extra = (
-            ("automaton", "never claim"),
-            ("automaton_states", claim.buchi.num_states),
-            ("automaton_edges", claim.buchi.num_edges),
-            ("acceptance_sets", 1),
-            ("sccs", stats.sccs),
-            ("nontrivial_sccs", stats.nontrivial_sccs),
-            ("subgraphs_checked", stats.subgraphs),
-            ("pruned_states", stats.pruned),
-        )
-        seconds = time.monotonic() - started
-        if product is None:
-            st = Statistics(seconds=seconds, peak_memory_bytes=_peak_memory_bytes(), extra=extra)
-        else:
-            st = Statistics(
-                states=product.num_nodes,
-                transitions=product.transitions,
-                seconds=seconds,
-                peak_memory_bytes=_peak_memory_bytes(),
-                extra=(("system_states", len(product.sys_states)),) + extra,
-            )
+        st = automaton_statistics(product, claim.buchi, "never claim", stats, started)
         notes = ("never claim read with SPIN's convention: it reads each state before the "
                  "system step, starting with the initial state",) + extra_notes
         return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=reason,
