@@ -60,12 +60,15 @@ def run(args: argparse.Namespace) -> int:
     engines = tuple(e.strip() for e in args.engines.split(",") if e.strip())
     model_file = _common.load(args)
     pairs = [(s, p) for s, p in api.select_properties(model_file, args.assertion)
-             if p.kind is PropertyKind.LTL]
+             if p.kind in compare.COMPARABLE]
     if not pairs:
-        raise ConfigurationError(f"{args.model}: no LTL assertion to compare")
+        raise ConfigurationError(f"{args.model}: no LTL assertion (or non-progress / "
+                                 "acceptance cycles) to compare")
     comparisons = []
     for system, prop in pairs:
-        fairness = args.fairness or prop.fairness or Fairness.WEAK
+        # SPIN's only fairness is process-weak: the default for its label cycles
+        default = Fairness.WEAK if prop.kind is PropertyKind.LTL else Fairness.PROCESS_WEAK
+        fairness = args.fairness or prop.fairness or default
         options = compare.CompareOptions(
             fairness=fairness, annotations=tuple(args.annotations), timeout=args.timeout,
             memory_mb=args.memory, engines=engines,
