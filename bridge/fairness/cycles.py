@@ -32,21 +32,14 @@ from typing import Any
 
 from bridge.automata.buchi import Buchi, BuchiEdge
 from bridge.diagnostics import ConfigurationError, ModelRuntimeError
-from bridge.fairness.check import (
-    LtlOptions,
-    _lasso,
-    _unused_annotations,
-    _validate,
-    automaton_statistics,
-    describe_fairness,
-    run_fair_search,
-)
-from bridge.fairness.emptiness import SearchStatistics
+from bridge.fairness.check import LtlOptions, _validate
+from bridge.fairness.emptiness import FairLasso
+from bridge.fairness.never import check_automaton
 from bridge.fairness.product import Product
 from bridge.ir.expr import Builtin
 from bridge.ir.model import TransitionSystem
-from bridge.ir.property import Fairness, Property, PropertyKind
-from bridge.ir.verdict import Outcome, Verdict
+from bridge.ir.property import Property, PropertyKind
+from bridge.ir.verdict import Verdict
 from bridge.semantics.successors import StateSpace, StateVector
 
 LABEL_CYCLE_KINDS = (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE)
@@ -109,10 +102,6 @@ def _acceptance_letter(space: Any) -> Callable[[StateVector], int]:
     return letter
 
 
-def _no_events(_event: str | None) -> int:
-    return 0
-
-
 def check_label_cycles(
     system: TransitionSystem,
     prop: Property,
@@ -136,13 +125,11 @@ def check_label_cycles(
         raise ConfigurationError(
             f"check_label_cycles checks non-progress and acceptance cycles; "
             f"{prop.name!r} is {prop.kind.value}")
-    fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     from bridge.semantics.statespace import build_state_space
 
     if space is None:
         space = build_state_space(system)
-    progress = prop.kind is PropertyKind.NON_PROGRESS
-    if progress:
+    if prop.kind is PropertyKind.NON_PROGRESS:
         buchi, letter = non_progress_automaton(), _non_progress_letter(space)
         what = "non-progress cycle"
         atom = "p0 = np_: no process at a progress label, in a state with a step"
@@ -150,29 +137,14 @@ def check_label_cycles(
         buchi, letter = acceptance_automaton(), _acceptance_letter(space)
         what = "acceptance cycle"
         atom = "p0 = some process at an accept label"
-    stats = SearchStatistics()
-    fair_name = describe_fairness(fairness, options, system)
 
-    def verdict(outcome: Outcome, reason: str = "", product: Product | None = None,
-                extra_notes: tuple[str, ...] = (), **kw: Any) -> Verdict:
-        st = automaton_statistics(product, buchi, what + " automaton", stats, started)
-        return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=reason,
-                       fairness=fair_name, statistics=st, notes=(atom,) + extra_notes, **kw)
+    def reason(product: Product, found: FairLasso) -> str:
+        if all(product.steps[k].stutter for _u, k, _v in found.loop):
+            return "accept stutter (the run ends at an accept label)"
+        return what
 
-    search = run_fair_search(space, system, buchi, letter, _no_events, fairness, options, stats)
-    product, condition, found = search.product, search.condition, search.found
-    if search.early is not None:
-        outcome, reason, kw = search.early
-        return verdict(outcome, reason, product, **kw)
-    assert product is not None and condition is not None
-    notes = _unused_annotations(product, options)
-    if found is None:
-        return verdict(Outcome.HOLDS, "", product, extra_notes=notes)
-    lasso = _lasso(space, product, condition, found)
-    reason = what
-    if all(product.steps[k].stutter for _u, k, _v in found.loop):
-        reason = "accept stutter (the run ends at an accept label)"
-    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=notes)
+    return check_automaton(system, prop, options, space, buchi, letter,
+                           what + " automaton", (atom,), reason, started)
 
 
 __all__ = ["LABEL_CYCLE_KINDS", "acceptance_automaton", "check_label_cycles",

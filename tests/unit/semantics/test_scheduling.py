@@ -6,6 +6,8 @@ build), a send with too few fields, and model errors of instances pan does not t
 
 from __future__ import annotations
 
+import pytest
+
 from bridge.frontends.promela import load_promela
 from bridge.ir import Outcome, PropertyKind
 from bridge.semantics.explore import ExploreOptions, check_property, explore
@@ -62,12 +64,6 @@ def test_get_and_set_priority() -> None:
     assert safety(text).outcome is Outcome.HOLDS
 
 
-def test_priority_out_of_range_is_a_model_error() -> None:
-    """pan: 'priority is out of range' (m72_priority_out_of_range)."""
-    v = safety("active proctype P() { set_priority(0, 256) }\n")
-    assert v.outcome is Outcome.VIOLATED and v.reason == "priority is out of range"
-
-
 def test_lower_priority_errors_are_not_reached() -> None:
     """pan never tries Lo's failing assert while Hi can move (m70): no error, whereas
     the same error in Hi is reported."""
@@ -85,12 +81,6 @@ def test_enabled_reads_another_process() -> None:
     assert safety(text).outcome is Outcome.HOLDS
     broken = text.replace("enabled(0) || x == 1", "enabled(0)")
     assert safety(broken).outcome is Outcome.VIOLATED
-
-
-def test_enabled_of_itself_is_a_model_error() -> None:
-    """pan: 'used: enabled(pid=thisproc)' (m74_enabled_self)."""
-    v = safety("byte x;\nactive proctype A() { x = 1; enabled(_pid) -> x = 2 }\n")
-    assert v.outcome is Outcome.VIOLATED and "enabled" in v.reason
 
 
 def test_enabled_sees_the_youngest_process_able_to_die() -> None:
@@ -122,15 +112,6 @@ def test_remote_reference_to_a_process_that_does_not_run() -> None:
     assert safety(text).outcome is Outcome.HOLDS
 
 
-def test_remote_reference_to_a_pid_of_another_proctype_is_an_error() -> None:
-    """pan would read that process's memory as a P; bridge stops with a model error."""
-    v = safety("active proctype Q() { byte w = 1; skip }\nproctype P() { byte v; skip }\n"
-               "init { assert(P[0]:v == 0) }\n")
-    assert v.outcome is Outcome.VIOLATED and v.reason == "invalid remote reference"
-
-
-# ------------------------------------------------------------------------- xr / xs
-
 def test_xr_receive_by_another_process_is_a_violation() -> None:
     """m80_xr_violated: the default build, 'xr assertion violated: access to chan c'."""
     v = safety("chan c = [2] of { byte };\nactive proctype A() { xr c; c!1; c!2; c?_ }\n"
@@ -139,37 +120,12 @@ def test_xr_receive_by_another_process_is_a_violation() -> None:
     assert any("access to chan c by B[1]" in n for n in v.notes)
 
 
-def test_xs_and_channel_queries_are_accesses_too() -> None:
-    """pan.m tests both claims on len()/empty()/polls (x2 in the module's notes)."""
-    v = safety("chan c = [2] of { byte };\nbyte n;\nactive proctype A() { xs c; c!1 }\n"
-               "active proctype B() { n = len(c) }\n")
-    assert v.outcome is Outcome.VIOLATED and v.reason == "xs assertion violated"
-
-
 def test_xr_respected_holds() -> None:
     """m81_xr_xs_respected: pan default build, errors: 0."""
     text = ("chan c = [1] of { byte };\nbyte v;\nactive proctype A() { xs c; c!2 }\n"
             "active proctype B() { xr c; c?v; assert(v == 2) }\n")
     assert safety(text).outcome is Outcome.HOLDS
 
-
-def test_two_claimants_and_rendezvous_claims_are_violations() -> None:
-    two = safety("chan c = [1] of { byte };\nproctype R() { xr c; c?_ }\n"
-                 "init { c!1; atomic { run R(); run R() } }\n")
-    assert two.outcome is Outcome.VIOLATED and two.reason == "xr assertion violated"
-    rv = safety("chan c = [0] of { byte };\nactive proctype A() { xr c; c?_ }\n"
-                "active proctype B() { c!1 }\n")
-    assert rv.outcome is Outcome.VIOLATED and rv.reason == "xr chans cannot be used for rv"
-
-
-def test_claim_stays_after_the_claimant_ends() -> None:
-    """pan keeps q_recver for the search: a later receive by another pid is reported."""
-    v = safety("chan c = [2] of { byte };\nproctype R() { xr c; c?_ }\n"
-               "init { c!1; c!2; run R(); (_nr_pr == 1); c?_ }\n")
-    assert v.outcome is Outcome.VIOLATED and v.reason == "xr assertion violated"
-
-
-# ------------------------------------------------------------ sends with too few fields
 
 def test_send_with_too_few_fields_fails_when_it_executes() -> None:
     """m75 (depth 0) and m76 (blocked while full, then an error)."""
@@ -180,7 +136,35 @@ def test_send_with_too_few_fields_fails_when_it_executes() -> None:
     assert full.outcome is Outcome.VIOLATED and full.reason == "invalid end state"
 
 
-def test_rendezvous_send_with_too_few_fields_fails_without_a_receiver() -> None:
-    """pan executes the send (its half of the handshake) before any receiver answers."""
-    v = safety("chan c = [0] of { byte, byte };\nbyte x;\nactive proctype A() { x = 1; c!1 }\n")
-    assert v.outcome is Outcome.VIOLATED and v.reason == "too few parameters in send stmnt"
+# ------------------------------------------------------------- model errors, as pan
+
+MODEL_ERRORS = [
+    # pan: "priority is out of range" (m72)
+    ("active proctype P() { set_priority(0, 256) }\n", "priority is out of range"),
+    # pan: "used: enabled(pid=thisproc)" (m74)
+    ("byte x;\nactive proctype A() { x = 1; enabled(_pid) -> x = 2 }\n",
+     "enabled() of the process itself"),
+    # pan would read Q's memory as a P; bridge stops with a model error
+    ("active proctype Q() { byte w = 1; skip }\nproctype P() { byte v; skip }\n"
+     "init { assert(P[0]:v == 0) }\n", "invalid remote reference"),
+    # pan.m tests both claims on len(), empty(), polls
+    ("chan c = [2] of { byte };\nbyte n;\nactive proctype A() { xs c; c!1 }\n"
+     "active proctype B() { n = len(c) }\n", "xs assertion violated"),
+    # a second claimant (pan's setq_claim when it is created)
+    ("chan c = [1] of { byte };\nproctype R() { xr c; c?_ }\n"
+     "init { c!1; atomic { run R(); run R() } }\n", "xr assertion violated"),
+    ("chan c = [0] of { byte };\nactive proctype A() { xr c; c?_ }\n"
+     "active proctype B() { c!1 }\n", "xr chans cannot be used for rv"),
+    # pan keeps q_recver for the search: a later receive by another pid is reported
+    ("chan c = [2] of { byte };\nproctype R() { xr c; c?_ }\n"
+     "init { c!1; c!2; run R(); (_nr_pr == 1); c?_ }\n", "xr assertion violated"),
+    # pan executes a rendezvous send (its half of the handshake) before any receiver
+    ("chan c = [0] of { byte, byte };\nbyte x;\nactive proctype A() { x = 1; c!1 }\n",
+     "too few parameters in send stmnt"),
+]
+
+
+@pytest.mark.parametrize("text,reason", MODEL_ERRORS, ids=[r for _, r in MODEL_ERRORS])
+def test_model_errors_as_pan_reports_them(text: str, reason: str) -> None:
+    v = safety(text)
+    assert v.outcome is Outcome.VIOLATED and v.reason == reason, v.notes
