@@ -305,6 +305,8 @@ def check_property(system: TransitionSystem, prop: Property,
     try:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
             verdict = _check_ltl(system, prop, options, fairness, notes)
+        elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
+            verdict = _check_label_cycles(system, prop, options, fairness, notes)
         else:
             if fairness is not Fairness.NONE:
                 notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
@@ -329,6 +331,23 @@ def check_property(system: TransitionSystem, prop: Property,
     if notes:
         verdict = dataclasses.replace(verdict, notes=tuple(verdict.notes) + tuple(notes))
     return verdict
+
+
+def _check_label_cycles(system: TransitionSystem, prop: Property, options: CheckOptions,
+                        fairness: Fairness, notes: list[str]) -> Verdict:
+    """Return the verdict of SPIN's non-progress or acceptance cycles of ``progress`` /
+    ``accept`` labels under fairness (``bridge.fairness.cycles``), always on the full
+    state space."""
+    run = _room("bridge.fairness.cycles", "check_label_cycles",
+                "the non-progress and acceptance cycle checker")
+    ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
+    settings = _options(ltl_options, progress=options.progress, fairness=fairness,
+                        annotations=options.annotations, max_states=options.max_states,
+                        timeout=options.timeout)
+    if options.por or options.symmetry or options.counter_abstraction:
+        notes.append("--por/--symmetry/--counter-abstraction: not used: "
+                     f"{prop.text} are checked on the full state space")
+    return run(system, prop, settings)
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,

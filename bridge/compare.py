@@ -37,6 +37,10 @@ from bridge.ir.verdict import Outcome
 
 ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process", "spin-f",
            "spin-plain", "spot")
+# What compare takes: LTL assertions, and Promela's progress/accept label cycles, which
+# only the native checker and pan itself (-l / -a, with or without -f) can check.
+COMPARABLE = (PropertyKind.LTL, PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE)
+_LABEL_CYCLE_ENGINES = ("native", "spin-f", "spin-plain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +121,10 @@ def compare(
     unknown = [e for e in options.engines if e not in ENGINES]
     if unknown:
         raise ConfigurationError(f"unknown engine(s) {unknown}; allowed: {', '.join(ENGINES)}")
-    if prop.kind is not PropertyKind.LTL:
+    if prop.kind not in COMPARABLE:
         raise ConfigurationError(
-            f"compare needs an LTL assertion; '{prop.text}' is {prop.kind.value}"
+            f"compare needs an LTL assertion or Promela's non-progress/acceptance cycles; "
+            f"'{prop.text}' is {prop.kind.value}"
         )
     if options.jobs > 1 and len(options.engines) > 1:
         by_engine = _run_concurrently(system, prop, options, progress, on_row)
@@ -142,6 +147,10 @@ def run_engine(engine: str, system: TransitionSystem, prop: Property,
     is a row (``unsupported``, ``timeout``, ``error``), never an exception. A time-out
     or error row without its own time gets the engine's wall-clock seconds."""
     started = time.monotonic()
+    if prop.kind is not PropertyKind.LTL and engine not in _LABEL_CYCLE_ENGINES:
+        return [CompareRow(engine, _ENCODING[engine], _fair(engine, options), "unsupported",
+                           note=f"{prop.text}: SPIN checks them on the model's own labels "
+                           "only (pan -l / pan -a)")]
     try:
         rows = _RUNNERS[engine](system, prop, options)
     except UnsupportedError as exc:
@@ -269,9 +278,11 @@ def _outcome(outcome: Outcome) -> str:
 
 def _native(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     from bridge.fairness.check import LtlOptions, check_ltl
+    from bridge.fairness.cycles import LABEL_CYCLE_KINDS, check_label_cycles
 
     start = time.monotonic()
-    verdict = check_ltl(
+    check = check_label_cycles if prop.kind in LABEL_CYCLE_KINDS else check_ltl
+    verdict = check(
         system,
         prop,
         LtlOptions(fairness=options.fairness, annotations=options.annotations,

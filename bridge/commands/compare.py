@@ -84,13 +84,16 @@ def run(args: argparse.Namespace) -> int:
     for path in args.models:
         model_file = _common.load_path(path, args.defines)
         pairs = [(s, p) for s, p in api.select_properties(model_file, args.assertion)
-                 if p.kind is PropertyKind.LTL]
+                 if p.kind in compare.COMPARABLE]
         if not pairs:
-            raise ConfigurationError(f"{path}: no LTL assertion to compare")
+            raise ConfigurationError(f"{path}: no LTL assertion (or non-progress / "
+                                     "acceptance cycles) to compare")
         work.extend((path, system, prop) for system, prop in pairs)
     comparisons, files = [], []
     for path, system, prop in work:
-        fairness = args.fairness or prop.fairness or Fairness.WEAK
+        # SPIN's only fairness is process-weak: the default for its label cycles
+        default = Fairness.WEAK if prop.kind is PropertyKind.LTL else Fairness.PROCESS_WEAK
+        fairness = args.fairness or prop.fairness or default
         options = compare.CompareOptions(
             fairness=fairness, annotations=tuple(args.annotations), timeout=args.timeout,
             memory_mb=args.memory, engines=engines,

@@ -35,6 +35,7 @@ from bridge.ir.expr import (
     Conditional,
     Const,
     ElseGuard,
+    Enabled,
     Expr,
     If,
     Index,
@@ -197,7 +198,9 @@ class _Writer:
             raise _refuse(e.span, f"'{e.name}'")
         if isinstance(e, ElseGuard):
             raise _refuse(e.span, "'else' here")
-        raise _refuse(None, type(e).__name__)
+        if isinstance(e, Enabled):
+            raise _refuse(e.span, "Promela's enabled()")
+        raise _refuse(getattr(e, "span", None), type(e).__name__)
 
     def store(self, target: Expr, value: str, span: Span | None) -> list[str]:
         t = self.type_of(target)
@@ -272,6 +275,13 @@ class _CspEmitter:
         return "(" + " || ".join(f"pc{value} == {lid}" for lid in locs) + ")" if locs else "false"
 
     def check(self) -> None:
+        if self.system.priority_scheduling:
+            raise _refuse(self.system.processes[0].span if self.system.processes else None,
+                          "Promela's process priorities")
+        for process in self.system.processes:
+            if process.channel_assertions:
+                first = process.channel_assertions[0]
+                raise _refuse(first.span, f"the channel assertion '{first.kind}'")
         stack = [self.system.composition] if self.system.composition is not None else []
         while stack:
             node = stack.pop()
@@ -461,9 +471,15 @@ class _CspEmitter:
                 out.append(f"#assert {root} |= []{atom(LtlState(p.condition, ''))};")
             elif p.kind is PropertyKind.DEADLOCK_FREE:
                 out.append(f"#assert {root} deadlockfree;")
+            elif p.kind in _LABEL_CYCLES and len(props) > 1:
+                out.append(f"// {p.text} (SPIN's progress/accept labels): not translated, "
+                           "PAT has no such check")
             else:
                 raise _refuse(p.span, f"the property kind '{p.kind.value}'")
         return out
+
+
+_LABEL_CYCLES = (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE)
 
 
 def _product(dims: Sequence[int]) -> int:
