@@ -28,6 +28,7 @@ from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
 
 __all__ = [
+    "ENGINES",
     "LANGUAGE_BY_SUFFIX",
     "CheckOptions",
     "NotAvailableError",
@@ -73,6 +74,11 @@ class CheckOptions:
     sound; the verdict's notes say when one was not used). ``counter_abstraction``:
     check LTL properties on the process counter abstraction (paper 002), counts above
     ``cutoff`` becoming omega; ``unbounded``: the process families are unbounded.
+    ``engine``: ``auto`` (the compiled C engine when a C compiler is present and it
+    supports the model and property, else the Python engine, with a note saying why),
+    ``c`` (the C engine or a ``ConfigurationError`` saying why not) or ``python`` (the
+    reference engine). ``max_memory``: bytes for the state store (C engine) or the
+    process's resident memory (Python engine); reaching it is an UNKNOWN verdict.
     """
 
     fairness: Fairness | None = None
@@ -86,6 +92,11 @@ class CheckOptions:
     cutoff: int | None = None
     unbounded: bool = False
     progress: Progress | None = None
+    engine: str = "auto"
+    max_memory: int | None = None
+
+
+ENGINES = ("auto", "c", "python")
 
 
 def _normalise(name: str) -> str:
@@ -300,6 +311,7 @@ def check_property(system: TransitionSystem, prop: Property,
                      f"the command line's {options.fairness.value} was used")
     try:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
+            _use_c_engine(system, prop, options, notes)  # says why not (phase 2)
             verdict = _check_ltl(system, prop, options, fairness, notes)
         else:
             if fairness is not Fairness.NONE:
@@ -309,13 +321,7 @@ def check_property(system: TransitionSystem, prop: Property,
                 notes.append("--por/--symmetry: not used: reductions apply to LTL "
                              f"assertions only; {prop.kind.value} was checked on the full "
                              "state space")
-            explore_module = "bridge.semantics.explore"
-            run = _room(explore_module, "check_property", "the explicit-state explorer")
-            explore_options = _room(explore_module, "ExploreOptions",
-                                    "the explicit-state explorer")
-            verdict = run(system, prop, _options(
-                explore_options, max_states=options.max_states, timeout=options.timeout,
-                ignore_end_states=options.ignore_end_states, progress=options.progress))
+            verdict = _check_safety(system, prop, options, notes)
     except ResourceLimitReached as limit:
         statistics = limit.statistics if isinstance(limit.statistics, Statistics) \
             else Statistics()
@@ -325,6 +331,52 @@ def check_property(system: TransitionSystem, prop: Property,
     if notes:
         verdict = dataclasses.replace(verdict, notes=tuple(verdict.notes) + tuple(notes))
     return verdict
+
+
+def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
+                  notes: list[str]) -> bool:
+    """Return True when the compiled engine runs this task (``options.engine``); for
+    ``auto``, a note says why the Python engine runs it instead; for ``c``, a task the C
+    engine does not support raises ``ConfigurationError`` with the reason."""
+    engine = options.engine
+    if engine not in ENGINES:
+        raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
+    if engine == "python":
+        return False
+    try:
+        supports = _room("bridge.engine_c", "supports", "the compiled engine")
+        ok, why = supports(system, prop)
+    except NotAvailableError as missing:
+        ok, why = False, str(missing)
+    if ok:
+        return True
+    if engine == "c":
+        raise ConfigurationError(f"--engine c: {why}; use --engine auto or python")
+    notes.append(f"checked by the Python engine: {why}")
+    return False
+
+
+def _check_safety(system: TransitionSystem, prop: Property, options: CheckOptions,
+                  notes: list[str]) -> Verdict:
+    """Return the explorer's verdict for a non-LTL property, from the C engine when it
+    is chosen (``_use_c_engine``) and can finish exactly, else from the Python one."""
+    if _use_c_engine(system, prop, options, notes):
+        engine_c = importlib.import_module("bridge.engine_c")
+        try:
+            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
+                max_states=options.max_states, timeout=options.timeout,
+                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+                progress=options.progress))
+        except engine_c.CFallback as fallback:
+            notes.append(f"checked by the Python engine: {fallback}")
+    explore_module = "bridge.semantics.explore"
+    run = _room(explore_module, "check_property", "the explicit-state explorer")
+    explore_options = _room(explore_module, "ExploreOptions", "the explicit-state explorer")
+    verdict = run(system, prop, _options(
+        explore_options, max_states=options.max_states, timeout=options.timeout,
+        max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+        progress=options.progress))
+    return dataclasses.replace(verdict, statistics=_tagged(verdict.statistics, []))
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -468,14 +520,41 @@ def explore(model_file: ModelFile, target: str | None = None,
         select_system(model_file)  # raises the "no system" error
     settings = _options(explore_options, max_states=options.max_states,
                         timeout=options.timeout, ignore_end_states=options.ignore_end_states,
-                        progress=options.progress)
+                        max_memory=options.max_memory, progress=options.progress)
     results = []
     for system in systems:
         try:
-            results.append((system, run(system, settings)))
+            results.append((system, _explore_one(system, options, run, settings)))
         except ResourceLimitReached as limit:
             raise ResourceLimitReached(f"{system.name}: {limit}", limit.statistics) from None
     return results
+
+
+def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
+                 settings: Any) -> Statistics:
+    """Return the statistics of one system, from the engine ``options.engine`` chooses;
+    the statistics' ``engine`` entry names it, ``engine_note`` says why not C."""
+    notes: list[str] = []
+    if _use_c_engine(system, None, options, notes):
+        engine_c = importlib.import_module("bridge.engine_c")
+        try:
+            return engine_c.explore_c(system, engine_c.SearchOptions(
+                max_states=options.max_states, timeout=options.timeout,
+                max_memory=options.max_memory, progress=options.progress))
+        except engine_c.CFallback as fallback:
+            notes.append(f"checked by the Python engine: {fallback}")
+    try:
+        statistics = run(system, settings)
+    except ResourceLimitReached as limit:
+        if isinstance(limit.statistics, Statistics):
+            limit.statistics = _tagged(limit.statistics, notes)
+        raise
+    return _tagged(statistics, notes)
+
+
+def _tagged(statistics: Statistics, notes: list[str]) -> Statistics:
+    extra = (("engine", "python"),) + tuple((("engine_note", n) for n in notes))
+    return dataclasses.replace(statistics, extra=tuple(statistics.extra) + extra)
 
 
 def simulate(model_file: ModelFile, steps: int = 50, seed: int | None = None,

@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per assertion (one per line)")
     _common.add_limit_arguments(parser)
+    _common.add_engine_argument(parser)
     parser.add_argument("--fairness", type=_common.fairness_type, default=None,
                         metavar="NOTION",
                         help="fairness for LTL assertions: none, weak, strong-local, "
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
             max_states=args.max_states, timeout=args.timeout,
             ignore_end_states=args.ignore_end_states, por=args.por,
             symmetry=args.symmetry, counter_abstraction=args.counter_abstraction,
-            cutoff=args.cutoff, unbounded=args.unbounded, progress=progress.update)
+            cutoff=args.cutoff, unbounded=args.unbounded, progress=progress.update,
+            engine=args.engine, max_memory=_common.max_memory_bytes(args))
         for path in args.models:
             progress.restart(f"loading {path}")
             try:

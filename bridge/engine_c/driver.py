@@ -200,8 +200,8 @@ def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bo
     """
     if prop is not None and prop.kind not in SUPPORTED_KINDS:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
-            return False, ("the C engine does not check LTL or never claims yet (the fair "
-                           "SCC search comes in phase 2 of issue 12)")
+            return False, ("the C engine does not check LTL or never claims yet (its fair "
+                           "SCC search is not written yet)")
         return False, f"the C engine does not check '{prop.kind.value}' properties"
     try:
         model = compile_model(system)

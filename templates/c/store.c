@@ -60,7 +60,7 @@ static int store_init(store_t *st, uint32_t fixed, uint32_t hidden, size_t mem_l
     memset(st, 0, sizeof *st);
     st->fixed = fixed; st->hidden = hidden; st->mem_limit = mem_limit;
     st->keep_parents = keep_parents;
-    st->tcap = 1 << 16;
+    st->tcap = 1 << 10;
     st->table = calloc(st->tcap, 8);
     return st->table != NULL;
 }
