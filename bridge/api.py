@@ -553,7 +553,7 @@ def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
 
 
 def _tagged(statistics: Statistics, notes: list[str]) -> Statistics:
-    extra = (("engine", "python"),) + tuple((("engine_note", n) for n in notes))
+    extra = (("engine", "python"),) + tuple(("engine_note", n) for n in notes)
     return dataclasses.replace(statistics, extra=tuple(statistics.extra) + extra)
 
 

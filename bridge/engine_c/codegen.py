@@ -228,7 +228,7 @@ class CGenerator:
                                f"(the C store takes at most {MAX_VECTOR_BYTES})")
         self.max_fields = max([len(c.fields) for c in self.system.channels]
                               + [len(c.fields) for p in self.system.processes
-                                 for c in p.channels] + [1])
+                                 for c in p.channels] + [1] + _message_lengths(self.system))
         self.static_bases: list[int] = []
         if not self.layout.dynamic:
             b = self.packed.static_bytes
@@ -565,6 +565,8 @@ class CGenerator:
         if n_dst != n_src:
             out.append(f"{ind}br_fail(c);")
             return
+        if n_src > MAX_LOCAL_ARRAY:
+            raise self.unsupported(getattr(target, "span", None), f"copying an array of {n_src} cells")
         tmp = self.fresh("_ac")
         out.append(f"{ind}{{ V {tmp}[{n_src}];")
         for j in range(n_src):
@@ -628,6 +630,8 @@ class CGenerator:
         elif isinstance(st, LocalVar):
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
+            if size > MAX_LOCAL_ARRAY:
+                raise self.unsupported(st.span, f"a block array of {size} cells")
             assert ctx.decls is not None
             if size == 1:
                 if st.init is None or isinstance(st.init, tuple):
@@ -753,7 +757,11 @@ class CGenerator:
             if (pid, k) in vector_edges:
                 return  # taken by a synchronisation vector in model_successors
             if event_constant(self.pygen, e.event) in sync:
-                return  # a barrier no vector completes: never taken (as in Python)
+                # a barrier no vector completes: never taken, but Python evaluates the
+                # guard (to offer it), so its model errors count
+                if guard != "1":
+                    lines.append(f"{ind}(void)({guard});")
+                return
         decls, body = self.effect(e, ctx, ind + "  ")
         move, last = self._move_and_last(e, ctx, tpl, ind + "  ")
         if e.comm is None:
@@ -1413,6 +1421,32 @@ class CGenerator:
             functions="\n\n".join(self.functions), successors="\n".join(succ),
             expressions="\n".join(exprs),
         )
+
+
+MAX_LOCAL_ARRAY = 4096  # cells of a block array or array copy kept on the C stack
+
+
+def _message_lengths(system: TransitionSystem) -> list[int]:
+    """Return the argument counts of every send and receive (in comms and effects)."""
+    found: list[int] = []
+
+    def walk(stmts) -> None:
+        for st in stmts:
+            if isinstance(st, Send | Receive):
+                found.append(len(st.args))
+            elif isinstance(st, If):
+                for _, body in st.branches:
+                    walk(body)
+                walk(st.otherwise)
+            elif isinstance(st, While):
+                walk(st.body)
+
+    for p in system.processes:
+        for e in p.edges:
+            if e.comm is not None:
+                walk((e.comm,))
+            walk(e.effect)
+    return found
 
 
 def _lit(v: Any) -> str:

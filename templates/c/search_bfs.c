@@ -95,6 +95,7 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         const uint8_t *v = store_vec(st, head, &len);
         memcpy(cur, v, len);
         size_t kept = br_expand(&c, cur, len);
+        if (c.oom) { r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_MEMORY; r->state = (int64_t)head; goto out; }
         if (c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
         if (c.err) { r->status = BR_MODEL_ERROR; r->state = (int64_t)head; goto out; }
         transitions += (int64_t)kept;
