@@ -1,6 +1,8 @@
 from hypothesis import HealthCheck, given, settings
-from tests.differential.test_engine_c import random_systems, assert_engines_agree
+
 from bridge.engine_c import driver
+from tests.differential.test_engine_c import assert_engines_agree, random_systems
+
 
 @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_systems())

@@ -24,7 +24,7 @@ from bridge.diagnostics import ConfigurationError
 from bridge.engine_c.build import find_compiler
 from bridge.ir import Outcome, PropertyKind
 from tests.cli.conftest import run_bridge
-from tests.irbuild import C, G, assign, edge, int_var, op, parallel, process, prop, system
+from tests.irbuild import C, edge, int_var, op, parallel, process, prop, system
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
