@@ -28,6 +28,7 @@ from bridge.diagnostics import BackendError
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu11", "-w", "-fvisibility=hidden")
 COMPILE_TIMEOUT = 300.0
+MAX_CACHED = 512  # libraries kept in the cache; the least recently used go first
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,9 @@ def build_library(source: str) -> Library:
             _run_compiler(argv, work)
             os.replace(out, library)  # atomic: a concurrent build finds a whole file
         seconds = time.perf_counter() - started
+        _prune(directory, keep=library)
+    else:
+        library.touch()  # recently used
     try:
         handle = ctypes.CDLL(str(library))
     except OSError as error:
@@ -109,6 +113,17 @@ def build_library(source: str) -> Library:
     result = Library(handle, library, seconds, cached)
     _LOADED[digest] = result
     return result
+
+
+def _prune(directory: Path, keep: Path) -> None:
+    """Delete the least recently used libraries beyond ``MAX_CACHED``."""
+    try:
+        libraries = sorted(directory.glob("model-*.so"), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return
+    for old in libraries[: max(0, len(libraries) - MAX_CACHED)]:
+        if old != keep:
+            old.unlink(missing_ok=True)
 
 
 def _run_compiler(argv: list[str], cwd: str) -> None:
