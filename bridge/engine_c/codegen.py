@@ -235,6 +235,7 @@ class CGenerator:
             for t in self.layout.initial_templates:
                 self.static_bases.append(b)
                 b += self.packed.segments[t].size
+        self.event_names: dict[str, int] = {}
         self.edge_ids: list[int] = []
         n = 0
         for p in self.system.processes:
@@ -771,7 +772,7 @@ class CGenerator:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label});")
+            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e)});")
             lines.append(f"{ind}}}")
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
@@ -842,7 +843,7 @@ class CGenerator:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{i3}succ_proc(c, {ctx.pid}); succ_commit(c, {label});")
+            lines.append(f"{i3}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e, comm=True)});")
             lines.append(f"{i2}}}")
         else:
             pat, has, decl = self.pattern(comm.args, ctx)
@@ -877,7 +878,7 @@ class CGenerator:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{i4}succ_proc(c, {ctx.pid}); succ_commit(c, {label});")
+            lines.append(f"{i4}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e, comm=True)});")
             if cond is not None:
                 lines.append(f"{i4}break;")
             lines.append(f"{i3}}}")
@@ -969,6 +970,30 @@ class CGenerator:
         lines.append(f"{ind}default: break;")
         lines.append(f"{ind}}}")
         return lines
+
+    # ------------------------------------------------------------------ events
+
+    def intern_event(self, name: str) -> int:
+        """Return the index of a constant event name in ``BR_EVENT_NAMES``."""
+        if name not in self.event_names:
+            self.event_names[name] = len(self.event_names)
+        return self.event_names[name]
+
+    def event_id(self, e: Edge, comm: bool = False) -> int:
+        """Return the event code of a step of one edge, as the Python engine names it
+        (``statespace._gen_edge``): -1 tau, -2 a name computed at run time (a CSP#
+        channel step without an event, or components that are not constant)."""
+        if e.event is None:
+            return -2 if comm and self.csp else -1
+        if not event_is_constant(self.pygen, e.event):
+            return -2
+        return self.intern_event(event_constant(self.pygen, e.event))
+
+    def events_code(self) -> list[str]:
+        names = list(self.event_names) or [""]
+        quoted = ", ".join(_c_string(n) for n in names)
+        return [f"#define BR_EVENT_COUNT {len(self.event_names)}",
+                f"static const char *const BR_EVENT_NAMES[{len(names)}] = {{{quoted}}};"]
 
     # ------------------------------------------------------------------ instances
 
@@ -1297,7 +1322,7 @@ class CGenerator:
                     lines.append(f"      wr_u8(t, {self.static_off(lay.last_slot)}, n - 1);")
                 if lay.exclusive_slot is not None:
                     lines.append(f"      wr_i16(t, {self.static_off(lay.exclusive_slot)}, -1);")
-                lines.append("      succ_proc(c, n - 1); succ_commit(c, -1000000 - (n - 1));")
+                lines.append("      succ_proc(c, n - 1); succ_commit(c, -1000000 - (n - 1), -1);")
                 lines.append("    }")
                 lines.append("  }")
         else:
@@ -1339,7 +1364,7 @@ class CGenerator:
                 lines.extend(effects)
                 for pid in sorted({p for p, _ in parts}):
                     lines.append(f"    succ_proc(c, {pid});")
-                lines.append(f"    succ_commit(c, {-(vi + 1)});")
+                lines.append(f"    succ_commit(c, {-(vi + 1)}, {self.intern_event(name)});")
                 lines.append("  }")
         # post: rendezvous, deferred else, timeout (statespace.post)
         last = self.static_off(lay.last_slot) if lay.last_slot is not None else None
@@ -1357,7 +1382,8 @@ class CGenerator:
         if last is not None:
             lines.append(f"        wr_u8(t, {last}, r->pid);")
         lines.append("        succ_proc(c, o->pid); succ_proc(c, r->pid);")
-        lines.append("        succ_commit(c, -2000000 - (int32_t)i);")
+        # CSP# names a rendezvous after the channel and message: computed (-2)
+        lines.append(f"        succ_commit(c, -2000000 - (int32_t)i, {-2 if self.csp else -1});")
         lines.append("      }")
         lines.append("    }")
         lines.append("  }")
@@ -1402,6 +1428,7 @@ class CGenerator:
         runs = self.run_code()
         provided = self.provided_code()
         exprs = self.expression_code()
+        events = self.events_code()
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(template_dir())),
                                  keep_trailing_newline=True, autoescape=False,
                                  undefined=jinja2.StrictUndefined)
@@ -1419,8 +1446,19 @@ class CGenerator:
             prototypes="\n".join(self.prototypes),
             runs="\n".join(runs), provided="\n".join(provided),
             functions="\n\n".join(self.functions), successors="\n".join(succ),
-            expressions="\n".join(exprs),
+            expressions="\n".join(exprs), events="\n".join(events),
+            edge_bases=", ".join(map(str, self.edge_ids)) or "0",
         )
+
+
+def _c_string(text: str) -> str:
+    """Return ``text`` as a C string literal (every byte outside printable ASCII, the
+    quote and the backslash escaped in octal)."""
+    out = []
+    for b in text.encode("utf-8"):
+        ch = chr(b)
+        out.append(ch if 32 <= b < 127 and ch not in '"\\?' else f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
 
 
 MAX_LOCAL_ARRAY = 4096  # cells of a block array or array copy kept on the C stack

@@ -88,7 +88,8 @@ struct ctx {
     /* successors of the current state */
     uint8_t *buf;       /* n slots of BR_MAXVEC bytes */
     uint32_t *lens;
-    int32_t *labels;    /* the step's (first) edge, for the fair search: see model_step_* */
+    int32_t *labels;    /* the step: see succ_commit */
+    int32_t *events;    /* its visible event: an index of BR_EVENT_NAMES, -1 tau, -2 computed */
     uint64_t *procs;    /* BR_PWORDS words per successor: the processes that move */
     uint8_t *keep;
     size_t n, cap;
@@ -129,6 +130,9 @@ static int succ_reserve(ctx_t *c) {
     int32_t *labels = realloc(c->labels, n * sizeof *labels);
     if (!labels) return 0;
     c->labels = labels;
+    int32_t *events = realloc(c->events, n * sizeof *events);
+    if (!events) return 0;
+    c->events = events;
     uint64_t *procs = realloc(c->procs, n * BR_PWORDS * sizeof *procs);
     if (!procs) return 0;
     c->procs = procs;
@@ -159,9 +163,14 @@ static inline void succ_proc(ctx_t *c, int pid) {
     c->procs[c->n * BR_PWORDS + ((unsigned)pid >> 6)] |= (uint64_t)1 << (pid & 63);
 }
 
-static inline void succ_commit(ctx_t *c, int32_t label) {
+/* Keep the successor under construction. label: the edge taken by one instance
+ * (EDGE_BASE[template] + edge index; the instance is in procs), -(v + 1) for
+ * synchronisation vector v, -1000000 - pid for the death of instance pid,
+ * -2000000 - i for the rendezvous of send offer i. event: see ctx.events. */
+static inline void succ_commit(ctx_t *c, int32_t label, int32_t event) {
     c->lens[c->n] = c->tlen;
     c->labels[c->n] = label;
+    c->events[c->n] = event;
     c->keep[c->n] = 1;
     c->n++;
 }

@@ -49,7 +49,7 @@ static double br_now(void) {
 }
 
 static void ctx_free(ctx_t *c) {
-    free(c->buf); free(c->lens); free(c->labels); free(c->procs); free(c->keep);
+    free(c->buf); free(c->lens); free(c->labels); free(c->events); free(c->procs); free(c->keep);
     free(c->offers); free(c->elses); free(c->tmos);
 }
 
@@ -202,3 +202,8 @@ void bridge_free(void *hp) {
 
 __attribute__((visibility("default")))
 uint32_t bridge_max_vector(void) { return BR_MAXVEC; }
+
+__attribute__((visibility("default")))
+const char *bridge_event_name(int32_t i) {
+    return (i >= 0 && i < BR_EVENT_COUNT) ? BR_EVENT_NAMES[i] : NULL;
+}
