@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridge.diagnostics import (
+    BackendError,
     BridgeError,
     ModelRuntimeError,
     ResourceLimitReached,
@@ -166,10 +167,19 @@ def _compile(system: TransitionSystem) -> CompiledModel:
         raise CUnsupported("no C compiler found (looked for $CC, cc, gcc)")
     space = build_state_space(system)  # UnsupportedError / ModelRuntimeError go up
     expressions = _expressions(system)
-    source, ok, packed = generate(space, expressions)
-    started = time.perf_counter()
-    library = build_library(source)
-    del started
+    try:
+        source, ok, packed = generate(space, expressions)
+    except CUnsupported:
+        raise
+    except (KeyError, AttributeError, TypeError, ValueError, IndexError,
+            AssertionError) as error:
+        # a shape of IR the generator was not written for: refuse, never crash
+        raise CUnsupported(f"a construct the C generator does not handle "
+                           f"({type(error).__name__}: {error})") from None
+    try:
+        library = build_library(source)
+    except BackendError as error:
+        raise CUnsupported(f"a model the C compiler rejected ({error})") from None
     table = {e: k for k, e in enumerate(expressions) if ok[k]}
     handle = library.handle
     handle.bridge_search.restype = ctypes.c_void_p

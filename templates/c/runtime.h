@@ -146,6 +146,8 @@ static int succ_reserve(ctx_t *c) {
 /* Start a successor as a copy of s; returns the vector to modify. */
 static inline uint8_t *succ_begin(ctx_t *c, const uint8_t *s, uint32_t slen) {
     if (c->n >= c->cap && !succ_reserve(c)) {
+        /* out of memory: the search stops with a memory limit; keep writing into
+         * slot 0, which exists (reserved before the search starts) */
         c->oom = 1;
         c->fallback = 1;
         c->n = 0;
