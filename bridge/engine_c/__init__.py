@@ -5,6 +5,20 @@ semantics that every C result is checked against.
 
 Rooms: may import ``ir``, ``semantics``, ``diagnostics`` and ``_resources``; only
 ``bridge.api`` imports this room.
+
+Modules: ``layout`` (the packed state vector), ``codegen`` (IR -> C through
+``templates/c/model.c.j2``), ``build`` (compiler, cache, ctypes), ``driver`` (supports,
+searches, trace replay). The C side: ``templates/c/runtime.h`` (storage kinds, checked
+arithmetic, channels, the successor buffer), the generated model (``model_successors``,
+``model_expr``, ``model_is_terminal``, ``model_is_valid_end``, ``BR_EVENT_NAMES``),
+``templates/c/store.c`` (the state store) and ``templates/c/search_bfs.c`` (the BFS).
+
+A second search (the fair SCC search for LTL) is one more C file beside
+``search_bfs.c``, included by ``model.c.j2`` after it, using the same pieces:
+``store_t`` keeps any byte vector (a product node is the system vector followed by the
+automaton state), ``br_expand``/``model_successors`` give each successor with its
+processes (``procs``), step label and event (``labels``/``events``, see
+``succ_commit``), and ``model_expr`` evaluates the propositions.
 """
 
 from bridge.engine_c.build import cache_dir, find_compiler

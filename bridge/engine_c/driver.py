@@ -62,7 +62,7 @@ _MODES = {PropertyKind.DEADLOCK_FREE: 1, PropertyKind.NONTERMINATING: 2,
           PropertyKind.SAFETY: 3, PropertyKind.INVARIANT: 4, PropertyKind.REACHES: 5}
 _FOUND_REASONS = {1: "deadlock", 2: "terminated", 3: "invalid end state",
                   4: "invariant violated", 5: "reached"}
-_PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_double)
+_PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_double)
 
 
 class _Params(ctypes.Structure):
@@ -309,24 +309,37 @@ def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int =
     params.ignore_end = int(options.ignore_end_states)
     params.pred = pred
     params.value = value
-    callback = None
+    # The C core calls back about every 1024 states: the progress line (about once a
+    # second) and a chance for Python to see Ctrl-C, which stops the search.
+    report = None
     if options.progress:
         report = options.progress if callable(options.progress) else _print_progress
+    interrupted: list[BaseException] = []
+    last = [time.perf_counter()]
 
-        def _call(states: int, transitions: int, seconds: float) -> None:
-            try:
+    def _call(states: int, transitions: int, seconds: float) -> int:
+        try:
+            if report is not None and time.perf_counter() - last[0] >= 1.0:
+                last[0] = time.perf_counter()
                 report(int(states), int(transitions), float(seconds))
-            except Exception:  # noqa: BLE001 - a broken progress line must not kill a search
-                pass
+        except KeyboardInterrupt as stop:
+            interrupted.append(stop)
+            return 1
+        except Exception:  # noqa: BLE001 - a broken progress line must not kill a search
+            pass
+        return 0
 
-        callback = _PROGRESS(_call)
-        params.progress = callback
+    callback = _PROGRESS(_call)
+    params.progress = callback
     result = _Result()
     started = time.perf_counter()
     handle = model.library.bridge_search(ctypes.byref(params), model.initial,
                                          len(model.initial), ctypes.byref(result))
     run = _Run(model, result, handle, time.perf_counter() - started)
     del callback
+    if interrupted:
+        run.close()
+        raise interrupted[0]
     if result.status == _FALLBACK:
         run.close()
         raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "

@@ -12,11 +12,12 @@ enum { BR_MODE_EXPLORE = 0, BR_MODE_DEADLOCK = 1, BR_MODE_NONTERMINATING = 2, BR
        BR_MODE_INVARIANT = 4, BR_MODE_REACHES = 5, BR_MODE_REACHES_MIN = 6, BR_MODE_REACHES_MAX = 7,
        BR_MODE_EXPLORE_TRACE = 8 /* explore, keeping parent links */ };
 enum { BR_DONE = 0, BR_FOUND = 1, BR_MODEL_ERROR = 2, BR_LIMIT = 3, BR_FALLBACK = 4 };
-enum { BR_LIMIT_STATES = 1, BR_LIMIT_TIME = 2, BR_LIMIT_MEMORY = 3 };
+enum { BR_LIMIT_STATES = 1, BR_LIMIT_TIME = 2, BR_LIMIT_MEMORY = 3, BR_LIMIT_INTERRUPT = 4 };
 enum { BR_FOUND_DEADLOCK = 1, BR_FOUND_TERMINATED = 2, BR_FOUND_INVALID_END = 3,
        BR_FOUND_INVARIANT = 4, BR_FOUND_REACHED = 5 };
 
-typedef void (*progress_fn)(int64_t, int64_t, double);
+/* Called about every 1024 states; a nonzero return stops the search (Ctrl-C). */
+typedef int32_t (*progress_fn)(int64_t, int64_t, double);
 
 typedef struct {
     int64_t max_states;     /* 0: none */
@@ -26,7 +27,7 @@ typedef struct {
     int32_t ignore_end;
     int32_t pred;           /* expression index of the condition */
     int32_t value;          /* expression index of the min/max value */
-    progress_fn progress;   /* called about once a second, may be NULL */
+    progress_fn progress;   /* may be NULL */
 } br_params_t;
 
 typedef struct {
@@ -89,7 +90,6 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         goto out;
     }
     size_t level_end = st->n, next_check = 1024;
-    double last_print = start;
     while (head < st->n) {
         if (head == level_end) { r->depth++; level_end = st->n; }
         uint32_t len;
@@ -157,9 +157,9 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
                 r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_TIME;
                 break;
             }
-            if (p->progress && now - last_print >= 1.0) {
-                last_print = now;
-                p->progress((int64_t)st->n, transitions, now - start);
+            if (p->progress && p->progress((int64_t)st->n, transitions, now - start)) {
+                r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_INTERRUPT;
+                break;
             }
         }
     }
