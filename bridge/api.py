@@ -356,27 +356,64 @@ def _use_c_engine(system: TransitionSystem, prop: Property | None, options: Chec
     return False
 
 
+# ``--engine auto`` runs a model whose library is not built yet on the Python engine
+# first, for this many states: a small state space is done before the C compiler would
+# have finished (0.3-2 s), and only a larger one pays for compiling.
+AUTO_PYTHON_STATES = 20000
+
+
+def _warm_up_limit(system: TransitionSystem, options: CheckOptions) -> int | None:
+    """Return the state limit of the Python warm-up run of ``auto``, or None for none
+    (another engine was asked for, or the library is built already)."""
+    if options.engine != "auto":
+        return None
+    engine_c = importlib.import_module("bridge.engine_c")
+    if engine_c.is_compiled(system):
+        return None
+    return AUTO_PYTHON_STATES
+
+
+def _remaining(options: CheckOptions, started: float) -> float | None:
+    if options.timeout is None:
+        return None
+    return max(0.001, options.timeout - (time.perf_counter() - started))
+
+
 def _check_safety(system: TransitionSystem, prop: Property, options: CheckOptions,
                   notes: list[str]) -> Verdict:
     """Return the explorer's verdict for a non-LTL property, from the C engine when it
-    is chosen (``_use_c_engine``) and can finish exactly, else from the Python one."""
-    if _use_c_engine(system, prop, options, notes):
-        engine_c = importlib.import_module("bridge.engine_c")
-        try:
-            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
-                max_states=options.max_states, timeout=options.timeout,
-                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
-                progress=options.progress))
-        except engine_c.CFallback as fallback:
-            notes.append(f"checked by the Python engine: {fallback}")
+    is chosen (``_use_c_engine``) and can finish exactly, else from the Python one
+    (with ``auto``, a small state space is left to the Python engine: see
+    ``AUTO_PYTHON_STATES``)."""
     explore_module = "bridge.semantics.explore"
     run = _room(explore_module, "check_property", "the explicit-state explorer")
     explore_options = _room(explore_module, "ExploreOptions", "the explicit-state explorer")
-    verdict = run(system, prop, _options(
-        explore_options, max_states=options.max_states, timeout=options.timeout,
-        max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
-        progress=options.progress))
-    return dataclasses.replace(verdict, statistics=_tagged(verdict.statistics, []))
+
+    def python(max_states: int | None, timeout: float | None) -> Verdict:
+        verdict = run(system, prop, _options(
+            explore_options, max_states=max_states, timeout=timeout,
+            max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+            progress=options.progress))
+        return dataclasses.replace(verdict, statistics=_tagged(verdict.statistics, []))
+
+    started = time.perf_counter()
+    if _use_c_engine(system, prop, options, notes):
+        engine_c = importlib.import_module("bridge.engine_c")
+        warm = _warm_up_limit(system, options)
+        if warm is not None and (options.max_states is None or options.max_states > warm):
+            verdict = python(warm, options.timeout)
+            if verdict.reason != f"state limit {warm} reached":
+                return verdict
+        try:
+            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
+                max_states=options.max_states, timeout=_remaining(options, started),
+                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+                progress=options.progress))
+        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+                raise ConfigurationError(f"--engine c: {fallback}") from None
+            notes.append(f"checked by the Python engine: {fallback}")
+    return python(options.max_states, _remaining(options, started))
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -532,17 +569,32 @@ def explore(model_file: ModelFile, target: str | None = None,
 
 def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
                  settings: Any) -> Statistics:
-    """Return the statistics of one system, from the engine ``options.engine`` chooses;
-    the statistics' ``engine`` entry names it, ``engine_note`` says why not C."""
+    """Return the statistics of one system, from the engine ``options.engine`` chooses
+    (``auto`` as in ``_check_safety``); the statistics' ``engine`` entry names it,
+    ``engine_note`` says why the C engine did not run it."""
     notes: list[str] = []
+    started = time.perf_counter()
     if _use_c_engine(system, None, options, notes):
         engine_c = importlib.import_module("bridge.engine_c")
+        warm = _warm_up_limit(system, options)
+        if warm is not None and (options.max_states is None or options.max_states > warm):
+            try:
+                return _tagged(run(system, dataclasses.replace(settings, max_states=warm)), [])
+            except ResourceLimitReached as limit:
+                if str(limit) != f"state limit {warm} reached":
+                    if isinstance(limit.statistics, Statistics):
+                        limit.statistics = _tagged(limit.statistics, [])
+                    raise
         try:
             return engine_c.explore_c(system, engine_c.SearchOptions(
-                max_states=options.max_states, timeout=options.timeout,
+                max_states=options.max_states, timeout=_remaining(options, started),
                 max_memory=options.max_memory, progress=options.progress))
-        except engine_c.CFallback as fallback:
+        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+                raise ConfigurationError(f"--engine c: {fallback}") from None
             notes.append(f"checked by the Python engine: {fallback}")
+    if options.timeout is not None:
+        settings = dataclasses.replace(settings, timeout=_remaining(options, started))
     try:
         statistics = run(system, settings)
     except ResourceLimitReached as limit:

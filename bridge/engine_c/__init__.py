@@ -30,8 +30,11 @@ from bridge.engine_c.driver import (
     check_property_c,
     compile_model,
     explore_c,
+    generate_model,
+    is_compiled,
     supports,
 )
 
 __all__ = ["CFallback", "CUnsupported", "EngineDisagreement", "SearchOptions", "cache_dir",
-           "check_property_c", "compile_model", "explore_c", "find_compiler", "supports"]
+           "check_property_c", "compile_model", "explore_c", "find_compiler", "generate_model",
+           "is_compiled", "supports"]

@@ -76,13 +76,26 @@ def cache_dir() -> Path:
 _LOADED: dict[str, Library] = {}
 
 
+def _digest(source: str, compiler: str) -> str:
+    return hashlib.sha256("\0".join(
+        (source, " ".join(FLAGS), _compiler_version(compiler))).encode()).hexdigest()[:32]
+
+
+def library_cached(source: str) -> bool:
+    """Return True when the library of ``source`` is loaded or in the disk cache."""
+    compiler = find_compiler()
+    if compiler is None:
+        return False
+    digest = _digest(source, compiler)
+    return digest in _LOADED or (cache_dir() / f"model-{digest}.so").exists()
+
+
 def build_library(source: str) -> Library:
     """Return the loaded library of ``source``, compiling it unless it is cached."""
     compiler = find_compiler()
     if compiler is None:
         raise BackendError((), None, message="no C compiler found (looked for $CC, cc, gcc)")
-    digest = hashlib.sha256("\0".join(
-        (source, " ".join(FLAGS), _compiler_version(compiler))).encode()).hexdigest()[:32]
+    digest = _digest(source, compiler)
     loaded = _LOADED.get(digest)
     if loaded is not None:
         return Library(loaded.handle, loaded.path, 0.0, True)

@@ -473,10 +473,9 @@ class CGenerator:
         return self.expr(e, ctx)
 
     def static_channel(self, e: Expr) -> ChannelSlot | None:
-        cid = self.fold(e)
-        if cid is _NO:
-            return None
-        return self.layout.channel_by_id(cid)
+        """Return the global channel ``e`` names if known at generation time (the Python
+        generator's own answer, so both engines resolve channels alike)."""
+        return self.pygen.static_channel(e)
 
     def chan(self, e: Expr, ctx: _Ctx) -> str:
         """Return a C expression of type chan_t for the channel ``e`` names."""

@@ -34,7 +34,7 @@ from bridge.diagnostics import (
     ResourceLimitReached,
     UnsupportedError,
 )
-from bridge.engine_c.build import build_library, find_compiler
+from bridge.engine_c.build import build_library, find_compiler, library_cached
 from bridge.engine_c.codegen import CUnsupported, generate
 from bridge.engine_c.layout import PackedLayout
 from bridge.ir import (
@@ -136,33 +136,62 @@ def _expressions(system: TransitionSystem) -> list[Expr]:
     return unique
 
 
+@dataclass
+class GeneratedModel:
+    """A system translated to C, not yet compiled: the Python state space, the source,
+    the packed layout, the expression table and the packed initial state."""
+
+    space: CompiledStateSpace
+    source: str
+    packed: PackedLayout
+    expressions: dict[Expr, int]
+    initial: bytes
+
+
+_GENERATED: dict[int, tuple[TransitionSystem, GeneratedModel | str]] = {}
 _COMPILED: dict[int, tuple[TransitionSystem, CompiledModel | str]] = {}
+
+
+def _cached(table: dict, system: TransitionSystem, make: Callable[[TransitionSystem], Any]) -> Any:
+    """Return ``make(system)`` remembered per system object (a refusal too)."""
+    hit = table.get(id(system))
+    if hit is not None and hit[0] is system:
+        if isinstance(hit[1], str):
+            raise CUnsupported(hit[1])
+        return hit[1]
+    if len(table) > 64:
+        table.clear()
+    try:
+        value = make(system)
+    except CUnsupported as why:
+        table[id(system)] = (system, str(why))
+        raise
+    table[id(system)] = (system, value)
+    return value
+
+
+def generate_model(system: TransitionSystem) -> GeneratedModel:
+    """Return ``system`` translated to C (no compiler runs); raises ``CUnsupported``
+    with the reason when the C engine cannot take it."""
+    return _cached(_GENERATED, system, _generate)
 
 
 def compile_model(system: TransitionSystem) -> CompiledModel:
     """Return the compiled model of ``system`` (cached in this process and on disk);
     raises ``CUnsupported`` with the reason when the C engine cannot take it."""
-    hit = _COMPILED.get(id(system))
-    if hit is not None and hit[0] is system:
-        if isinstance(hit[1], str):
-            raise CUnsupported(hit[1])
-        return hit[1]
+    return _cached(_COMPILED, system, _compile)
+
+
+def is_compiled(system: TransitionSystem) -> bool:
+    """Return True when the library of ``system`` is already built (this process or the
+    disk cache), so a C search starts without compiling."""
     try:
-        model = _compile(system)
-    except CUnsupported as why:
-        _remember(system, str(why))
-        raise
-    _remember(system, model)
-    return model
+        return library_cached(generate_model(system).source)
+    except CUnsupported:
+        return False
 
 
-def _remember(system: TransitionSystem, value: CompiledModel | str) -> None:
-    if len(_COMPILED) > 64:
-        _COMPILED.clear()
-    _COMPILED[id(system)] = (system, value)
-
-
-def _compile(system: TransitionSystem) -> CompiledModel:
+def _generate(system: TransitionSystem) -> GeneratedModel:
     if find_compiler() is None:
         raise CUnsupported("no C compiler found (looked for $CC, cc, gcc)")
     space = build_state_space(system)  # UnsupportedError / ModelRuntimeError go up
@@ -176,11 +205,21 @@ def _compile(system: TransitionSystem) -> CompiledModel:
         # a shape of IR the generator was not written for: refuse, never crash
         raise CUnsupported(f"a construct the C generator does not handle "
                            f"({type(error).__name__}: {error})") from None
+    canonical = packed.canonical(space, space.initial_states()[0])
     try:
-        library = build_library(source)
+        initial = packed.pack(canonical)
+    except ValueError:
+        raise CUnsupported("the initial state has a value outside its packed slot") from None
+    table = {e: k for k, e in enumerate(expressions) if ok[k]}
+    return GeneratedModel(space, source, packed, table, initial)
+
+
+def _compile(system: TransitionSystem) -> CompiledModel:
+    generated = generate_model(system)
+    try:
+        library = build_library(generated.source)
     except BackendError as error:
         raise CUnsupported(f"a model the C compiler rejected ({error})") from None
-    table = {e: k for k, e in enumerate(expressions) if ok[k]}
     handle = library.handle
     handle.bridge_search.restype = ctypes.c_void_p
     handle.bridge_search.argtypes = [ctypes.POINTER(_Params), ctypes.c_char_p, ctypes.c_uint32,
@@ -192,21 +231,17 @@ def _compile(system: TransitionSystem) -> CompiledModel:
                                     ctypes.c_uint32]
     handle.bridge_free.restype = None
     handle.bridge_free.argtypes = [ctypes.c_void_p]
-    model = CompiledModel(system, space, packed, handle, table, library.compile_seconds,
-                          library.cached)
-    canonical = packed.canonical(space, space.initial_states()[0])
-    try:
-        model.initial = packed.pack(canonical)
-    except ValueError:
-        raise CUnsupported("the initial state has a value outside its packed slot") from None
-    return model
+    return CompiledModel(system, generated.space, generated.packed, handle,
+                         generated.expressions, library.compile_seconds, library.cached,
+                         generated.initial)
 
 
 def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bool, str]:
     """Return ``(True, "")`` when the C engine can run this task, else ``(False, why)``.
 
-    ``prop`` None asks about exploring the state space. Compiles the model (cached) to
-    find out, since only the generator knows every construct it translates.
+    ``prop`` None asks about exploring the state space. Generates the C source
+    (remembered) to find out, since only the generator knows every construct it
+    translates; the compiler does not run.
     """
     if prop is not None and prop.kind not in SUPPORTED_KINDS:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
@@ -214,7 +249,7 @@ def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bo
                            "SCC search is not written yet)")
         return False, f"the C engine does not check '{prop.kind.value}' properties"
     try:
-        model = compile_model(system)
+        model = generate_model(system)
     except CUnsupported as why:
         return False, f"the C engine does not translate {why}"
     except (UnsupportedError, ModelRuntimeError) as error:

@@ -93,7 +93,7 @@ static int store_grow_table(store_t *st) {
 static int store_reserve(store_t *st, uint32_t len) {
     size_t need = st->arena_len + len + (st->fixed ? 0 : 2);
     if (need > st->arena_cap) {
-        size_t ncap = st->arena_cap ? st->arena_cap : (1 << 16);
+        size_t ncap = st->arena_cap ? st->arena_cap : (1 << 12);
         while (ncap < need) ncap = ncap < ((size_t)1 << 30) ? ncap * 2 : ncap + ((size_t)1 << 30);
         if (st->mem_limit && store_bytes(st) - st->arena_cap + ncap > st->mem_limit) return 0;
         uint8_t *a = realloc(st->arena, ncap);

@@ -56,10 +56,10 @@ def test_a_compiler_error_is_a_backend_error(tmp_path: Path, monkeypatch: pytest
 
 def test_no_compiler_means_not_supported(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(driver, "find_compiler", lambda: None)
-    driver._COMPILED.clear()
-    ok, why = driver.supports(_counter(5))
+    ts = _counter(5)
+    ok, why = driver.supports(ts)
     assert not ok and "no C compiler" in why
-    driver._COMPILED.clear()
+    assert not driver.is_compiled(ts)
 
 
 def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
