@@ -104,8 +104,11 @@ struct ctx {
 
 #define BR_PWORDS 4
 
-static inline void br_fail(ctx_t *c) { c->err = 1; }
-static inline void br_fallback(ctx_t *c) { c->fallback = 1; }
+/* Whichever comes first counts: a model error met while every value so far was exact
+ * is an error of the Python engine too (it evaluates the same operations on the same
+ * values); once a value is inexact, nothing after it can be trusted. */
+static inline void br_fail(ctx_t *c) { if (!c->fallback) c->err = 1; }
+static inline void br_fallback(ctx_t *c) { if (!c->err) c->fallback = 1; }
 
 static int br_grow(void **p, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return 1;

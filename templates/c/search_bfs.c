@@ -97,8 +97,8 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         memcpy(cur, v, len);
         size_t kept = br_expand(&c, cur, len);
         if (c.oom) { r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_MEMORY; r->state = (int64_t)head; goto out; }
-        if (c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
         if (c.err) { r->status = BR_MODEL_ERROR; r->state = (int64_t)head; goto out; }
+        if (c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
         transitions += (int64_t)kept;
         int found = 0;
         switch (p->mode) {
@@ -120,8 +120,8 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
             V value = 0;
             if (holds && !c.err && !c.fallback && p->mode >= BR_MODE_REACHES_MIN)
                 value = model_expr(&c, p->value, cur, len);
-            if (c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
             if (c.err) { r->status = BR_MODEL_ERROR; r->in_predicate = 1; r->state = (int64_t)head; goto out; }
+            if (c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
             if (p->mode == BR_MODE_INVARIANT && !holds) found = BR_FOUND_INVARIANT;
             else if (p->mode == BR_MODE_REACHES && holds) found = BR_FOUND_REACHED;
             else if (holds && p->mode != BR_MODE_INVARIANT && p->mode != BR_MODE_REACHES) {

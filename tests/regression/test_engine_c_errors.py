@@ -22,7 +22,7 @@ import pytest
 from bridge import api
 from bridge.diagnostics import ConfigurationError
 from bridge.engine_c.build import find_compiler
-from bridge.ir import Outcome, PropertyKind
+from bridge.ir import Channel, IntType, Outcome, Overflow, PropertyKind, Send, Var
 from tests.cli.conftest import run_bridge
 from tests.irbuild import C, edge, int_var, op, parallel, process, prop, system
 
@@ -85,6 +85,19 @@ def test_unmatched_barrier_guard_still_fails() -> None:
                 properties=[prop(PropertyKind.DEADLOCK_FREE)])
     c, py = _both(ts, ts.properties[0])
     assert c.reason == "division by zero"
+    _same(c, py)
+
+
+def test_range_error_before_an_unrepresentable_value_is_the_error() -> None:
+    """Found by the random differential tests: a send of -2 into a channel field of
+    type 0..4 is a range violation (Python); the C engine also saw -2 not fitting the
+    packed field and fell back. The first of the two wins: here, the error."""
+    ranged = IntType(0, 4, Overflow.ERROR, "int")
+    send = edge(0, 0, comm=Send(Var("q"), (C(-2),)))
+    ts = system([process("P", [send])], channels=[Channel("q", 2, (ranged,))],
+                properties=[prop(PropertyKind.DEADLOCK_FREE)])
+    c, py = _both(ts, ts.properties[0])
+    assert c.reason == "range violation"
     _same(c, py)
 
 
