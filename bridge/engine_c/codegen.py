@@ -285,18 +285,18 @@ class CGenerator:
         if isinstance(e, Var | Index | RemoteVar):
             return self.read(e, ctx)
         if isinstance(e, Unary):
+            if e.op == "!":
+                return f"((V)!{self.cond(e.operand, ctx)})"
             x = self.expr(e.operand, ctx)
             if e.op == "-":
                 return f"ck_neg(c, {x})"
-            if e.op == "!":
-                return f"((V)!({x}))"
             if e.op == "~":
                 return f"(~({x}))"
             raise self.unsupported(e.span, f"operator '{e.op}'")
         if isinstance(e, Binary):
             return self.binary(e, ctx)
         if isinstance(e, Conditional):
-            return (f"(({self.expr(e.cond, ctx)}) ? ({self.expr(e.then, ctx)}) : "
+            return (f"(({self.cond(e.cond, ctx)}) ? ({self.expr(e.then, ctx)}) : "
                     f"({self.expr(e.otherwise, ctx)}))")
         if isinstance(e, Builtin):
             return self.builtin(e, ctx)
@@ -328,6 +328,17 @@ class CGenerator:
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
 
+    def cond(self, e: Expr, ctx: _Ctx) -> str:
+        """Return a C expression whose truth is the truth of ``e`` in Python: where only
+        truth matters (guards, conditions, asserts) ``&&``/``||``/``!`` are C's own,
+        with the same short-circuit, and no operand value has to be kept."""
+        if self.fold(e) is _NO:
+            if isinstance(e, Binary) and e.op in ("&&", "||"):
+                return f"({self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)})"
+            if isinstance(e, Unary) and e.op == "!":
+                return f"(!{self.cond(e.operand, ctx)})"
+        return f"({self.expr(e, ctx)})"
+
     def binary(self, e: Binary, ctx: _Ctx) -> str:
         a = self.expr(e.left, ctx)
         b = self.expr(e.right, ctx)
@@ -340,6 +351,10 @@ class CGenerator:
             return f"({{ V {tmp} = ({a}); {tmp} ? {tmp} : ({b}); }})"
         if op == "xor":
             return f"((V)((({a}) != 0) != (({b}) != 0)))"
+        if op == "+" and self.fold(e.left) == 0:
+            return b  # 0 + x is x exactly: keep the code small (CSP# u*C + i indices)
+        if op in ("+", "-") and self.fold(e.right) == 0:
+            return a
         helpers = {"+": "ck_add", "-": "ck_sub", "*": "ck_mul", "/": "op_div", "%": "op_rem",
                    "mod": "op_mod", "<<": "op_shl", ">>": "op_shr"}
         if op in helpers:
@@ -612,7 +627,7 @@ class CGenerator:
         elif isinstance(st, If):
             kw = "if"
             for cond, body in st.branches:
-                out.append(f"{ind}{kw} ({self.expr(cond, ctx)}) {{")
+                out.append(f"{ind}{kw} ({self.cond(cond, ctx)}) {{")
                 self.stmts(body, ctx, out, ind + "  ")
                 out.append(f"{ind}}}")
                 kw = "else if"
@@ -623,7 +638,7 @@ class CGenerator:
         elif isinstance(st, While):
             guard = self.fresh("_w")
             out.append(f"{ind}{{ long {guard} = 0;")
-            out.append(f"{ind}while (!c->err && !c->fallback && ({self.expr(st.cond, ctx)})) {{")
+            out.append(f"{ind}while (!c->err && !c->fallback && ({self.cond(st.cond, ctx)})) {{")
             out.append(f"{ind}  if (++{guard} > 10000000) {{ br_fail(c); break; }}")
             self.stmts(st.body, ctx, out, ind + "  ")
             out.append(f"{ind}}} }}")
@@ -657,7 +672,7 @@ class CGenerator:
                     out.append(f"{ind}memset({cname}, 0, sizeof {cname});")
                 ctx.block[st.name] = (cname, st.type)
         elif isinstance(st, AssertStmt):
-            out.append(f"{ind}if (!({self.expr(st.cond, ctx)})) br_fail(c);")
+            out.append(f"{ind}if (!({self.cond(st.cond, ctx)})) br_fail(c);")
         elif isinstance(st, Send):
             ch = self.fresh("_sc")
             msg = self.fresh("_sm")
@@ -747,7 +762,7 @@ class CGenerator:
         lines.append(f"{ind}/* edge {k}: {comment} */")
         guard = "1"
         if e.guard is not None and not isinstance(e.guard, ElseGuard):
-            guard = self.expr(e.guard, ctx)
+            guard = self.cond(e.guard, ctx)
         label = self.edge_ids[tpl] + k
         if e.comm is None and e.event is not None and not e.data_operation and sync:
             if not event_is_constant(self.pygen, e.event):
@@ -807,7 +822,7 @@ class CGenerator:
             self.binds(comm.args, "_msg", bctx, alines, "  ")
             if condition is not None:
                 cctx = actx.with_src("t")
-                alines.append(f"  if (!({self.expr(condition, cctx)})) return 0;")
+                alines.append(f"  if (!({self.cond(condition, cctx)})) return 0;")
         alines.extend(abody)
         alines.append("  return 1;")
         alines.append("}")
@@ -856,7 +871,7 @@ class CGenerator:
             ectx.decls = []
             binds: list[str] = []
             self.binds(comm.args, "_msg", ectx, binds, i3 + "  ")
-            cond = self.expr(condition, ectx) if condition is not None else None
+            cond = self.cond(condition, ectx) if condition is not None else None
             decls, body = self.effect(e, ctx, i3 + "  ")
             move, last = self._move_and_last(e, ctx, tpl, i3 + "  ")
             rnd = int(comm.random)
@@ -1349,7 +1364,7 @@ class CGenerator:
                     self.set_instance_constants(pid)
                     conds.append(f"{self.loc_read('s', base, t)} == {e.source}")
                     if e.guard is not None and not isinstance(e.guard, ElseGuard):
-                        conds.append(f"({self.expr(e.guard, ctx)})")
+                        conds.append(f"({self.cond(e.guard, ctx)})")
                     if e.target != e.source:
                         effects.append(f"    wr_{seg.kinds[0].name}(t, {base} + {seg.offsets[0]}, {e.target});")
                     d, body = self.effect(e, ctx, "    ")

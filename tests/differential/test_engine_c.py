@@ -50,8 +50,12 @@ from tests.irbuild import G, add, assign, edge, eq, int_var, op, parallel, proce
 ROOT = Path(__file__).resolve().parents[2]
 TEST_MODELS = sorted((ROOT / "tests" / "models").glob("*/*.pml")) + sorted(
     (ROOT / "tests" / "models").glob("*/*.csp"))
-CASE_STUDIES = sorted((ROOT / "case_studies").glob("*/*.csp")) + sorted(
-    (ROOT / "case_studies").glob("*/*.pml"))
+# The largest sizes of two families compile for 10-30 s each (their generated units are
+# 200 KB); their smaller sizes run, and so does everything else.
+HEAVY = {"orienting_rings_4.csp", "orienting_rings_5.csp", "le_or_buggy_7.csp",
+         "le_or_fixed_7.csp"}
+CASE_STUDIES = [p for p in sorted((ROOT / "case_studies").glob("*/*.csp")) + sorted(
+    (ROOT / "case_studies").glob("*/*.pml")) if p.name not in HEAVY]
 CASE_STUDY_LIMIT = 6000
 
 # Under CI a missing compiler is a failure, not a skip (.ci/run installs gcc).
@@ -242,7 +246,7 @@ def random_systems(draw):
                   language=language, properties=properties)
 
 
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(random_systems())
 def test_random_systems_agree(ts: TransitionSystem) -> None:
