@@ -11,8 +11,8 @@ same model was compiled before) and runs ``spin -a`` + ``cc -O2 -DNOREDUCE -DSAF
 engine: states, transitions, seconds, states/s, transitions/s, bytes per state (bridge:
 the C state store's allocations; pan: its "total actual memory usage") and peak
 resident memory, then the ratios bridge / pan. ``--python`` adds the Python engine.
-``--scale`` runs a series of growing models (up to ``--max-states``) with bridge only and
-reports the largest reached.
+``--scale`` runs growing models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up
+to ``--max-states``) with bridge only and reports what it reached.
 
 Timings are noisy on a shared machine: compare the ratios of one run, not seconds
 across runs.
@@ -145,8 +145,7 @@ def compare(k: int, m: int, python: bool) -> None:
           else f"COUNTS DIFFER: {counts}")
 
 
-def scale(max_states: int) -> None:
-    sizes = [(5, 18), (5, 24), (5, 27), (6, 18), (5, 32), (6, 20)]
+def scale(max_states: int, sizes: list[tuple[int, int]]) -> None:
     rows = []
     for k, m in sizes:
         if m ** k > max_states:
@@ -171,9 +170,12 @@ def main() -> None:
     parser.add_argument("--scale", action="store_true",
                         help="grow the model and report the largest state space reached")
     parser.add_argument("--max-states", type=int, default=40_000_000)
+    parser.add_argument("--sizes", default="5x18,5x27,6x18",
+                        help="with --scale: KxM counter models, comma separated")
     args = parser.parse_args()
     if args.scale:
-        scale(args.max_states)
+        sizes = [tuple(int(x) for x in item.split("x")) for item in args.sizes.split(",")]
+        scale(args.max_states, sizes)  # type: ignore[arg-type]
     else:
         compare(args.counters, args.modulus, args.python)
 
