@@ -136,25 +136,12 @@ def _check_fields(node: Any) -> None:
 
 def check_known_fields(system: TransitionSystem) -> None:
     """Raise ``CUnsupported`` when the IR carries a field this generator ignores."""
-    _check_fields(system)
-    for v in system.globals:
-        _check_fields(v)
-    for c in system.channels:
-        _check_fields(c)
-    for inst in system.instances:
-        _check_fields(inst)
+    nodes: list[Any] = [system, *system.globals, *system.channels, *system.instances]
     for p in system.processes:
-        _check_fields(p)
-        for v in p.locals:
-            _check_fields(v)
-        for c in p.channels:
-            _check_fields(c)
-        for loc in p.locations:
-            _check_fields(loc)
-        for e in p.edges:
-            _check_fields(e)
-            if e.event is not None:
-                _check_fields(e.event)
+        nodes += [p, *p.locals, *p.channels, *p.locations, *p.edges]
+        nodes += [e.event for e in p.edges if e.event is not None]
+    for node in nodes:
+        _check_fields(node)
 
 
 @dataclass

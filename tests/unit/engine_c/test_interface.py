@@ -29,3 +29,18 @@ def test_event_names_are_exported():
 def test_c_strings_escape_everything_unusual():
     assert _c_string('a"b\\c\n') == '"a\\042b\\134c\\012"'
     assert _c_string("rule1.0.1") == '"rule1.0.1"'
+
+
+def test_an_ir_field_the_generator_does_not_know_is_refused(monkeypatch: pytest.MonkeyPatch):
+    """A construct added to the IR later (a new field with a non-default value) makes
+    the C engine refuse the model instead of ignoring it."""
+    from bridge.engine_c import codegen
+    from bridge.ir import Edge
+
+    known = codegen._KNOWN_FIELDS[Edge] - {"label"}
+    monkeypatch.setitem(codegen._KNOWN_FIELDS, Edge, known)
+    plain = system([process("P", [edge(0, 0)])], globals_=[int_var("x", 0)])
+    labelled = system([process("P", [edge(0, 0, label="here")])], globals_=[int_var("x", 0)])
+    assert driver.supports(plain) == (True, "")
+    ok, why = driver.supports(labelled)
+    assert not ok and "Edge.label" in why
