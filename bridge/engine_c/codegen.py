@@ -327,15 +327,12 @@ class CGenerator:
         return f"({self.expr(e, ctx)})"
 
     def binary(self, e: Binary, ctx: _Ctx) -> str:
-        a = self.expr(e.left, ctx)
-        b = self.expr(e.right, ctx)
         op = e.op
         if op in ("&&", "||"):
-            # Python's ``a and b`` / ``a or b`` give an operand, not a bool: mirror it.
-            tmp = self.fresh("_sc")
-            if op == "&&":
-                return f"({{ V {tmp} = ({a}); {tmp} ? ({b}) : {tmp}; }})"
-            return f"({{ V {tmp} = ({a}); {tmp} ? {tmp} : ({b}); }})"
+            # a boolean, 0 or 1, with C's short-circuit (as the Python engine)
+            return f"((V)({self.cond(e.left, ctx)} {op} {self.cond(e.right, ctx)}))"
+        a = self.expr(e.left, ctx)
+        b = self.expr(e.right, ctx)
         if op == "xor":
             return f"((V)((({a}) != 0) != (({b}) != 0)))"
         if op == "+" and self.fold(e.left) == 0:
