@@ -28,6 +28,7 @@ from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
 
 __all__ = [
+    "ENGINES",
     "LANGUAGE_BY_SUFFIX",
     "CheckOptions",
     "NotAvailableError",
@@ -77,6 +78,11 @@ class CheckOptions:
     sound; the verdict's notes say when one was not used). ``counter_abstraction``:
     check LTL properties on the process counter abstraction (paper 002), counts above
     ``cutoff`` becoming omega; ``unbounded``: the process families are unbounded.
+    ``engine``: ``auto`` (the compiled C engine when a C compiler is present and it
+    supports the model and property, else the Python engine, with a note saying why),
+    ``c`` (the C engine or a ``ConfigurationError`` saying why not) or ``python`` (the
+    reference engine). ``max_memory``: bytes for the state store (C engine) or the
+    process's resident memory (Python engine); reaching it is an UNKNOWN verdict.
     """
 
     fairness: Fairness | None = None
@@ -90,6 +96,11 @@ class CheckOptions:
     cutoff: int | None = None
     unbounded: bool = False
     progress: Progress | None = None
+    engine: str = "auto"
+    max_memory: int | None = None
+
+
+ENGINES = ("auto", "c", "python")
 
 
 def _normalise(name: str) -> str:
@@ -304,8 +315,10 @@ def check_property(system: TransitionSystem, prop: Property,
                      f"the command line's {options.fairness.value} was used")
     try:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
+            _use_c_engine(system, prop, options, notes)  # says why not (phase 2)
             verdict = _check_ltl(system, prop, options, fairness, notes)
         elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
+            _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_label_cycles(system, prop, options, fairness, notes)
         else:
             if fairness is not Fairness.NONE:
@@ -315,13 +328,7 @@ def check_property(system: TransitionSystem, prop: Property,
                 notes.append("--por/--symmetry: not used: reductions apply to LTL "
                              f"assertions only; {prop.kind.value} was checked on the full "
                              "state space")
-            explore_module = "bridge.semantics.explore"
-            run = _room(explore_module, "check_property", "the explicit-state explorer")
-            explore_options = _room(explore_module, "ExploreOptions",
-                                    "the explicit-state explorer")
-            verdict = run(system, prop, _options(
-                explore_options, max_states=options.max_states, timeout=options.timeout,
-                ignore_end_states=options.ignore_end_states, progress=options.progress))
+            verdict = _check_safety(system, prop, options, notes)
     except ResourceLimitReached as limit:
         statistics = limit.statistics if isinstance(limit.statistics, Statistics) \
             else Statistics()
@@ -348,6 +355,87 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
         notes.append("--por/--symmetry/--counter-abstraction: not used: "
                      f"{prop.text} are checked on the full state space")
     return run(system, prop, settings)
+def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
+                  notes: list[str]) -> bool:
+    """Return True when the compiled engine runs this task (``options.engine``); for
+    ``auto``, a note says why the Python engine runs it instead; for ``c``, a task the C
+    engine does not support raises ``ConfigurationError`` with the reason."""
+    engine = options.engine
+    if engine not in ENGINES:
+        raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
+    if engine == "python":
+        return False
+    try:
+        supports = _room("bridge.engine_c", "supports", "the compiled engine")
+        ok, why = supports(system, prop)
+    except NotAvailableError as missing:
+        ok, why = False, str(missing)
+    if ok:
+        return True
+    if engine == "c":
+        raise ConfigurationError(f"--engine c: {why}; use --engine auto or python")
+    notes.append(f"checked by the Python engine: {why}")
+    return False
+
+
+# ``--engine auto`` runs a model whose library is not built yet on the Python engine
+# first, for this many states: a small state space is done before the C compiler would
+# have finished (0.3-2 s), and only a larger one pays for compiling.
+AUTO_PYTHON_STATES = 20000
+
+
+def _warm_up_limit(system: TransitionSystem, options: CheckOptions) -> int | None:
+    """Return the state limit of the Python warm-up run of ``auto``, or None for none
+    (another engine was asked for, or the library is built already)."""
+    if options.engine != "auto":
+        return None
+    engine_c = importlib.import_module("bridge.engine_c")
+    if engine_c.is_compiled(system):
+        return None
+    return AUTO_PYTHON_STATES
+
+
+def _remaining(options: CheckOptions, started: float) -> float | None:
+    if options.timeout is None:
+        return None
+    return max(0.001, options.timeout - (time.perf_counter() - started))
+
+
+def _check_safety(system: TransitionSystem, prop: Property, options: CheckOptions,
+                  notes: list[str]) -> Verdict:
+    """Return the explorer's verdict for a non-LTL property, from the C engine when it
+    is chosen (``_use_c_engine``) and can finish exactly, else from the Python one
+    (with ``auto``, a small state space is left to the Python engine: see
+    ``AUTO_PYTHON_STATES``)."""
+    explore_module = "bridge.semantics.explore"
+    run = _room(explore_module, "check_property", "the explicit-state explorer")
+    explore_options = _room(explore_module, "ExploreOptions", "the explicit-state explorer")
+
+    def python(max_states: int | None, timeout: float | None) -> Verdict:
+        verdict = run(system, prop, _options(
+            explore_options, max_states=max_states, timeout=timeout,
+            max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+            progress=options.progress))
+        return dataclasses.replace(verdict, statistics=_tagged(verdict.statistics, []))
+
+    started = time.perf_counter()
+    if _use_c_engine(system, prop, options, notes):
+        engine_c = importlib.import_module("bridge.engine_c")
+        warm = _warm_up_limit(system, options)
+        if warm is not None and (options.max_states is None or options.max_states > warm):
+            verdict = python(warm, options.timeout)
+            if verdict.reason != f"state limit {warm} reached":
+                return verdict
+        try:
+            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
+                max_states=options.max_states, timeout=_remaining(options, started),
+                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+                progress=options.progress))
+        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+                raise ConfigurationError(f"--engine c: {fallback}") from None
+            notes.append(f"checked by the Python engine: {fallback}")
+    return python(options.max_states, _remaining(options, started))
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -491,14 +579,56 @@ def explore(model_file: ModelFile, target: str | None = None,
         select_system(model_file)  # raises the "no system" error
     settings = _options(explore_options, max_states=options.max_states,
                         timeout=options.timeout, ignore_end_states=options.ignore_end_states,
-                        progress=options.progress)
+                        max_memory=options.max_memory, progress=options.progress)
     results = []
     for system in systems:
         try:
-            results.append((system, run(system, settings)))
+            results.append((system, _explore_one(system, options, run, settings)))
         except ResourceLimitReached as limit:
             raise ResourceLimitReached(f"{system.name}: {limit}", limit.statistics) from None
     return results
+
+
+def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
+                 settings: Any) -> Statistics:
+    """Return the statistics of one system, from the engine ``options.engine`` chooses
+    (``auto`` as in ``_check_safety``); the statistics' ``engine`` entry names it,
+    ``engine_note`` says why the C engine did not run it."""
+    notes: list[str] = []
+    started = time.perf_counter()
+    if _use_c_engine(system, None, options, notes):
+        engine_c = importlib.import_module("bridge.engine_c")
+        warm = _warm_up_limit(system, options)
+        if warm is not None and (options.max_states is None or options.max_states > warm):
+            try:
+                return _tagged(run(system, dataclasses.replace(settings, max_states=warm)), [])
+            except ResourceLimitReached as limit:
+                if str(limit) != f"state limit {warm} reached":
+                    if isinstance(limit.statistics, Statistics):
+                        limit.statistics = _tagged(limit.statistics, [])
+                    raise
+        try:
+            return engine_c.explore_c(system, engine_c.SearchOptions(
+                max_states=options.max_states, timeout=_remaining(options, started),
+                max_memory=options.max_memory, progress=options.progress))
+        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+                raise ConfigurationError(f"--engine c: {fallback}") from None
+            notes.append(f"checked by the Python engine: {fallback}")
+    if options.timeout is not None:
+        settings = dataclasses.replace(settings, timeout=_remaining(options, started))
+    try:
+        statistics = run(system, settings)
+    except ResourceLimitReached as limit:
+        if isinstance(limit.statistics, Statistics):
+            limit.statistics = _tagged(limit.statistics, notes)
+        raise
+    return _tagged(statistics, notes)
+
+
+def _tagged(statistics: Statistics, notes: list[str]) -> Statistics:
+    extra = (("engine", "python"),) + tuple(("engine_note", n) for n in notes)
+    return dataclasses.replace(statistics, extra=tuple(statistics.extra) + extra)
 
 
 def simulate(model_file: ModelFile, steps: int = 50, seed: int | None = None,

@@ -95,6 +95,24 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after N states (exit code 3 if no verdict yet)")
     parser.add_argument("--timeout", type=positive_float, default=None, metavar="S",
                         help="stop after S seconds (exit code 3 if no verdict yet)")
+    parser.add_argument("--max-memory", type=positive_int, default=None, metavar="MB",
+                        help="stop when the state store (C engine) or the process (Python "
+                             "engine) needs more than MB megabytes (exit code 3)")
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine auto|c|python``."""
+    parser.add_argument("--engine", choices=api.ENGINES, default="auto",
+                        help="auto (default): the compiled C engine when a C compiler is "
+                             "present and it supports the model and property, else the "
+                             "Python engine, with a note saying why; c: the C engine or an "
+                             "error; python: the reference engine")
+
+
+def max_memory_bytes(args: argparse.Namespace) -> int | None:
+    """Return ``--max-memory`` in bytes (None when not given)."""
+    mb = getattr(args, "max_memory", None)
+    return None if mb is None else mb * 1024 * 1024
 
 
 def parse_defines(items: Sequence[str]) -> dict[str, str]:

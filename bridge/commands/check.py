@@ -36,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common.add_html_argument(parser, "the verdicts, counterexamples (message sequence "
                                       "chart, lasso graph, fairness table) and processes")
     _common.add_limit_arguments(parser)
+    _common.add_engine_argument(parser)
     parser.add_argument("--fairness", type=_common.fairness_type, default=None,
                         metavar="NOTION",
                         help="fairness for LTL assertions: none, weak, strong-local, "
@@ -80,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             max_states=args.max_states, timeout=args.timeout,
             ignore_end_states=args.ignore_end_states, por=args.por,
             symmetry=args.symmetry, counter_abstraction=args.counter_abstraction,
-            cutoff=args.cutoff, unbounded=args.unbounded, progress=progress.update)
+            cutoff=args.cutoff, unbounded=args.unbounded, progress=progress.update,
+            engine=args.engine, max_memory=_common.max_memory_bytes(args))
         for path in args.models:
             progress.restart(f"loading {path}")
             try:

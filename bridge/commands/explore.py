@@ -25,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--system", default=None, metavar="NAME",
                         help="explore only this system (CSP#: the asserted process)")
     _common.add_limit_arguments(parser)
+    _common.add_engine_argument(parser)
     parser.add_argument("--ignore-end-states", action="store_true",
                         help="accepted for symmetry with check; counts are unaffected")
     parser.set_defaults(run=run)
@@ -39,6 +40,17 @@ def _print(out: Console, heading: str, statistics: Statistics) -> None:
     out.print(f"  states/s     {'-' if rate is None else f'{rate:.0f}'}")
     if statistics.depth:
         out.print(f"  depth        {statistics.depth}")
+    extra = dict(statistics.extra)
+    if "bytes_per_state" in extra:
+        out.print(f"  bytes/state  {extra['bytes_per_state']}")
+    if "engine" in extra:
+        engine = str(extra["engine"])
+        if extra.get("compile_seconds"):
+            engine += f" (compiled in {_common.format_seconds(extra['compile_seconds'])} s)"
+        out.print(f"  engine       {engine}")
+    for key, value in statistics.extra:
+        if key == "engine_note":
+            out.print(f"  note: {value}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     with _common.ProgressLine("exploring") as progress:
         options = api.CheckOptions(max_states=args.max_states, timeout=args.timeout,
                                    ignore_end_states=args.ignore_end_states,
-                                   progress=progress.update)
+                                   progress=progress.update, engine=args.engine,
+                                   max_memory=_common.max_memory_bytes(args))
         try:
             results = api.explore(model_file, args.system, options)
         except ResourceLimitReached as limit:

@@ -288,10 +288,12 @@ class Generator:
         b = self.expr(e.right, ctx)
         sid = self.span_id(e.span)
         op = e.op
+        # A boolean, as in SPIN (``x = y && 5`` stores 1) and C#; Python's own
+        # ``and``/``or`` would give an operand (5), so the truth is taken after it.
         if op == "&&":
-            return f"({a} and {b})"
+            return f"(True if ({a} and {b}) else False)"
         if op == "||":
-            return f"({a} or {b})"
+            return f"(True if ({a} or {b}) else False)"
         if op == "xor":
             return f"(bool({a}) != bool({b}))"
         if op == "/":

@@ -51,10 +51,13 @@ class ExploreOptions:
     ``ignore_end_states``: SAFETY does not report invalid end states (``pan -E``);
     ``progress``: True prints ``states, transitions, states/s`` to stderr about every
     second; a callable receives ``(states, transitions, seconds)`` instead.
+    ``max_memory``: bytes of the process's peak resident memory (checked about every
+    1024 states, like the time limit).
     """
 
     max_states: int | None = None
     timeout: float | None = None
+    max_memory: int | None = None
     ignore_end_states: bool = False
     progress: bool | ProgressCallback = False
 
@@ -176,6 +179,8 @@ class _Search:
                     now = time.perf_counter()
                     if timeout is not None and now - start > timeout:
                         raise _Limit(f"time limit {timeout}s reached")
+                    if options.max_memory is not None and _resident_bytes() > options.max_memory:
+                        raise _Limit(f"memory limit {options.max_memory} bytes reached")
                     if progress and now - last_print >= 1.0:
                         last_print = now
                         self.transitions = transitions
@@ -212,6 +217,13 @@ class _Search:
 
     def trace_to(self, sid: int) -> Trace:
         return make_trace(self.space, self.states[0], self.path_to(sid))
+
+
+def _resident_bytes() -> int:
+    """Return the peak resident memory of this process in bytes (Linux: ru_maxrss KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _report(progress: bool | ProgressCallback, states: int, transitions: int, seconds: float) -> None:

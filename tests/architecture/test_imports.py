@@ -11,6 +11,8 @@ Rules, by the importing module's room (the longest matching prefix wins):
 - ``bridge.automata``: ``ir``, ``diagnostics``;
 - ``bridge.fairness``: ``semantics``, ``automata``, ``ir``, ``diagnostics``;
 - ``bridge.reductions``: ``semantics``, ``ir``, ``diagnostics``;
+- ``bridge.engine_c`` (the compiled engine): ``semantics``, ``ir``, ``diagnostics``,
+  ``_resources``; no room but ``api`` imports it;
 - ``bridge.backends.X``: ``ir``, ``diagnostics``, ``_resources`` and the back-end
   packages (the CSP# emitter shares the SPIN emitter's expression folding), never the
   engine: the differential tests depend on it;
@@ -45,6 +47,10 @@ RULES: dict[str, tuple[str, ...]] = {
     "bridge.fairness": ("bridge.semantics", "bridge.automata", "bridge.ir",
                         "bridge.diagnostics"),
     "bridge.reductions": ("bridge.semantics", "bridge.ir", "bridge.diagnostics"),
+    # the compiled engine (issue 12): an engine room beside semantics; it reads the
+    # C templates through _resources, and only api imports it
+    "bridge.engine_c": ("bridge.semantics", "bridge.ir", "bridge.diagnostics",
+                        "bridge._resources"),
     "bridge.backends": ("bridge.ir", "bridge.diagnostics", "bridge._resources",
                         "bridge.backends"),
     "bridge.report": ("bridge.ir", "bridge.diagnostics"),
@@ -180,6 +186,10 @@ def test_the_walk_sees_every_room() -> None:
         ("bridge/report/bad2.py", "from bridge import api\n", True),
         ("bridge/report/good.py", "from bridge.report.page import Document\n"
                                   "from bridge.diagnostics import ConfigurationError\n", False),
+        ("bridge/engine_c/good.py", "from bridge.semantics.statespace import x\n", False),
+        ("bridge/engine_c/bad.py", "from bridge.fairness.check import check_ltl\n", True),
+        ("bridge/backends/spin/bad3.py", "from bridge.engine_c import driver\n", True),
+        ("bridge/fairness/bad.py", "from bridge.engine_c import driver\n", True),
     ],
 )
 def test_checker_catches_wrong_edges(module: str, source: str, wrong: bool,

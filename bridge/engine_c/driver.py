@@ -1,0 +1,509 @@
+"""Run the compiled engine: supports, explore, check (issue 12; DESIGN.md section 7).
+
+``supports(system, prop)`` answers before anything runs (STYLE.md section 2, Storm's
+``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
+(assertions and invalid end states), invariants and ``reaches`` (with min/max), and
+explores; LTL and never claims go to the Python engine until the fair SCC search is
+ported (phase 2), as do ``deterministic``/``divergencefree`` and any construct the
+generator does not translate.
+
+``explore_c``/``check_property_c`` give the same results as
+``semantics.explore.explore``/``check_property``: same counts, same verdicts, and the
+trace is replayed on the Python semantics from the states the C core returns (each C
+step is matched against the Python successors of the previous state, so a trace is a
+real run of the reference semantics; a mismatch is reported as an engine disagreement,
+never printed as a counterexample). A model error (failed assert, index out of range,
+division by zero, ...) met by the C engine is re-raised by the Python engine on the
+same state, so kinds and messages are exactly the Python engine's. When a value leaves
+what the C representation holds (64-bit arithmetic, a packed slot), the search stops
+with ``CFallback`` and the caller runs the Python engine instead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridge.diagnostics import (
+    BackendError,
+    BridgeError,
+    ModelRuntimeError,
+    ResourceLimitReached,
+    UnsupportedError,
+)
+from bridge.engine_c.build import build_library, find_compiler, library_cached
+from bridge.engine_c.codegen import CUnsupported, generate
+from bridge.engine_c.layout import PackedLayout
+from bridge.ir import (
+    Expr,
+    Outcome,
+    Property,
+    PropertyKind,
+    Statistics,
+    Trace,
+    TransitionSystem,
+    Verdict,
+)
+from bridge.semantics.statespace import CompiledStateSpace, build_state_space
+from bridge.semantics.successors import StateVector, Step
+from bridge.semantics.trace import make_trace
+
+Progress = Callable[[int, int, float], None]
+
+SUPPORTED_KINDS = frozenset({
+    PropertyKind.DEADLOCK_FREE, PropertyKind.NONTERMINATING, PropertyKind.SAFETY,
+    PropertyKind.INVARIANT, PropertyKind.REACHES,
+})
+
+_MODES = {PropertyKind.DEADLOCK_FREE: 1, PropertyKind.NONTERMINATING: 2,
+          PropertyKind.SAFETY: 3, PropertyKind.INVARIANT: 4, PropertyKind.REACHES: 5}
+_FOUND_REASONS = {1: "deadlock", 2: "terminated", 3: "invalid end state",
+                  4: "invariant violated", 5: "reached"}
+_PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_double)
+
+
+class _Params(ctypes.Structure):
+    _fields_ = [("max_states", ctypes.c_int64), ("timeout", ctypes.c_double),
+                ("max_memory", ctypes.c_int64), ("mode", ctypes.c_int32),
+                ("ignore_end", ctypes.c_int32), ("pred", ctypes.c_int32),
+                ("value", ctypes.c_int32), ("progress", _PROGRESS)]
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
+                ("found_kind", ctypes.c_int32), ("in_predicate", ctypes.c_int32),
+                ("state", ctypes.c_int64), ("states", ctypes.c_int64),
+                ("transitions", ctypes.c_int64), ("depth", ctypes.c_int64),
+                ("explored", ctypes.c_int64), ("best_state", ctypes.c_int64),
+                ("best_value", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
+                ("seconds", ctypes.c_double)]
+
+
+_DONE, _FOUND, _MODEL_ERROR, _LIMIT, _FALLBACK = range(5)
+
+
+class CFallback(BridgeError):
+    """The C engine cannot finish this search exactly (the message says why); run the
+    Python engine instead."""
+
+
+class EngineDisagreement(BridgeError):
+    """The C engine and the Python reference semantics disagree on a state: a bug."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """Limits of one C search: ``max_memory`` in bytes bounds the state store."""
+
+    max_states: int | None = None
+    timeout: float | None = None
+    max_memory: int | None = None
+    ignore_end_states: bool = False
+    progress: Progress | bool | None = None
+
+
+@dataclass
+class CompiledModel:
+    """A system compiled for the C engine: the Python state space (reference semantics,
+    initial state, traces), the packed layout, the library and its expression table."""
+
+    system: TransitionSystem
+    space: CompiledStateSpace
+    packed: PackedLayout
+    library: Any
+    expressions: dict[Expr, int]
+    compile_seconds: float
+    cached: bool
+    initial: bytes = b""
+    notes: list[str] = field(default_factory=list)
+
+
+def _expressions(system: TransitionSystem) -> list[Expr]:
+    found: list[Expr] = []
+    for prop in system.properties:
+        if prop.condition is not None:
+            found.append(prop.condition)
+        if prop.optimise is not None:
+            found.append(prop.optimise[1])
+    found.extend(p.expr for p in system.propositions)
+    unique: list[Expr] = []
+    for e in found:
+        if e not in unique:
+            unique.append(e)
+    return unique
+
+
+@dataclass
+class GeneratedModel:
+    """A system translated to C, not yet compiled: the Python state space, the source,
+    the packed layout, the expression table and the packed initial state."""
+
+    space: CompiledStateSpace
+    source: str
+    packed: PackedLayout
+    expressions: dict[Expr, int]
+    initial: bytes
+
+
+_GENERATED: dict[int, tuple[TransitionSystem, GeneratedModel | str]] = {}
+_COMPILED: dict[int, tuple[TransitionSystem, CompiledModel | str]] = {}
+
+
+def _cached(table: dict, system: TransitionSystem, make: Callable[[TransitionSystem], Any]) -> Any:
+    """Return ``make(system)`` remembered per system object (a refusal too)."""
+    hit = table.get(id(system))
+    if hit is not None and hit[0] is system:
+        if isinstance(hit[1], str):
+            raise CUnsupported(hit[1])
+        return hit[1]
+    if len(table) > 64:
+        table.clear()
+    try:
+        value = make(system)
+    except CUnsupported as why:
+        table[id(system)] = (system, str(why))
+        raise
+    table[id(system)] = (system, value)
+    return value
+
+
+def generate_model(system: TransitionSystem) -> GeneratedModel:
+    """Return ``system`` translated to C (no compiler runs); raises ``CUnsupported``
+    with the reason when the C engine cannot take it."""
+    return _cached(_GENERATED, system, _generate)
+
+
+def compile_model(system: TransitionSystem) -> CompiledModel:
+    """Return the compiled model of ``system`` (cached in this process and on disk);
+    raises ``CUnsupported`` with the reason when the C engine cannot take it."""
+    return _cached(_COMPILED, system, _compile)
+
+
+def is_compiled(system: TransitionSystem) -> bool:
+    """Return True when the library of ``system`` is already built (this process or the
+    disk cache), so a C search starts without compiling."""
+    try:
+        return library_cached(generate_model(system).source)
+    except CUnsupported:
+        return False
+
+
+def _generate(system: TransitionSystem) -> GeneratedModel:
+    if find_compiler() is None:
+        raise CUnsupported("no C compiler found (looked for $CC, cc, gcc)")
+    space = build_state_space(system)  # UnsupportedError / ModelRuntimeError go up
+    expressions = _expressions(system)
+    try:
+        source, ok, packed = generate(space, expressions)
+    except CUnsupported:
+        raise
+    except (KeyError, AttributeError, TypeError, ValueError, IndexError,
+            AssertionError) as error:
+        # a shape of IR the generator was not written for: refuse, never crash
+        raise CUnsupported(f"a construct the C generator does not handle "
+                           f"({type(error).__name__}: {error})") from None
+    canonical = packed.canonical(space, space.initial_states()[0])
+    try:
+        initial = packed.pack(canonical)
+    except ValueError:
+        raise CUnsupported("the initial state has a value outside its packed slot") from None
+    table = {e: k for k, e in enumerate(expressions) if ok[k]}
+    return GeneratedModel(space, source, packed, table, initial)
+
+
+def _compile(system: TransitionSystem) -> CompiledModel:
+    generated = generate_model(system)
+    try:
+        library = build_library(generated.source)
+    except BackendError as error:
+        raise CUnsupported(f"a model the C compiler rejected ({error})") from None
+    handle = library.handle
+    handle.bridge_search.restype = ctypes.c_void_p
+    handle.bridge_search.argtypes = [ctypes.POINTER(_Params), ctypes.c_char_p, ctypes.c_uint32,
+                                     ctypes.POINTER(_Result)]
+    handle.bridge_parent.restype = ctypes.c_int64
+    handle.bridge_parent.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+    handle.bridge_state.restype = ctypes.c_uint32
+    handle.bridge_state.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_char_p,
+                                    ctypes.c_uint32]
+    handle.bridge_free.restype = None
+    handle.bridge_free.argtypes = [ctypes.c_void_p]
+    return CompiledModel(system, generated.space, generated.packed, handle,
+                         generated.expressions, library.compile_seconds, library.cached,
+                         generated.initial)
+
+
+def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bool, str]:
+    """Return ``(True, "")`` when the C engine can run this task, else ``(False, why)``.
+
+    ``prop`` None asks about exploring the state space. Generates the C source
+    (remembered) to find out, since only the generator knows every construct it
+    translates; the compiler does not run.
+    """
+    if prop is not None and prop.kind not in SUPPORTED_KINDS:
+        if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
+            return False, ("the C engine does not check LTL or never claims yet (its fair "
+                           "SCC search is not written yet)")
+        return False, f"the C engine does not check '{prop.kind.value}' properties"
+    try:
+        model = generate_model(system)
+    except CUnsupported as why:
+        return False, f"the C engine does not translate {why}"
+    except (UnsupportedError, ModelRuntimeError) as error:
+        return False, f"the Python engine rejects the model ({error})"
+    if prop is not None:
+        for e in (prop.condition, prop.optimise[1] if prop.optimise else None):
+            if e is not None and e not in model.expressions:
+                return False, "the C engine does not translate the property's expression"
+    return True, ""
+
+
+# ---------------------------------------------------------------------------------
+# Running
+
+
+@dataclass
+class _Run:
+    model: CompiledModel
+    result: _Result
+    handle: int | None
+    wall: float
+
+    def close(self) -> None:
+        if self.handle:
+            self.model.library.bridge_free(self.handle)
+            self.handle = None
+
+    def statistics(self) -> Statistics:
+        r = self.result
+        per_state = r.memory_bytes / r.states if r.states else 0.0
+        rate = r.states / r.seconds if r.seconds > 0 else 0.0
+        return Statistics(
+            states=r.states, transitions=r.transitions, seconds=r.seconds,
+            peak_memory_bytes=r.memory_bytes, depth=r.depth,
+            extra=(("bytes_per_state", round(per_state, 1)),
+                   ("states_per_second", round(rate)), ("engine", "c"),
+                   ("compile_seconds", round(self.model.compile_seconds, 3))))
+
+    def vector(self, sid: int) -> list[int]:
+        cap = 65536
+        buf = ctypes.create_string_buffer(cap)
+        n = self.model.library.bridge_state(self.handle, sid, buf, cap)
+        if n == 0:
+            raise EngineDisagreement(f"C engine: no state {sid}")
+        return self.model.packed.unpack(buf.raw[:n])
+
+    def path_ids(self, sid: int) -> list[int]:
+        ids = [sid]
+        while True:
+            parent = self.model.library.bridge_parent(self.handle, ids[-1])
+            if parent < 0:
+                break
+            ids.append(parent)
+        ids.reverse()
+        return ids
+
+    def replay(self, sid: int) -> tuple[list[tuple[Step, StateVector]], StateVector]:
+        """Return the Python path to C state ``sid`` and the Python state reached."""
+        space = self.model.space
+        packed = self.model.packed
+        ids = self.path_ids(sid)
+        state = space.initial_states()[0]
+        if packed.canonical(space, state) != self.vector(ids[0]):
+            raise EngineDisagreement("the C engine's initial state differs from the Python one")
+        path: list[tuple[Step, StateVector]] = []
+        for nid in ids[1:]:
+            want = self.vector(nid)
+            for step, nxt in space.successors(state):
+                if packed.canonical(space, nxt) == want:
+                    path.append((step, nxt))
+                    state = nxt
+                    break
+            else:
+                raise EngineDisagreement(
+                    f"a step of the C engine's trace (state {nid}) is not a step of the "
+                    "Python semantics")
+        return path, state
+
+    def trace(self, sid: int) -> Trace:
+        path, _ = self.replay(sid)
+        space = self.model.space
+        return make_trace(space, space.initial_states()[0], path)
+
+
+def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int = -1,
+            value: int = -1) -> _Run:
+    params = _Params()
+    params.max_states = options.max_states or 0
+    params.timeout = options.timeout or 0.0
+    params.max_memory = options.max_memory or 0
+    params.mode = mode
+    params.ignore_end = int(options.ignore_end_states)
+    params.pred = pred
+    params.value = value
+    # The C core calls back about every 1024 states: the progress line (about once a
+    # second) and a chance for Python to see Ctrl-C, which stops the search.
+    report = None
+    if options.progress:
+        report = options.progress if callable(options.progress) else _print_progress
+    interrupted: list[BaseException] = []
+    last = [time.perf_counter()]
+
+    def _call(states: int, transitions: int, seconds: float) -> int:
+        try:
+            if report is not None and time.perf_counter() - last[0] >= 1.0:
+                last[0] = time.perf_counter()
+                report(int(states), int(transitions), float(seconds))
+        except KeyboardInterrupt as stop:
+            interrupted.append(stop)
+            return 1
+        except Exception:  # noqa: BLE001 - a broken progress line must not kill a search
+            pass
+        return 0
+
+    callback = _PROGRESS(_call)
+    params.progress = callback
+    result = _Result()
+    started = time.perf_counter()
+    handle = model.library.bridge_search(ctypes.byref(params), model.initial,
+                                         len(model.initial), ctypes.byref(result))
+    run = _Run(model, result, handle, time.perf_counter() - started)
+    del callback
+    if interrupted:
+        run.close()
+        raise interrupted[0]
+    if result.status == _FALLBACK:
+        run.close()
+        raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
+                        "packed state slot); the Python engine (unbounded integers) ran it")
+    return run
+
+
+def _print_progress(states: int, transitions: int, seconds: float) -> None:
+    import sys
+
+    rate = states / seconds if seconds > 0 else 0.0
+    print(f"bridge: {states} states, {transitions} transitions, {seconds:.1f}s, "
+          f"{rate:,.0f} states/s", file=sys.stderr, flush=True)
+
+
+def _limit_reason(run: _Run, options: SearchOptions) -> str:
+    kind = run.result.limit_kind
+    if kind == 1:
+        return f"state limit {options.max_states} reached"
+    if kind == 2:
+        return f"time limit {options.timeout}s reached"
+    if options.max_memory:
+        return f"memory limit {options.max_memory} bytes reached"
+    return "out of memory (the state store could not grow)"
+
+
+def _python_error(run: _Run, sid: int, prop: Property | None) -> tuple[ModelRuntimeError, Trace]:
+    """Return the Python engine's error on C state ``sid`` and the trace to it."""
+    path, state = run.replay(sid)
+    space = run.model.space
+    trace = make_trace(space, space.initial_states()[0], path)
+    try:
+        space.successors(state)
+        if run.result.in_predicate and prop is not None:
+            if prop.condition is not None and space.predicate(prop.condition)(state) \
+                    and prop.optimise is not None:
+                space.evaluator(prop.optimise[1])(state)
+    except ModelRuntimeError as error:
+        return error, trace
+    raise EngineDisagreement(f"the C engine met a model error in state {sid} that the "
+                             "Python engine does not")
+
+
+def explore_c(system: TransitionSystem, options: SearchOptions = SearchOptions()) -> Statistics:
+    """Return the statistics of a full breadth-first exploration by the C engine
+    (``semantics.explore.explore``'s contract: ``ResourceLimitReached`` with the
+    statistics at a limit, the Python engine's ``ModelRuntimeError`` at a model error,
+    ``CFallback`` when the Python engine must run it)."""
+    model = compile_model(system)
+    run = _search(model, 0, options)
+    try:
+        if run.result.status == _LIMIT:
+            raise ResourceLimitReached(_limit_reason(run, options), run.statistics())
+        if run.result.status == _MODEL_ERROR:
+            # explore keeps no parents: search again with them to replay the path
+            run.close()
+            run = _search(model, 8, options)  # explore, keeping parent links
+            if run.result.status != _MODEL_ERROR:
+                raise EngineDisagreement("the C engine's model error did not reproduce")
+            error, _ = _python_error(run, run.result.state, None)
+            raise error
+        return run.statistics()
+    finally:
+        run.close()
+
+
+def check_property_c(system: TransitionSystem, prop: Property,
+                     options: SearchOptions = SearchOptions()) -> Verdict:
+    """Return the verdict of a non-LTL property by the C engine
+    (``semantics.explore.check_property``'s contract and verdicts)."""
+    model = compile_model(system)
+    mode = _MODES[prop.kind]
+    pred = value = -1
+    if prop.kind in (PropertyKind.INVARIANT, PropertyKind.REACHES):
+        if prop.condition is None:
+            from bridge.diagnostics import ConfigurationError
+
+            raise ConfigurationError(f"property '{prop.name}' has no condition")
+        pred = model.expressions[prop.condition]
+        if prop.kind is PropertyKind.REACHES and prop.optimise is not None:
+            direction, expr = prop.optimise
+            if direction not in ("min", "max"):
+                from bridge.diagnostics import ConfigurationError
+
+                raise ConfigurationError(
+                    f"unknown optimisation '{direction}'; expected 'min' or 'max'")
+            mode = 6 if direction == "min" else 7
+            value = model.expressions[expr]
+    run = _search(model, mode, options, pred, value)
+    try:
+        return _verdict_of(run, prop, options)
+    finally:
+        run.close()
+
+
+def _verdict_of(run: _Run, prop: Property, options: SearchOptions) -> Verdict:
+    r = run.result
+    name = run.model.system.name
+
+    def verdict(outcome: Outcome, reason: str, trace: Trace | None = None, **kw: Any) -> Verdict:
+        return Verdict(name, prop.name, outcome, reason, "none", trace, None,
+                       run.statistics(), **kw)
+
+    if r.status == _LIMIT:
+        return verdict(Outcome.UNKNOWN, _limit_reason(run, options))
+    if r.status == _MODEL_ERROR:
+        error, trace = _python_error(run, r.state, prop)
+        return verdict(Outcome.VIOLATED, error.kind, trace, notes=(str(error),))
+    if r.status == _FOUND:
+        trace = run.trace(r.state)
+        reason = _FOUND_REASONS[r.found_kind]
+        if prop.kind is PropertyKind.REACHES:
+            return verdict(Outcome.HOLDS, reason, trace)
+        return verdict(Outcome.VIOLATED, reason, trace)
+    if prop.kind is PropertyKind.REACHES:
+        if r.best_state >= 0:
+            return verdict(Outcome.HOLDS, "reached", run.trace(r.best_state),
+                           value=_best_value(run, prop))
+        return verdict(Outcome.VIOLATED, "condition not reachable")
+    return verdict(Outcome.HOLDS, "")
+
+
+def _best_value(run: _Run, prop: Property) -> Any:
+    """Return the optimum as the Python engine computes it on the witness state (its
+    type, bool or int, is the Python expression's)."""
+    assert prop.optimise is not None
+    _, state = run.replay(run.result.best_state)
+    return run.model.space.evaluator(prop.optimise[1])(state)
+
+
+__all__ = ["CFallback", "EngineDisagreement", "SearchOptions", "check_property_c",
+           "compile_model", "explore_c", "supports"]

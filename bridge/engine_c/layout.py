@@ -1,0 +1,256 @@
+"""The packed state vector of the compiled engine: byte widths per slot (issue 12).
+
+The C engine keeps the slot order of the Python engine's layout (``semantics/state.py``)
+and packs every slot into the narrowest C integer that holds every value its type
+allows, the way SPIN's pan and LTSmin's SpinS pack ``byte``/``short`` fields:
+
+* a static system (CSP#, hand-built IR without ``Run``) is exactly the Python tuple,
+  slot by slot;
+* a dynamic system (Promela, any ``Run``) replaces the Python *layout id* slot (an
+  interned index into a run-time table, meaningless outside one Python process) by the
+  number of live instances, and starts every instance segment with its template index.
+  The Python layout id is a function of the templates and of the instance segments, so
+  two C vectors are equal exactly when the Python tuples are (the state counts agree).
+
+``canonical`` turns a Python state into that list of ints, ``pack``/``unpack`` turn it
+into bytes and back; the driver uses them to hand the initial state to C and to match
+C states against the Python semantics when a trace is replayed.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bridge.ir import ArrayType, BoolType, ChanType, EnumType, IntType, Overflow, Type
+from bridge.semantics.state import StateLayout
+from bridge.semantics.successors import StateVector
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A C storage type: its name in the generated code, width in bytes, value range."""
+
+    name: str
+    width: int
+    lo: int
+    hi: int
+    code: str  # struct format character
+
+
+U8 = Kind("u8", 1, 0, 255, "B")
+I8 = Kind("i8", 1, -128, 127, "b")
+U16 = Kind("u16", 2, 0, 65535, "H")
+I16 = Kind("i16", 2, -32768, 32767, "h")
+U32 = Kind("u32", 4, 0, 2**32 - 1, "I")
+I32 = Kind("i32", 4, -(2**31), 2**31 - 1, "i")
+KINDS = (U8, I8, U16, I16, I32, U32)
+
+
+def kind_for_range(lo: int, hi: int) -> Kind | None:
+    """Return the narrowest kind holding ``lo..hi``, or None if none does."""
+    for k in KINDS:
+        if k.lo <= lo and hi <= k.hi:
+            return k
+    return None
+
+
+def _element(t: Type) -> Type:
+    while isinstance(t, ArrayType):
+        t = t.element
+    return t
+
+
+def value_range(t: Type) -> tuple[int, int] | None:
+    """Return the values a variable of type ``t`` can hold when every store obeys the
+    type, or None when the type bounds nothing (CSP# plain ``var``)."""
+    t = _element(t)
+    if isinstance(t, BoolType):
+        return (0, 1)
+    if isinstance(t, IntType):
+        if t.overflow in (Overflow.WRAP, Overflow.ERROR) and t.lo is not None and t.hi is not None:
+            return (t.lo, t.hi)
+        return None
+    if isinstance(t, EnumType):
+        # Enum-typed variables take any int the model assigns (no range check): only
+        # the declared values are certain, so the kind is checked on every store.
+        return None
+    if isinstance(t, ChanType):
+        return None
+    return None
+
+
+def kind_of_type(t: Type) -> tuple[Kind, bool]:
+    """Return ``(kind, exact)``: the storage of a variable of type ``t``, and whether
+    every value a store can produce fits (False: stores are checked, and a value that
+    leaves the kind makes the search fall back to the Python engine)."""
+    r = value_range(t)
+    if r is not None:
+        k = kind_for_range(*r)
+        if k is not None:
+            return k, True
+    return I32, False
+
+
+@dataclass(slots=True)
+class Segment:
+    """The packed layout of one process template's segment: ``kinds[i]`` is the storage
+    of the segment's slot ``i`` (slot 0 is the location), ``offsets[i]`` its byte offset
+    relative to the segment's first byte (after the template byte when dynamic)."""
+
+    kinds: list[Kind]
+    offsets: list[int]
+    size: int  # bytes, template byte included when dynamic
+    head: int  # 1 when the segment starts with its template byte, else 0
+
+
+@dataclass(slots=True)
+class PackedLayout:
+    """The packed static part and one ``Segment`` per process template."""
+
+    layout: StateLayout
+    dynamic: bool
+    static_kinds: list[Kind]
+    static_offsets: list[int]
+    static_bytes: int
+    hidden_bytes: int
+    segments: list[Segment]
+    # Python's initial templates (static systems: fixed bases)
+    static_bases: tuple[int, ...] = ()
+
+    def canonical(self, space, state: StateVector) -> list[int]:
+        """Return the C engine's int list of a Python state (see the module doc)."""
+        lay = self.layout
+        if not self.dynamic:
+            return list(state)
+        rl = space.layout_of(state)
+        out = list(state[: lay.static_size])
+        out[lay.layout_slot] = rl.n
+        for tpl, b in zip(rl.templates, rl.bases, strict=True):
+            out.append(tpl)
+            out.extend(state[b: b + lay.processes[tpl].size])
+        return out
+
+    def pack(self, values: Sequence[int]) -> bytes:
+        """Return the bytes of a canonical int list (ValueError if a value does not
+        fit its slot)."""
+        fmt, _ = self._format(values)
+        try:
+            return struct.pack(fmt, *values)
+        except struct.error as error:
+            raise ValueError(str(error)) from None
+
+    def unpack(self, data: bytes) -> list[int]:
+        """Return the canonical int list of packed bytes."""
+        lay = self.layout
+        fmt = "<" + "".join(k.code for k in self.static_kinds)
+        values = list(struct.unpack_from(fmt, data, 0))
+        pos = self.static_bytes
+        if not self.dynamic:
+            for tpl in lay.initial_templates:
+                seg = self.segments[tpl]
+                values.extend(struct.unpack_from("<" + "".join(k.code for k in seg.kinds), data,
+                                                 pos))
+                pos += seg.size
+            return values
+        for _ in range(values[lay.layout_slot]):
+            tpl = data[pos]
+            seg = self.segments[tpl]
+            values.append(tpl)
+            values.extend(struct.unpack_from("<" + "".join(k.code for k in seg.kinds), data,
+                                             pos + 1))
+            pos += seg.size
+        return values
+
+    def _format(self, values: Sequence[int]) -> tuple[str, int]:
+        parts = ["<"] + [k.code for k in self.static_kinds]
+        size = self.static_bytes
+        if self.dynamic:
+            pos = len(self.static_kinds)
+            for _ in range(values[self.layout.layout_slot]):
+                seg = self.segments[values[pos]]
+                parts.append("B")
+                parts.extend(k.code for k in seg.kinds)
+                pos += 1 + len(seg.kinds)
+                size += seg.size
+        else:
+            for tpl in self.layout.initial_templates:
+                seg = self.segments[tpl]
+                parts.extend(k.code for k in seg.kinds)
+                size += seg.size
+        return "".join(parts), size
+
+
+def _slot_kinds_of_variable(t: Type) -> list[Kind]:
+    k, _ = kind_of_type(t)
+    n = 1
+    while isinstance(t, ArrayType):
+        n *= t.length
+        t = t.element
+    return [k] * n
+
+
+def _channel_kinds(capacity: int, fields: Sequence[Type]) -> list[Kind]:
+    length = kind_for_range(0, capacity) or I32
+    per = [kind_of_type(f)[0] for f in fields]
+    return [length] + per * capacity
+
+
+def location_kind(max_location: int) -> Kind:
+    """Return the kind of a location slot."""
+    return kind_for_range(0, max(0, max_location)) or I32
+
+
+def pack_layout(layout: StateLayout) -> PackedLayout:
+    """Return the packed layout of a Python state layout."""
+    system = layout.system
+    kinds: list[Kind | None] = [None] * layout.static_size
+    for v in system.globals:
+        slot = layout.globals[v.name]
+        for j, k in enumerate(_slot_kinds_of_variable(v.type)):
+            kinds[slot.offset + j] = k
+    if layout.layout_slot is not None:
+        kinds[layout.layout_slot] = U8  # the number of live instances (at most 255)
+    if layout.last_slot is not None:
+        kinds[layout.last_slot] = U8
+    if layout.exclusive_slot is not None:
+        kinds[layout.exclusive_slot] = I16
+    for c in layout.channels:
+        if c.capacity > 0:
+            for j, k in enumerate(_channel_kinds(c.capacity, c.channel.fields)):
+                kinds[c.offset + j] = k
+    assert all(k is not None for k in kinds), "a static slot without a kind"
+    static_kinds = [k for k in kinds if k is not None]
+    static_offsets, pos = [], 0
+    for k in static_kinds:
+        static_offsets.append(pos)
+        pos += k.width
+    static_bytes = pos
+    hidden_bytes = sum(k.width for k in static_kinds[: layout.hidden_count])
+    segments: list[Segment] = []
+    head = 1 if layout.dynamic else 0
+    for p in layout.processes:
+        skinds: list[Kind | None] = [None] * p.size
+        skinds[0] = location_kind(max((loc.id for loc in p.process.locations), default=0))
+        for v in p.process.locals:
+            slot = p.locals[v.name]
+            for j, k in enumerate(_slot_kinds_of_variable(v.type)):
+                skinds[slot.offset + j] = k
+        for _name, slot in p.locals.items():
+            if skinds[slot.offset] is None:  # a parameter without a declaration
+                skinds[slot.offset] = I32
+        for c in p.channels:
+            skinds[c.offset - 1] = I16  # the channel id
+            if c.capacity > 0:
+                for j, k in enumerate(_channel_kinds(c.capacity, c.channel.fields)):
+                    skinds[c.offset + j] = k
+        assert all(k is not None for k in skinds), "a segment slot without a kind"
+        seg_kinds = [k for k in skinds if k is not None]
+        offsets, pos = [], head
+        for k in seg_kinds:
+            offsets.append(pos)
+            pos += k.width
+        segments.append(Segment(seg_kinds, offsets, pos, head))
+    return PackedLayout(layout, layout.dynamic, static_kinds, static_offsets, static_bytes,
+                        hidden_bytes, segments, layout.initial_bases)

@@ -1,0 +1,68 @@
+"""The compiled engine's build: cached by source hash, no shell, clean failures."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bridge.diagnostics import BackendError
+from bridge.engine_c import build, driver
+from bridge.engine_c.codegen import generate
+from bridge.semantics.statespace import build_state_space
+from tests.irbuild import G, add, assign, edge, int_var, op, process, system
+
+pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
+
+
+def _counter(modulus: int):
+    return system([process("P", [edge(0, 0, effect=[assign("x", op("mod", add(G("x"), 1),
+                                                                      modulus))])])],
+                  globals_=[int_var("x", 0)])
+
+
+def test_a_second_build_of_the_same_source_does_not_compile(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
+    source, _, _ = generate(build_state_space(_counter(7)), [])
+    calls: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(argv, *args, **kwargs):
+        if "-shared" in argv:  # the build, not the compiler's --version
+            calls.append(list(argv))
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    build._LOADED.clear()
+    first = build.build_library(source)
+    assert not first.cached and first.compile_seconds > 0
+    assert len(calls) == 1
+    # the compiler ran from an argument list, the model only through the file
+    assert isinstance(calls[0], list) and not any("proctype" in a for a in calls[0])
+    build._LOADED.clear()  # a new process: only the disk cache remains
+    second = build.build_library(source)
+    assert second.cached and second.compile_seconds == 0.0
+    assert len(calls) == 1
+    assert [p.name for p in tmp_path.glob("model-*.so")] == [first.path.name]
+
+
+def test_a_compiler_error_is_a_backend_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
+    with pytest.raises(BackendError, match="C compiler failed"):
+        build.build_library("this is not C;\n")
+
+
+def test_no_compiler_means_not_supported(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(driver, "find_compiler", lambda: None)
+    ts = _counter(5)
+    ok, why = driver.supports(ts)
+    assert not ok and "no C compiler" in why
+    assert not driver.is_compiled(ts)
+
+
+def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.delenv("BRIDGE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert build.cache_dir() == tmp_path / "bridge"
