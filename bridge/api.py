@@ -435,6 +435,10 @@ def _check_safety(system: TransitionSystem, prop: Property, options: CheckOption
             if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
                 raise ConfigurationError(f"--engine c: {fallback}") from None
             notes.append(f"checked by the Python engine: {fallback}")
+        except engine_c.EngineDisagreement as disagreement:
+            # The C run was refuted by its replay on the reference semantics: never
+            # answer from it; the Python engine decides (a bug of the C engine).
+            notes.append(f"checked by the Python engine: {disagreement}")
     return python(options.max_states, _remaining(options, started))
 
 
@@ -615,6 +619,8 @@ def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
             if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
                 raise ConfigurationError(f"--engine c: {fallback}") from None
             notes.append(f"checked by the Python engine: {fallback}")
+        except engine_c.EngineDisagreement as disagreement:
+            notes.append(f"explored by the Python engine: {disagreement}")
     if options.timeout is not None:
         settings = dataclasses.replace(settings, timeout=_remaining(options, started))
     try:

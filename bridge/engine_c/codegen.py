@@ -190,6 +190,7 @@ class CGenerator:
         self.layout = space.layout
         self.language = self.system.language
         self.csp = self.language is SourceLanguage.CSP
+        check_known_fields(self.system)  # before the layout: a new construct may add slots
         self.packed: PackedLayout = pack_layout(self.layout)
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
@@ -198,7 +199,6 @@ class CGenerator:
         self.channel_tables: list[str] = []
         self.expressions = expressions
         self.expression_ok: list[bool] = []
-        check_known_fields(self.system)
         if self.layout.dynamic and self.system.max_instances > MAX_PROCESSES:
             raise CUnsupported(f"more than {MAX_PROCESSES} processes")
         if not self.layout.dynamic and len(self.layout.initial_templates) > MAX_PROCESSES + 1:
