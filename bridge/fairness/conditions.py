@@ -94,7 +94,9 @@ class FairnessCondition:
     # Whether ``build_lasso`` should grow a small loop from ``loop_deficits`` (False
     # when a fair loop must cover the whole subgraph anyway, as for strong global).
     refine = True
-    # Early reports: a fair loop takes every step of every system state it visits.
+    # Early reports: the notion has requirements on items (``step_items``), and a fair
+    # loop takes every step of every system state it visits (strong global).
+    uses_items = False
     closed_under_steps = False
 
     def __init__(self, product: Product) -> None:
@@ -222,6 +224,7 @@ class WeakFairness(FairnessCondition):
 
     name = Fairness.WEAK.value
     needs_all_states = True
+    uses_items = True
     _mark = REQUIRE_WEAK
 
     def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
@@ -380,6 +383,7 @@ class ProcessWeakFairness(FairnessCondition):
 
     name = Fairness.PROCESS_WEAK.value
     needs_all_states = True
+    uses_items = True
     _mark = REQUIRE_WEAK
 
     def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
@@ -502,6 +506,7 @@ class AnnotatedFairness(FairnessCondition):
     them are exactly ``units(step)``."""
 
     name = "annotations"
+    uses_items = True
 
     def __init__(self, product: Product, marks: dict[Hashable, FairnessMark], units: StepUnits) -> None:
         super().__init__(product)
@@ -622,6 +627,7 @@ class AllOf(FairnessCondition):
         self.needs_all_states = any(c.needs_all_states for c in self.parts)
         self.refine = all(c.refine for c in self.parts)
         self.closed_under_steps = any(c.closed_under_steps for c in self.parts)
+        self.uses_items = any(c.uses_items for c in self.parts)
 
     @property
     def version(self) -> int:

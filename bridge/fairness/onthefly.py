@@ -89,9 +89,9 @@ in the spirit of SPIN's randomised search order, so that loops in which every pr
 action takes part (what weak and process fairness ask) close early instead of one
 process running ahead for thousands of states; for strong global fairness, round robin:
 the steps of the process after the one that moved last come first (stable sort by
-``(first process of the step - last process - 1) mod 2**30``), which drives every
-process forward in turn and reaches the terminal components that strong global
-fairness needs (a deadlock, typically) after a few steps per process.
+``(first process of the step - last process - 1) mod 2**30``, ``_round_robin``),
+which drives every process forward in turn and reaches the terminal components that
+strong global fairness needs (a deadlock, typically) after a few steps per process.
 
 Why an early report is sound. A part is strongly connected (every node of it is
 reachable from its first node along tree edges, and reaches it back through the
@@ -242,8 +242,7 @@ class OnTheFlySearch:
         self.early = early
         self.all_sets = product.buchi.all_sets
         # Items are tracked only when the notion has requirements on them.
-        probe = _Items(condition)
-        self.items: _Items | None = probe if self._has_items(probe) else None
+        self.items = _Items(condition) if early and condition.uses_items else None
         self.closed = early and condition.closed_under_steps
         self.order = _search_order(self.items is not None, self.closed)
         self.pos = array("i")
@@ -268,15 +267,6 @@ class OnTheFlySearch:
         self.r_some: list[int] = []
         self.r_eng: list[int] = []
         self.r_miss = array("q")
-
-    def _has_items(self, items: _Items) -> bool:
-        if not self.early:
-            return False
-        if items.always:
-            return True
-        # A notion with items has marks on them; probing the first steps is not
-        # enough (annotations are learnt), so ask whether any mark can exist.
-        return type(self.condition).step_items is not FairnessCondition.step_items
 
     # -- the search -------------------------------------------------------------------
 
@@ -392,8 +382,16 @@ class OnTheFlySearch:
         e_acc = self.e_acc
         e_sys = self.e_sys
         n = len(targets)
-        order = self._order(w, in_step, expansion) if n > 1 and self.order else range(n)
-        for i in reversed(order):
+        if n > 1 and self.order == ORDER_ROUND_ROBIN:
+            order: Sequence[int] = self._round_robin(in_step, expansion)
+        else:
+            order = range(n)
+        # ORDER_ROTATE: edge j of the order is edge (j + shift) mod n
+        shift = self.product.node_sys[w] % n if n > 1 and self.order == ORDER_ROTATE else 0
+        for j in reversed(order):
+            i = j + shift
+            if i >= n:
+                i -= n
             t = targets[i]
             pt = pos[t]
             if pt == UNSEEN:
@@ -408,22 +406,17 @@ class OnTheFlySearch:
                     return found
         return None
 
-    def _order(self, w: int, in_step: int, expansion: Expansion) -> Sequence[int]:
-        """Return the order in which the DFS follows the edges of ``w`` (step 1)."""
-        n = len(expansion.targets)
-        if self.order == ORDER_ROTATE:
-            r = self.product.node_sys[w] % n
-            return [*range(r, n), *range(r)]
-        if self.order == ORDER_ROUND_ROBIN:
-            steps = self.product.steps
-            entering = steps[in_step].processes if in_step >= 0 else ()
-            last = entering[0] if entering else -1
-            keys = []
-            for k in expansion.steps:
-                moved = steps[k].processes
-                keys.append((moved[0] - last - 1) % ROUND if moved else ROUND)
-            return sorted(range(n), key=keys.__getitem__)
-        return range(n)
+    def _round_robin(self, in_step: int, expansion: Expansion) -> list[int]:
+        """Return the edge order of ``ORDER_ROUND_ROBIN``: the steps of the process
+        after the one that moved last (by ``in_step``) first, cyclically."""
+        steps = self.product.steps
+        entering = steps[in_step].processes if in_step >= 0 else ()
+        last = entering[0] if entering else -1
+        keys = []
+        for k in expansion.steps:
+            moved = steps[k].processes
+            keys.append((moved[0] - last - 1) % ROUND if moved else ROUND)
+        return sorted(range(len(keys)), key=keys.__getitem__)
 
     def _merge(self, target_pos: int, acc: int, step: int, sys_index: int) -> Subgraph | None:
         """Process the edge from the top DFS node to the live node at ``target_pos``:

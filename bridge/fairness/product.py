@@ -158,6 +158,9 @@ class Product:
         self._no_nodes = array("i", [-1] * self._nq)
         self._node_dict: dict[int, int] = {}  # not flat: s * nq + q -> node
         self.transitions = 0
+        # (letter * automaton states + q) -> automaton successors of q on letter, with
+        # the acceptance marks of parallel edges to one target merged (see _moves).
+        self._moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
         self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "full_successors", None
         )
@@ -334,6 +337,8 @@ class Product:
             if enabled and succ:
                 if self._full_successors is not None and self._ample_candidate is None:
                     out.enabled = self.enabled_step_ids(s)
+                elif pairs is not None:
+                    out.enabled = [k for k, _t in pairs]
                 else:
                     by_id = self._step_by_id.get
                     for step, _t in succ:
@@ -373,7 +378,7 @@ class Product:
         step_letter = self.step_letter
         known = len(marks)
         for k, t in ample:
-            for q2, _acc in self.buchi.successors(q, sys_letter[t] | step_letter[k]):
+            for q2, _acc in self._moves(q, sys_letter[t] | step_letter[k]):
                 n2 = self._find_node(t, q2)
                 if 0 <= n2 < known and marks[n2] >= 0:
                     self.proviso_nodes += 1
@@ -381,14 +386,27 @@ class Product:
         self.ample_nodes += 1
         return True
 
+    def _moves(self, q: int, letter: int) -> tuple[tuple[int, int], ...]:
+        """Return ``(q', acceptance)`` of the automaton edges of ``q`` on ``letter``.
+        Parallel automaton edges to one target merge their acceptance marks (a run may
+        alternate between them, so the union is met infinitely often; it also keeps one
+        product edge per target)."""
+        key = letter * self.buchi.num_states + q
+        hit = self._moves_cache.get(key)
+        if hit is None:
+            merged: dict[int, int] = {}
+            for q2, acc in self.buchi.successors(q, letter):
+                merged[q2] = merged.get(q2, 0) | acc
+            hit = tuple(merged.items())
+            self._moves_cache[key] = hit
+        return hit
+
     def _product_edges(self, q: int, pairs: list[tuple[int, int]], intern: bool,
                        out: Expansion, position: dict[tuple[int, int], int] | None) -> None:
         """Append to ``out`` the product edges of ``(s, q)`` for the system steps
-        ``pairs``: one per (step, automaton successor). Parallel automaton edges to one
-        target merge their acceptance marks (a run may alternate between them, so the
-        union is met infinitely often; it also keeps one product edge per target)."""
-        buchi_succ = self.buchi.successors
-        bcache = self.buchi._cache  # the automaton's (state, letter) cache, read inline
+        ``pairs``: one per (step, automaton successor, ``_moves``)."""
+        moves_get = self._moves_cache.get
+        moves = self._moves
         nqb = self.buchi.num_states
         sys_letter = self.sys_letter
         step_letter = self.step_letter
@@ -403,14 +421,9 @@ class Product:
         for pair in pairs:
             k, t = pair
             letter = sys_letter[t] | step_letter[k]
-            succ = bcache.get(letter * nqb + q)
+            succ = moves_get(letter * nqb + q)
             if succ is None:
-                succ = buchi_succ(q, letter)
-            if len(succ) > 1:
-                merged: dict[int, int] = {}
-                for q2, acc in succ:
-                    merged[q2] = merged.get(q2, 0) | acc
-                succ = tuple(merged.items())
+                succ = moves(q, letter)
             base = t * nq
             for q2, acc in succ:
                 n2 = node_of[base + q2] if flat else node_get(base + q2, -1)

@@ -8,7 +8,7 @@ import pytest
 from bridge.automata.buchi import Buchi, BuchiEdge, universal_buchi
 from bridge.fairness.components import SearchStatistics
 from bridge.fairness.emptiness import find_fair_lasso
-from bridge.fairness.packed import PackedStates, pack_state, unpack_state
+from bridge.fairness.packed import PackedStates, pack_state, pack_state_signed, unpack_state
 from bridge.ir.model import FairnessMark
 from bridge.ir.property import Fairness
 from tests.fairness.explicit import ExplicitLts, F, G, atom, build
@@ -141,6 +141,11 @@ def test_edges_are_recomputed_identically():
 ])
 def test_packing_round_trips(state):
     assert unpack_state(pack_state(state)) == state
+
+
+@pytest.mark.parametrize("state", [(0, 1, 2), (-1, 0, 127), (200, 1), (-1, 200), (1 << 40,), ("a",)])
+def test_both_packers_agree(state):
+    assert pack_state(state) == pack_state_signed(state)
 
 
 def test_packing_is_canonical():
