@@ -93,14 +93,41 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
         loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
         deficits = condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
         if not deficits:
-            return FairLasso(initial, prefix, loop, len(g.nodes))
+            return _rechecked(product, condition, g, FairLasso(initial, prefix, loop, len(g.nodes)))
         groups.extend(deficits)
     groups.extend(Deficit(frozenset({key})) for key in condition.required_keys(g))
     if condition.needs_all_states:
         groups.extend(Deficit(nodes=frozenset({n})) for n in sorted(g.nodes))
     loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
-    assert not condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
-    return FairLasso(initial, prefix, loop, len(g.nodes))
+    return _rechecked(product, condition, g, FairLasso(initial, prefix, loop, len(g.nodes)))
+
+
+def _rechecked(product: Product, condition: FairnessCondition, g: Subgraph,
+               lasso: FairLasso) -> FairLasso:
+    """Return ``lasso`` after replaying it on the product (every edge recomputed from
+    the successor function, starting at an initial node, the loop closed) and checking
+    that the loop meets every acceptance set and leaves no fairness requirement unmet
+    (``loop_deficits``). A failure is a bug of the search: it raises AssertionError."""
+    node = lasso.initial
+    if node not in product.initial_nodes():
+        raise AssertionError(f"counterexample starts at {node}, not an initial node")
+    acc = 0
+    for i, (u, k, v) in enumerate(lasso.prefix + lasso.loop):
+        masks = [a for w, kk, a in product.edges(u) if (w, kk) == (v, k)]
+        if u != node or not masks:
+            raise AssertionError(f"counterexample edge {(u, k, v)} is not a product edge")
+        if i >= len(lasso.prefix):
+            for a in masks:
+                acc |= a
+        node = v
+    if not lasso.loop or node != lasso.loop_start:
+        raise AssertionError("the counterexample's loop does not close")
+    all_sets = product.buchi.all_sets
+    if acc & all_sets != all_sets:
+        raise AssertionError("the counterexample's loop misses an acceptance set")
+    if condition.loop_deficits(g, {u for u, _k, _v in lasso.loop}, lasso.loop):
+        raise AssertionError("the counterexample's loop is not fair")
+    return lasso
 
 
 def _tour(
