@@ -21,8 +21,11 @@ Data (flat arrays; node ids are dense ints from the product):
   position of ``n`` in ``live``. ``live``: the nodes of unfinished components, in
   visiting order (Tarjan's stack). ``pos[n] >= 0`` is also what the product's partial
   order reduction reads as "on the stack" (the proviso C3).
-* DFS stack, one frame per node on the DFS path: ``dfs_node``, ``dfs_base`` (where the
-  node's pending edges start on the edge stack) and, for strong global fairness,
+* DFS stack, one frame per node on the DFS path: ``dfs_node``, ``dfs_step`` (the step
+  of the tree edge that reached it, -1 for an initial node: the frames spell a path
+  from an initial node, used as the counterexample's prefix and as the trace to a model
+  error), ``dfs_base`` (where the node's pending edges start on the edge stack) and,
+  for strong global fairness,
   ``dfs_sat`` (bit ``j`` set: the node's ``j``-th distinct system step is taken by an
   edge inside its part).
 * Edge stack: the pending edges of the frames, as ``e_dst``, ``e_step``, ``e_acc`` and
@@ -50,7 +53,8 @@ Steps:
 
 1. *push(w, entering edge)*: ``pos[w] = len(live)``; append ``w`` to ``live``; expand
    ``w`` (the product computes its edges, deciding the POR proviso against ``pos``);
-   push a DFS frame and a root entry whose ``r_all = r_some`` are the items enabled in
+   push a DFS frame (before the expansion, so that a model error in it has its path)
+   and a root entry whose ``r_all = r_some`` are the items enabled in
    ``w``'s system state, ``r_eng = 0``, ``r_acc = 0``, ``r_miss`` = the number of
    distinct system steps of ``w``'s state. Then each edge of ``w`` whose target is
    already live is processed at once (step 2; a self-loop is one), an edge to a dead
@@ -78,10 +82,14 @@ Steps:
    ``strong & r_some & ~eng == 0``, and (strong global) ``r_miss == 0``. If so, its
    nodes (``live[r_pos[top]:]``) and the edges between them (recomputed) are the fair
    accepting subgraph; the verdict is re-checked on it with the notion's ``prune``
-   (which must remove nothing) before it is returned.
+   (which must remove nothing) before it is returned. Its entry path is the DFS path to
+   the part's first node (``r_depth[top]``), or, when that is longer than
+   ``SHORT_PREFIX``, a shortest path through live nodes (a node that reaches a live node
+   is live, so no other node can be on it).
 
 Search order. Any order of a node's edges is a depth-first search, so the order changes
-how soon a verdict comes, never which. ``_order`` picks one per notion: the successor
+how soon a verdict comes, never which. ``_search_order`` picks one per notion (applied
+in step 1, when the pending edges are pushed): the successor
 function's order without fairness (a process looping alone closes an accepting cycle
 soonest); for notions with items, the edges rotated to start at position ``s mod d``
 (``s`` the system state id, ``d`` the node's degree), a fixed pseudo-random interleaving
