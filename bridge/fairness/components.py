@@ -17,7 +17,7 @@ the component is judged, and dropped afterwards.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from bridge.fairness.conditions import Edge, FairnessCondition, Subgraph
@@ -141,23 +141,28 @@ def search_component(
     return None
 
 
-def path_within(product: Product, start: int, members: set[int],
-                targets: set[int]) -> list[tuple[int, int, int]]:
+def shortest_path(start: int, successors: Callable[[int], Iterable[tuple[int, int]]],
+                  goal: Callable[[int], bool], budget: int | None = None,
+                  ) -> list[tuple[int, int, int]] | None:
     """Return the edges ``(source, step id, target)`` of a shortest path from ``start``
-    to a node of ``targets``, through ``members`` only (edges recomputed)."""
-    if start in targets:
+    to a node satisfying ``goal`` (``[]`` if ``start`` does), following
+    ``successors(u)`` (pairs ``(step id, target)``); None if there is none, or none
+    within ``budget`` dequeued nodes."""
+    if goal(start):
         return []
     parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
     queue = [start]
     head = 0
     while head < len(queue):
+        if budget is not None and head >= budget:
+            return None
         u = queue[head]
         head += 1
-        for v, k, _a in product.edges(u):
-            if v in parent or v not in members:
+        for k, v in successors(u):
+            if v in parent:
                 continue
             parent[v] = (u, k)
-            if v in targets:
+            if goal(v):
                 path = []
                 while v != start:
                     u, k = parent[v]
@@ -166,4 +171,20 @@ def path_within(product: Product, start: int, members: set[int],
                 path.reverse()
                 return path
             queue.append(v)
-    raise ValueError("no path to the subgraph inside the component")
+    return None
+
+
+def path_within(product: Product, start: int, members: set[int],
+                targets: set[int]) -> list[tuple[int, int, int]]:
+    """Return the edges ``(source, step id, target)`` of a shortest path from ``start``
+    to a node of ``targets``, through ``members`` only (edges recomputed)."""
+
+    def inside(u: int) -> Iterator[tuple[int, int]]:
+        for v, k, _a in product.edges(u):
+            if v in members:
+                yield k, v
+
+    path = shortest_path(start, inside, targets.__contains__)
+    if path is None:
+        raise ValueError("no path to the subgraph inside the component")
+    return path

@@ -19,10 +19,10 @@ fair run; ``build_lasso`` asserts that the loop it returns is.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from bridge.fairness.components import SearchStatistics
+from bridge.fairness.components import SearchStatistics, shortest_path
 from bridge.fairness.conditions import Deficit, FairnessCondition, Subgraph
 from bridge.fairness.onthefly import find_fair_subgraph_on_the_fly
 from bridge.fairness.product import Product
@@ -256,37 +256,13 @@ def _path_to_root(in_next: dict[int, tuple[int, int]], node: int) -> list[PathEd
 
 
 def _bfs(
-    adj: dict[int, list[tuple[int, int]]], start: int, goal: object, budget: int | None = None
+    adj: dict[int, list[tuple[int, int]]], start: int, goal: Callable[[int], bool],
+    budget: int | None = None,
 ) -> list[PathEdge] | None:
     """Return the edges of a shortest path from ``start`` to a node satisfying ``goal``
     (``[]`` if ``start`` does), inside ``adj``; None if none is found within ``budget``
     dequeued nodes."""
-    test = goal  # callable
-    if test(start):  # type: ignore[operator]
-        return []
-    parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
-    queue = [start]
-    head = 0
-    while head < len(queue):
-        if budget is not None and head >= budget:
-            return None
-        u = queue[head]
-        head += 1
-        for k, v in adj[u]:
-            if v in parent:
-                continue
-            parent[v] = (u, k)
-            if test(v):  # type: ignore[operator]
-                path: list[PathEdge] = []
-                w = v
-                while w != start:
-                    pu, pk = parent[w]
-                    path.append((pu, pk, w))
-                    w = pu
-                path.reverse()
-                return path
-            queue.append(v)
-    return None
+    return shortest_path(start, adj.__getitem__, goal, budget)
 
 
 def find_fair_lasso(

@@ -79,15 +79,21 @@ def _load(path: Path):
     return load_promela(str(path))
 
 
-def _ltl_properties():
-    out = []
+def _models():
+    """Yield ``(path, model)`` for every model of ``tests/models/`` that loads (some are
+    written to test an error)."""
     for path in sorted(MODELS.rglob("*")):
         if path.suffix not in (".csp", ".pml"):
             continue
         try:
-            model = _load(path)
-        except Exception:  # a model written to test an error: no property to check
+            yield path, _load(path)
+        except Exception:  # noqa: S112 - a model written to test an error
             continue
+
+
+def _ltl_properties():
+    out = []
+    for path, model in _models():
         for i, (system, prop) in enumerate(model.properties()):
             if prop.kind is PropertyKind.LTL:
                 out.append(pytest.param(system, prop, id=f"{path.name}#{i + 1}"))
@@ -155,13 +161,7 @@ def test_every_test_model_gets_the_same_verdicts(system, prop):
 
 def _systems():
     out = []
-    for path in sorted(MODELS.rglob("*")):
-        if path.suffix not in (".csp", ".pml"):
-            continue
-        try:
-            model = _load(path)
-        except Exception:  # a model written to test an error
-            continue
+    for path, model in _models():
         for i, system in enumerate(model.systems):
             out.append(pytest.param(system, id=f"{path.name}:{i + 1}"))
     return out
