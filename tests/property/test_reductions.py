@@ -139,7 +139,7 @@ def symmetric_systems(draw):
     from tests.unit.reductions.symmodels import node_family
 
     n = draw(st.integers(3, 4))
-    ring = draw(st.booleans())
+    ring = draw(st.sampled_from([False, True, "undirected"]))
     rules = draw(
         st.lists(
             st.tuples(WHICH, st.integers(0, 2), WHICH, st.integers(0, 2), WHICH, st.integers(0, 2)),
