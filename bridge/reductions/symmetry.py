@@ -55,6 +55,7 @@ proof of Theorem 3).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -87,6 +88,7 @@ from bridge.semantics.successors import StateSpace, StateVector, Step
 SOUND_FAIRNESS = frozenset({Fairness.NONE, Fairness.STRONG_GLOBAL})
 _COMMUTATIVE = frozenset({"+", "*", "&&", "||", "&", "|", "^", "==", "!=", "xor"})
 GROUPS = ("full", "dihedral", "rotation")  # tried in this order (largest first)
+_ENUMERATED = 4  # up to this many positions the full group is enumerated (n! elements)
 
 Permutation = tuple[int, ...]  # position p moves to perm[p]
 
@@ -525,8 +527,11 @@ def _generators(n: int, group: str) -> list[Permutation]:
 
 
 def group_elements(n: int, group: str) -> list[Permutation]:
-    """Return every element of a ring group (``rotation``: n, ``dihedral``: 2n) as a
-    map "representative position j takes position perm[j]"."""
+    """Return every element of a ring group (``rotation``: n, ``dihedral``: 2n) or of
+    the full group on a few positions (n!), as a map "representative position j takes
+    position perm[j]"."""
+    if group == "full":
+        return list(itertools.permutations(range(n)))
     rotations = [tuple((j + r) % n for j in range(n)) for r in range(n)]
     if group == "rotation":
         return rotations
@@ -642,29 +647,47 @@ class _Plan:
         self.representative: Any = None  # state -> representative (built last)
         # per family: None (a member does not exist in this layout) or the slot lists
         self.cells: list[list[list[int]] | None] = []
-        # per family: (getters, permutations) for ring groups, None for the full group
-        self.getters: list[tuple[list[Any], list[Permutation]] | None] = []
+        # per family: (getters, permutations) of an enumerated group, or a _Sorter
+        self.getters: list[Any] = []
         self.done: list[tuple[int, frozenset[int]]] = []  # (slot, finished locations)
 
 
-def _sorting_permutation(state: StateVector, cells: list[list[int]]) -> Permutation:
-    keys = [tuple(state[i] for i in slots) for slots in cells]
-    return tuple(sorted(range(len(cells)), key=keys.__getitem__))
+class _Sorter:
+    """The full group on ``n`` positions: the representative has the positions sorted
+    by content (position keys and the permuting maps are ``itemgetter``s; the maps of
+    the permutations met are cached)."""
+
+    __slots__ = ("cells", "size", "keys", "maps")
+
+    def __init__(self, cells: list[list[int]], size: int) -> None:
+        self.cells = cells
+        self.size = size
+        self.keys = [itemgetter(*slots) for slots in cells]
+        self.maps: dict[Permutation, Any] = {}
+
+    def permutation(self, state: StateVector) -> Permutation:
+        keys = [k(state) for k in self.keys]
+        return tuple(sorted(range(len(keys)), key=keys.__getitem__))
+
+    def apply(self, state: StateVector, perm: Permutation) -> StateVector:
+        """Return ``state`` with position ``j``'s slots taken from position ``perm[j]``."""
+        getter = self.maps.get(perm)
+        if getter is None:
+            getter = _permuting_getter(self.cells, perm, self.size)
+            if len(self.maps) < 100_000:
+                self.maps[perm] = getter
+        return getter(state)
+
+    def __call__(self, state: StateVector) -> StateVector:
+        return self.apply(state, self.permutation(state))
 
 
-def _permuted(state: StateVector, cells: list[list[int]], perm: Permutation) -> StateVector:
-    """Return ``state`` with position ``j``'s slots taken from position ``perm[j]``."""
-    new = list(state)
+def _permuting_getter(cells: list[list[int]], perm: Permutation, size: int) -> Any:
+    idx = list(range(size))
     for j, src in enumerate(perm):
-        if j != src:
-            for a, b in zip(cells[j], cells[src], strict=True):
-                new[a] = state[b]
-    return tuple(new)
-
-
-def _sorted_positions(state: StateVector, cells: list[list[int]]) -> StateVector:
-    """Return the representative under the full group: positions sorted by content."""
-    return _permuted(state, cells, _sorting_permutation(state, cells))
+        for a, b in zip(cells[j], cells[src], strict=True):
+            idx[a] = b
+    return itemgetter(*idx)
 
 
 class SymmetryReduction:
@@ -740,18 +763,12 @@ class SymmetryReduction:
                     slots.extend(range(offset + p * stride, offset + (p + 1) * stride))
                 cells.append(slots)
             plan.cells.append(cells)
-            if fam.group == "full":
-                plan.getters.append(None)
+            n = len(fam.instances)
+            if fam.group == "full" and n > _ENUMERATED:
+                plan.getters.append(_Sorter(cells, size))
                 continue
-            perms = group_elements(len(fam.instances), fam.group)
-            getters = []
-            for perm in perms:
-                idx = list(range(size))
-                for j, src in enumerate(perm):
-                    for a, b in zip(cells[j], cells[src], strict=True):
-                        idx[a] = b
-                getters.append(itemgetter(*idx))
-            plan.getters.append((getters, perms))
+            perms = group_elements(n, fam.group)
+            plan.getters.append(([_permuting_getter(cells, p, size) for p in perms], perms))
         for k, done in self._phase_done:
             plan.done.append((bases[k] if k < len(bases) else -1, done))
         plan.representative = self._representative_function(plan)
@@ -766,11 +783,8 @@ class SymmetryReduction:
         for f, cells in enumerate(plan.cells):
             if cells is None:
                 continue
-            ring = plan.getters[f]
-            if ring is not None:
-                steps.append(tuple(ring[0]))
-            else:
-                steps.append(cells)
+            action = plan.getters[f]
+            steps.append(tuple(action[0]) if isinstance(action, tuple) else action)
 
         def representative(state: StateVector) -> StateVector:
             for slot, finished in done:
@@ -780,7 +794,7 @@ class SymmetryReduction:
                 if type(action) is tuple:
                     state = min([g(state) for g in action])
                 else:
-                    state = _sorted_positions(state, action)
+                    state = action(state)
             return state
 
         return representative
@@ -800,9 +814,9 @@ class SymmetryReduction:
             if cells is None:
                 perms.append(identity[f])
                 continue
-            ring = plan.getters[f]
-            if ring is not None:
-                getters, elements = ring
+            action = plan.getters[f]
+            if isinstance(action, tuple):
+                getters, elements = action
                 best, chosen = None, identity[f]
                 for getter, perm in zip(getters, elements, strict=True):
                     cand = getter(out)
@@ -812,9 +826,10 @@ class SymmetryReduction:
                 out = best
                 perms.append(chosen)
                 continue
-            perm = _sorting_permutation(out, cells)
+            assert isinstance(action, _Sorter)
+            perm = action.permutation(out)
             perms.append(perm)
-            out = _permuted(out, cells, perm)
+            out = action.apply(out, perm)
         return out, perms
 
     def representative(self, state: StateVector) -> StateVector:
