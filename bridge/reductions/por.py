@@ -607,12 +607,29 @@ class PartialOrderReduction:
         self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
     ) -> Sequence[tuple[Step, StateVector]]:
         """Return the ample subset of ``full`` (the steps enabled in ``state``) under
-        C0-C2: the steps of the qualifying instance with the fewest steps, else
-        ``full`` (C3 is the caller's: ``ample_candidate``)."""
+        C0-C2: the first of ``ample_candidates``, else ``full`` (C3 is the caller's:
+        ``ample_candidate``)."""
+        candidates = self.ample_candidates(state, full)
+        return candidates[0] if candidates else full
+
+    def ample_candidates(
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
+    ) -> list[list[tuple[Step, StateVector]]]:
+        """Return every ample set found for ``state`` under C0-C2 (strict subsets of
+        ``full``), fewest steps first; deterministic in ``state``.
+
+        A search should keep the first candidate whose successors pass the cycle
+        proviso C3 and expand fully only when none does: the heuristic of Clarke,
+        Grumberg and Peled that PAT follows (paper 000 section 4) and SPIN's. Trying
+        the first candidate only is sound but weak on cyclic systems: on Milner's
+        cyclic scheduler with annotations, N = 10, a depth-first search that tries
+        every candidate stores 141 states, one that tries the first only 29158 (the
+        full space has 118098); see ``benchmarks/reductions.py``.
+        """
         if len(full) <= 1:
-            return full
+            return []
         if self._persistent is not None:
-            return self._persistent_ample(state, full)
+            return self._persistent_candidates(state, full)
         by_instance: dict[int, list[tuple[Step, StateVector]]] = {}
         blocked: set[int] = set()
         for pair in full:
@@ -625,30 +642,30 @@ class PartialOrderReduction:
                 blocked.add(inst)
                 continue
             by_instance.setdefault(inst, []).append(pair)
+        out = []
         for inst, steps in sorted(by_instance.items(), key=lambda kv: (len(kv[1]), kv[0])):
             if inst in blocked or len(steps) == len(full):
                 continue
             if self._qualifies(inst, steps, state):
-                return steps
-        return full
+                out.append(steps)
+        return out
 
-    def _persistent_ample(
+    def _persistent_candidates(
         self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
-    ) -> Sequence[tuple[Step, StateVector]]:
-        """Return the enabled steps of the smallest partner-closed instance set found
-        from one enabled instance whose steps may all leave (module docstring), else
-        ``full``."""
+    ) -> list[list[tuple[Step, StateVector]]]:
+        """Return the enabled steps of each partner-closed instance set grown from one
+        enabled instance, when they may all leave (module docstring), fewest first."""
         persistent = self._persistent
         assert persistent is not None
         counts: dict[int, int] = {}
         for step, _t in full:
             if step.stutter or not step.edges:
-                return full
+                return []
             for k in step.processes:
                 counts[k] = counts.get(k, 0) + 1
         location = self._location_function(state)
         tried: set[frozenset[int]] = set()
-        best: list[tuple[Step, StateVector]] | None = None
+        found: list[tuple[int, int, list[tuple[Step, StateVector]]]] = []
         for k in sorted(counts, key=lambda x: (counts[x], x)):
             members = persistent.closure(k, location)
             if members is None or members in tried:
@@ -657,13 +674,9 @@ class PartialOrderReduction:
             ample = [pair for pair in full if all(p in members for p in pair[0].processes)]
             if not ample or len(ample) == len(full):
                 continue
-            if best is not None and len(ample) >= len(best):
-                continue
             if all(persistent.step_may_leave(step) for step, _t in ample):
-                best = ample
-                if len(best) == 1:
-                    break
-        return full if best is None else best
+                found.append((len(ample), len(found), ample))
+        return [ample for _n, _i, ample in sorted(found, key=lambda x: (x[0], x[1]))]
 
     def _location_function(self, state: StateVector) -> Any:
         """Return instance -> its location id in ``state`` (None if unknown)."""
