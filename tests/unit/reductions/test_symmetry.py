@@ -202,3 +202,46 @@ def test_representative_is_canonical_and_least_in_a_ring(ring):
         assert rep in orbit and {red.representative(s) for s in orbit} == {rep}
         if fam.group != "full":
             assert rep == min(orbit)
+
+
+def _leader_in_state(n: int) -> str:
+    """TC_R with the leader chosen by Init (any node) instead of fixed at node 0."""
+    import re
+
+    text = (CASES / "tc_r" / f"tc_r_{n}.csp").read_text()
+    body = text[text.index("#define N"):]
+    node = """Node(i) = [leader[(i + 1)%N] == 1 && label[i] == label[(i + 1)%N]]
+        rule1.i.(i + 1)%N{token[i] = 0; token[(i + 1)%N] = 1; label[(i + 1)%N] = 1 - label[i];} -> Node(i)
+    [] [leader[(i + 1)%N] == 0 && label[i] != label[(i + 1)%N]]
+        rule2.i.(i + 1)%N{token[i] = 0; token[(i + 1)%N] = 1; label[(i + 1)%N] = label[i];} -> Node(i)
+    [] [(leader[(i + 1)%N] == 1 && label[i] != label[(i + 1)%N]) || (leader[(i + 1)%N] == 0 && label[i] == label[(i + 1)%N])]
+        idle.i.(i + 1)%N -> Node(i);
+"""
+    body = re.sub(r"Node\(i\) = .*?-> Node\(i\);\n", lambda _m: node, body, count=1, flags=re.S)
+    body = body.replace("var token[N]; var label[N];", "var token[N]; var label[N]; var leader[N];")
+    pick = "PickLeader() = " + "\n    [] ".join(
+        f"pick.{k}{{leader[{k}] = 1;}} -> Skip" for k in range(n)) + ";\n"
+    return body.replace("Init() = ", pick + "Init() = PickLeader(); ")
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_tc_r_with_the_leader_in_the_state_reduces_to_tc_r(n):
+    # 001 Table 1 reduces token circulation by a factor near N: the N rotations of a
+    # ring whose leader's position is state. tc_r_<N>.csp fixes the leader at node 0,
+    # which is that quotient already: the leader-in-state model has N * 4^N
+    # configurations after Init, its rotation quotient 4^N, as tc_r_<N>.csp has.
+    ts = csp.load_csp("leader.csp", _leader_in_state(n)).systems[0]
+    formula = ts.properties[-1].formula
+    spec = detect_symmetry(ts, formula, Fairness.STRONG_GLOBAL)
+    assert spec.families[0].group == "rotation"
+    red = SymmetryReduction(build_state_space(ts), ts, spec)
+    full = build_state_space(ts)
+
+    def after_init(space, states):
+        return [s for s in states if all(s[slot] in done for slot, done in red._plan(s).done)]
+
+    assert len(after_init(full, reachable(full))) == n * 4 ** n
+    assert len(after_init(red, reachable(red))) == 4 ** n
+    fixed = csp.load_csp(str(CASES / "tc_r" / f"tc_r_{n}.csp")).systems[0]
+    assert check(red, formula, Fairness.STRONG_GLOBAL).violated is False
+    assert check(build_state_space(fixed), formula, Fairness.STRONG_GLOBAL).violated is False
