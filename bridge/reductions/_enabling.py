@@ -41,9 +41,11 @@ from bridge.ir import (
     Process,
     TransitionSystem,
 )
+from bridge.reductions._graph import iter_sccs
 from bridge.reductions.dependencies import (
     EdgeAccess,
     _event_may_match,
+    _stmts,
     _touches,
     event_name,
 )
@@ -83,7 +85,8 @@ def annotated_events(
     return Annotations(frozenset(names), frozenset(per_edge))
 
 
-def _operand_instances(node: object) -> list[int]:
+def operand_instances(node: object) -> list[int]:
+    """Return the instance ids under a composition node."""
     out: list[int] = []
     stack = [node]
     while stack:
@@ -151,7 +154,7 @@ class EnablingAnalysis:
                 continue
             if isinstance(node, Parallel):
                 for child, alphabet in zip(node.children, node.alphabets, strict=True):
-                    members = _operand_instances(child)
+                    members = operand_instances(child)
                     for name in alphabet:
                         self._groups.setdefault(name, []).append(members)
             elif not isinstance(node, Interleave):
@@ -304,64 +307,16 @@ def _on_cycles(proc: Process, edges: set[int]) -> set[int]:
 
 
 def _scc_ids(succ: dict[int, list[int]]) -> dict[int, int]:
-    """Return node -> SCC number (iterative Tarjan)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
+    """Return node -> SCC number."""
     comp: dict[int, int] = {}
-    stack: list[int] = []
-    on: set[int] = set()
-    counter = 0
-    for root in succ:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, i = work[-1]
-            nxt = succ[v]
-            if i < len(nxt):
-                work[-1] = (v, i + 1)
-                w = nxt[i]
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, 0))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp[w] = v
-                    if w == v:
-                        break
+    for number, members in enumerate(iter_sccs(list(succ), succ.__getitem__)):
+        for v in members:
+            comp[v] = number
     return comp
 
 
 def _creates_processes(system: TransitionSystem) -> bool:
     from bridge.ir import Run
-    from bridge.ir.expr import If, While
 
-    for p in system.processes:
-        for e in p.edges:
-            stack = list(e.effect)
-            while stack:
-                s = stack.pop()
-                if isinstance(s, Run):
-                    return True
-                if isinstance(s, If):
-                    for _c, body in s.branches:
-                        stack.extend(body)
-                    stack.extend(s.otherwise)
-                elif isinstance(s, While):
-                    stack.extend(s.body)
-    return False
+    return any(isinstance(s, Run) for p in system.processes for e in p.edges
+               for s in _stmts(e.effect))

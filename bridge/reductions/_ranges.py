@@ -30,15 +30,14 @@ from bridge.ir import (
     Conditional,
     Const,
     EnumType,
-    If,
     Index,
     IntType,
     TransitionSystem,
     Unary,
     Var,
-    While,
 )
-from bridge.ir.expr import LocalVar, Receive, RecvBind
+from bridge.ir.expr import Receive, RecvBind
+from bridge.reductions.dependencies import _stmts
 
 Interval = tuple[int, int]
 
@@ -117,23 +116,13 @@ def interval(e: Any, ranges: dict[str, Interval | None]) -> Interval | None:
 def _assignments(stmts: Iterable[Any]) -> Iterable[tuple[str | None, Any]]:
     """Yield ``(global name or None, right-hand side or None)`` for every write: None as
     the value when the written value is not an expression the analysis follows."""
-    stack = list(stmts)
-    while stack:
-        s = stack.pop()
+    for s in _stmts(stmts):
         if isinstance(s, Assign):
             yield _base_name(s.target), s.value
-        elif isinstance(s, If):
-            for _c, body in s.branches:
-                stack.extend(body)
-            stack.extend(s.otherwise)
-        elif isinstance(s, While):
-            stack.extend(s.body)
         elif isinstance(s, Receive):
             for arg in s.args:
                 if isinstance(arg, RecvBind) and arg.target is not None:
                     yield _base_name(arg.target), None
-        elif isinstance(s, LocalVar):
-            continue
 
 
 def global_ranges(system: TransitionSystem) -> dict[str, Interval | None]:

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,8 @@ from bridge.ir.property import (
     Property,
 )
 from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.reductions._enabling import operand_instances
+from bridge.reductions._graph import iter_sccs
 from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
 from bridge.reductions._rewrite import rewrite
 from bridge.reductions.dependencies import _event_may_match, event_name
@@ -154,15 +156,7 @@ def _blocked_barriers(system: TransitionSystem, family: set[int]) -> frozenset[s
     member: a family without an edge for the event blocks it forever (``terminate`` of
     CSP# ``|||`` when the nodes never terminate)."""
     def instances(c: Any) -> set[int]:
-        out: set[int] = set()
-        stack = [c]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, InstanceRef):
-                out.add(x.instance)
-            else:
-                stack.extend(x.children)
-        return out
+        return set(operand_instances(c))
 
     blocked: set[str] = set()
     stack = [] if system.composition is None else [system.composition]
@@ -982,54 +976,7 @@ class CounterResult:
 
 def _tarjan(nodes: Iterable[int], succ) -> list[list[int]]:
     """Return the SCCs of the subgraph reachable from ``nodes`` (iterative Tarjan)."""
-    return list(_iter_sccs(nodes, succ))
-
-
-def _iter_sccs(nodes: Iterable[int], succ) -> Iterator[list[int]]:
-    """Yield the SCCs of the subgraph reachable from ``nodes`` as Tarjan's search
-    completes them (each is final when yielded: an on-the-fly caller may stop early)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ(root)))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ(w))))
-                    advanced = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                yield comp
+    return list(iter_sccs(nodes, succ))
 
 
 class _Product:
@@ -1153,7 +1100,7 @@ def _fair_subgraph(product: _Product, fairness: Fairness) -> tuple[list[int], fr
 
     # Components are judged as the search completes them (an accepting fair one ends
     # the search: a violation is reported before the whole product is built).
-    for top in _iter_sccs(roots, lambda n: [t for t, _s, _a in product.edges(n)]):
+    for top in iter_sccs(roots, lambda n: [t for t, _s, _a in product.edges(n)]):
         found = _fair_part(product, fairness, [(top, frozenset())], internal_edges, decompose)
         if found is not None:
             return found
