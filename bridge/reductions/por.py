@@ -470,12 +470,17 @@ def _template_conflicts(
 ) -> dict[EdgeKey, set[str]]:
     """Return, per edge, the templates one of whose edges (in another instance) may be
     dependent on it (``conflicts_across_instances``), indexed by shared data."""
+    def coarse(a: tuple) -> tuple:
+        if a[0] == "g":
+            return ("g", a[1])
+        return ("procs",) if a[0] in ("procs", "procs-end") else (a[0],)
+
     by_key: dict[tuple, list[EdgeKey]] = {}
     for key, acc in access.items():
         for a in acc.reads | acc.writes:
             if a[0] in ("l", "block"):
                 continue
-            by_key.setdefault(("g", a[1]) if a[0] == "g" else (a[0],), []).append(key)
+            by_key.setdefault(coarse(a), []).append(key)
         by_key.setdefault(("pc",), []).append(key)  # moves, seen by P@label readers
     out: dict[EdgeKey, set[str]] = {}
     everything = [k for k, acc in access.items() if EVERYTHING in acc.reads | acc.writes]
@@ -485,7 +490,7 @@ def _template_conflicts(
         for a in acc.reads | acc.writes:
             if a[0] in ("l", "block"):
                 continue
-            candidates.update(by_key.get(("g", a[1]) if a[0] == "g" else (a[0],), ()))
+            candidates.update(by_key.get(coarse(a), ()))
         if any(r[0] in ("pc", "remote-l") for r in acc.reads):
             candidates.update(by_key.get(("pc",), ()))
         for other in candidates:

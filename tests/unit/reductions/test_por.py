@@ -268,3 +268,42 @@ def test_stable_events_are_guard_free_and_never_left_unless_taken():
     assert not enabling.stable("c")
     assert enabling.may_enable(0, 0) == {"a"}  # u enters a location offering a
     assert enabling.may_enable(0, 5) == {"c"}  # w enters the location of c
+
+
+WAITER = """
+int x;
+proctype Worker() { x = x + 1 }
+active proctype Main() {
+  run Worker(); run Worker();
+  (_nr_pr == 1) -> x = 0
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["promela_le_c/le_c_3.pml", "promela_tc_r/tc_r_3.pml",
+                                    "ms/ms_annotated.csp", "stack/stack_anon.csp", WAITER])
+def test_indexed_conflicts_equal_the_pairwise_ones(source, tmp_path):
+    # _template_conflicts finds candidate edges through shared data keys; it must find
+    # every pair conflicts_across_instances reports (a Worker finishing, procs-end,
+    # against Main reading _nr_pr, procs, included)
+    from pathlib import Path
+
+    from bridge import api
+    from bridge.reductions.por import _template_conflicts
+
+    if source == WAITER:
+        path = tmp_path / "waiter.pml"
+        path.write_text(WAITER)
+    else:
+        path = Path(__file__).resolve().parents[3] / "case_studies" / source
+    ts = api.select_system(api.load_model(str(path)))
+    access = analyse_edges(ts)
+    counts: dict[str, int] = {}
+    for inst in ts.instances:
+        counts[inst.process] = counts.get(inst.process, 0) + 1
+    got = _template_conflicts(access, counts)
+    for key, acc in access.items():
+        expected = {other[0] for other, acc2 in access.items()
+                    if not (other[0] == key[0] and counts.get(key[0], 1) <= 1)
+                    and conflicts_across_instances(acc, key[0], acc2, other[0])}
+        assert got[key] == expected, key
