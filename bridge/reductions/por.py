@@ -614,6 +614,8 @@ class PartialOrderReduction:
         """Return the ample subset of ``full`` (the steps enabled in ``state``) under
         C0-C2: the first of ``ample_candidates``, else ``full`` (C3 is the caller's:
         ``ample_candidate``)."""
+        if len(full) > 1 and self._persistent is not None:
+            return self._persistent_candidates(state, full, first=True)[0] or full
         candidates = self.ample_candidates(state, full)
         return candidates[0] if candidates else full
 
@@ -656,16 +658,19 @@ class PartialOrderReduction:
         return out
 
     def _persistent_candidates(
-        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]], first: bool = False
     ) -> list[list[tuple[Step, StateVector]]]:
         """Return the enabled steps of each partner-closed instance set grown from one
-        enabled instance, when they may all leave (module docstring), fewest first."""
+        enabled instance, when they may all leave (module docstring), fewest first.
+        ``first``: only the first of them (``[[]]`` when there is none), found without
+        judging the sets that cannot be smaller."""
         persistent = self._persistent
         assert persistent is not None
+        none: list[list[tuple[Step, StateVector]]] = [[]] if first else []
         counts: dict[int, int] = {}
         for step, _t in full:
             if step.stutter or not step.edges:
-                return []
+                return none
             for k in step.processes:
                 counts[k] = counts.get(k, 0) + 1
         location = self._location_function(state)
@@ -679,8 +684,17 @@ class PartialOrderReduction:
             ample = [pair for pair in full if all(p in members for p in pair[0].processes)]
             if not ample or len(ample) == len(full):
                 continue
+            if first and found and len(ample) >= found[0][0]:
+                continue
             if all(persistent.step_may_leave(step) for step, _t in ample):
-                found.append((len(ample), len(found), ample))
+                if first:
+                    found = [(len(ample), 0, ample)]
+                    if len(ample) == 1:
+                        break
+                else:
+                    found.append((len(ample), len(found), ample))
+        if first:
+            return [found[0][2]] if found else none
         return [ample for _n, _i, ample in sorted(found, key=lambda x: (x[0], x[1]))]
 
     def _location_function(self, state: StateVector) -> Any:

@@ -307,3 +307,26 @@ def test_indexed_conflicts_equal_the_pairwise_ones(source, tmp_path):
                     if not (other[0] == key[0] and counts.get(key[0], 1) <= 1)
                     and conflicts_across_instances(acc, key[0], acc2, other[0])}
         assert got[key] == expected, key
+
+
+def test_ample_is_the_first_candidate(tmp_path):
+    # the product takes ample_candidate (the fast path of ``ample``); a search that tries
+    # candidates in turn takes ample_candidates: the first must be the same set
+    from pathlib import Path
+
+    from bridge import api
+
+    text = (Path(__file__).resolve().parents[3] / "case_studies" / "ms" / "ms_annotated.csp").read_text()
+    path = tmp_path / "ms4.csp"
+    path.write_text(text.replace("#define N 3;", "#define N 4;"))
+    ((ts, prop),) = api.select_properties(api.load_model(str(path)))
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, prop.formula, Fairness.NONE)
+    several = 0
+    for state in reachable(full):
+        succ = full.successors(state)
+        candidates = por.ample_candidates(state, succ)
+        assert por.ample(state, succ) == (candidates[0] if candidates else succ)
+        assert all(len(c) < len(succ) for c in candidates)
+        several += len(candidates) > 1
+    assert several > 0
