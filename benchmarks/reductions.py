@@ -1,11 +1,23 @@
 """Benchmarks of the reductions: states and time with and without each reduction, next to
-the papers' numbers (paper 001 Table 1 for symmetry, paper 002 section 6 table for
-process counter abstraction; POR on the population protocols of paper 000 Table 2).
+the papers' numbers (paper 001 Table 1 for symmetry, paper 000 Table 3 for partial order
+reduction, paper 002 section 6 table for process counter abstraction).
 
-Run from the repository root: ``python3 benchmarks/reductions.py [--quick] [--timeout S]``.
-"States" is the number of product states the fair SCC search built (system state x
-automaton state), the measure PAT reports. Models of Table 1 that are not in
-``case_studies/`` (two-hop coloring, orienting rings) are listed as not available.
+Run from the repository root: ``python3 benchmarks/reductions.py [--quick] [--timeout S]
+[--only symmetry|canonical|por|counter]``. Every check goes through ``bridge.api`` (the
+verdict's statistics: "states" is the number of product states the fair search stored,
+system state x automaton state, the measure PAT reports). Times are wall-clock seconds
+on a shared machine: compare the ratios within one run, not across runs.
+
+- ``symmetry``: the ring and complete-network models under strong global fairness, with
+  and without ``--symmetry`` (the group the detector proved, or why it refused);
+- ``canonical``: the cost of one canonical representative (microseconds, measured on
+  up to 20000 states of the full space) next to the cost of one successor computation,
+  and the quotient's size against the full space's;
+- ``por``: Milner's cyclic scheduler with annotations (000 Table 3), with and without
+  ``--por``, and the size of a depth-first search that keeps the first ample candidate
+  against one that tries every candidate under the stack proviso (what the product's
+  C3 does now, and what PAT and SPIN do);
+- ``counter``: LE (000/002), KV and the anonymous stack on the counter abstraction.
 """
 
 from __future__ import annotations
@@ -13,20 +25,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bridge.automata.ltl import translate_formula  # noqa: E402
-from bridge.diagnostics import ConfigurationError  # noqa: E402
-from bridge.fairness.conditions import make_condition  # noqa: E402
-from bridge.fairness.emptiness import find_fair_lasso  # noqa: E402
-from bridge.fairness.product import LimitReached, Product  # noqa: E402
-from bridge.frontends.csp import load_csp  # noqa: E402
-from bridge.ir import Fairness, LtlEvent, LtlState  # noqa: E402
-from bridge.reductions.counter import run_counter_abstraction  # noqa: E402
+from bridge import api  # noqa: E402
+from bridge.ir import Fairness  # noqa: E402
 from bridge.reductions.por import PartialOrderReduction  # noqa: E402
 from bridge.reductions.symmetry import SymmetryReduction, detect_symmetry  # noqa: E402
 from bridge.semantics.statespace import build_state_space  # noqa: E402
@@ -44,37 +51,35 @@ TABLE1 = {
     ("token circulation", 5): (24847, 1.86, 4971, 0.77),
     ("two-hop coloring", 3): (122856, 36.7, 42182, 16.7),
     ("orienting rings (prop 1)", 3): (19190, 2.27, 6398, 0.53),
+    ("orienting rings (prop 2)", 3): (19445, 2.23, 6503, 0.97),
 }
-# paper 002 section 6 table, LE rows: size -> (none, weak, strong) seconds
-TABLE_LE = {10: (0.04, 0.06, 0.06), 100: (0.04, 0.27, 0.28), 1000: (0.04, 2.26, 2.75),
-            10000: (0.04, 23.89, 68.78), "inf": (0.06, 264.78, 463.9)}
+# paper 002 section 6 table: (model, size) -> (none, weak, strong) seconds
+TABLE_002 = {("LE", 10): (0.04, 0.06, 0.06), ("LE", 100): (0.04, 0.27, 0.28),
+             ("LE", 1000): (0.04, 2.26, 2.75), ("KV", 3): (0.05, 4.56, 4.59),
+             ("KV", 4): (0.05, 29.2, 30.24), ("Stack", 5): (0.06, 0.78, 0.74),
+             ("Stack", 7): (0.06, 11.3, 12.1)}
+FAIRNESS3 = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG)
 
 
-def fair_check(space, formula, fairness, timeout, products=None):
-    """Return (violated, product states, seconds) of the fair LTL check on ``space``
-    (the product searched is appended to ``products`` when given)."""
+def sized(path: Path, n: int | None) -> Path:
+    """Return ``path`` with ``#define N <n>;`` (a copy in a temporary folder)."""
+    if n is None:
+        return path
+    text = re.sub(r"#define N \d+;", f"#define N {n};", path.read_text())
+    out = Path(tempfile.mkdtemp(prefix="bridge-bench-")) / f"{path.stem}_{n}.csp"
+    out.write_text(text)
+    return out
+
+
+def run(path: Path, assertion: int, timeout: float, **options) -> tuple[str, int | None, float]:
+    """Return (verdict, product states, seconds) of one check through ``bridge.api``."""
+    model = api.load_model(str(path))
     start = time.monotonic()
-    aut = translate_formula(formula)
-    preds = [(1 << i, space.predicate(a.expr)) for i, a in enumerate(aut.binding.atoms)
-             if isinstance(a, LtlState)]
-    events = {a.name: 1 << i for i, a in enumerate(aut.binding.atoms) if isinstance(a, LtlEvent)}
-    product = Product(space, aut.buchi, lambda s: sum(b for b, p in preds if p(s)),
-                      lambda e: events.get(e, 0) if e else 0, timeout=timeout)
-    if products is not None:
-        products.append(product)
-    try:
-        lasso = find_fair_lasso(product, make_condition(product, fairness))
-    except LimitReached:
-        return None, product.num_nodes, time.monotonic() - start
-    return lasso is not None, product.num_nodes, time.monotonic() - start
-
-
-def load(path: Path, size: int | None = None):
-    text = path.read_text()
-    if size is not None:
-        text = re.sub(r"#define N \d+;", f"#define N {size};", text)
-    ts = load_csp(str(path), text).systems[0]
-    return ts, ts.properties[-1]
+    (verdict,) = api.check(model, assertion, api.CheckOptions(timeout=timeout, **options))
+    seconds = time.monotonic() - start
+    refused = [n for n in verdict.notes if "not applied" in n or "not used" in n]
+    outcome = verdict.outcome.value + (" (reduction refused)" if refused else "")
+    return outcome, verdict.statistics.states, seconds
 
 
 def fmt(v) -> str:
@@ -85,92 +90,135 @@ def fmt(v) -> str:
     return str(v)
 
 
+SYMMETRY_MODELS = [
+    ("leader election (complete)", "le_c/le_c_{}.csp", 1, [3, 4], [3, 4, 5]),
+    ("leader election (odd)", "le_or/le_or_fixed_{}.csp", 1, [3], [3]),
+    ("leader election (ring)", "le_r/le_r_{}.csp", 1, [3, 4], [3, 4, 5]),
+    ("token circulation", "tc_r/tc_r_{}.csp", 1, [3, 4], [3, 4, 5]),
+    ("two-hop coloring", "two_hop_coloring/two_hop_coloring_{}.csp", 1, [3], [3]),
+    ("orienting rings (prop 1)", "orienting_rings/orienting_rings_{}.csp", 1, [], [3]),
+    ("orienting rings (prop 2)", "orienting_rings/orienting_rings_{}.csp", 2, [], [3]),
+]
+
+
 def symmetry_rows(quick: bool, timeout: float) -> list[list[str]]:
     rows = []
-    models = [("leader election (complete)", "le_c/le_c_{}.csp", [3, 4] if quick else [3, 4, 5]),
-              ("leader election (odd)", "le_or/le_or_fixed_{}.csp", [3]),
-              ("leader election (ring)", "le_r/le_r_{}.csp", [3] if quick else [3, 4]),
-              ("token circulation", "tc_r/tc_r_{}.csp", [3, 4] if quick else [3, 4, 5])]
-    for name, pattern, sizes in models:
-        for n in sizes:
+    for name, pattern, assertion, small, large in SYMMETRY_MODELS:
+        for n in small if quick else large:
             path = CASES / pattern.format(n)
-            if not path.exists():
-                rows.append([name, str(n), "model not in case_studies/"] + [""] * 6)
-                continue
-            ts, prop = load(path)
-            fairness = Fairness.STRONG_GLOBAL
-            v0, s0, t0 = fair_check(build_state_space(ts), prop.formula, fairness, timeout)
-            try:
-                spec = detect_symmetry(ts, prop.formula, fairness)
-                red = SymmetryReduction(build_state_space(ts), ts, spec)
-                v1, s1, t1 = fair_check(red, prop.formula, fairness, timeout)
-                group = spec.families[0].group
-            except ConfigurationError as why:
-                v1, s1, t1, group = None, None, None, f"refused: {str(why)[:60]}"
+            v0, s0, t0 = run(path, assertion, timeout, fairness=Fairness.STRONG_GLOBAL)
+            v1, s1, t1 = run(path, assertion, timeout, fairness=Fairness.STRONG_GLOBAL,
+                             symmetry=True)
             paper = TABLE1.get((name, n), (None,) * 4)
-            agree = "" if v0 is None or v1 is None else ("yes" if v0 == v1 else "NO")
-            rows.append([name, str(n), fmt(s0), fmt(t0), fmt(s1), fmt(t1), group, agree,
+            rows.append([name, str(n), v0, fmt(s0), fmt(t0), v1, fmt(s1), fmt(t1),
                          f"{fmt(paper[0])}/{fmt(paper[1])} -> {fmt(paper[2])}/{fmt(paper[3])}"])
-    for name in ("two-hop coloring", "orienting rings (prop 1)"):
-        rows.append([name, "3", "model not in case_studies/", "", "", "", "", "",
-                     f"{TABLE1[(name, 3)][0]}/{TABLE1[(name, 3)][1]} -> "
-                     f"{TABLE1[(name, 3)][2]}/{TABLE1[(name, 3)][3]}"])
     return rows
 
 
-WORKERS = """
-// N workers counting on private cells, then stopping; only worker 0 is observed.
-#define N {n};
-var c[N];
-W(i) = [c[i] < 4] step.i{{c[i] = c[i] + 1;}} -> W(i) [] [c[i] == 4] done.i -> Skip;
-Sys() = ||| x:{{0..N - 1}}@W(x);
-#define finished (c[0] == 4);
-#assert Sys() |= []<> finished;
-"""
+def canonical_rows(quick: bool) -> list[list[str]]:
+    """Cost of a canonical representative against one successor computation."""
+    rows = []
+    cases = [("le_r/le_r_{}.csp", [4] if quick else [4, 5, 6]),
+             ("le_c/le_c_{}.csp", [4] if quick else [4, 5]),
+             ("orienting_rings/orienting_rings_{}.csp", [3]),
+             ("two_hop_coloring/two_hop_coloring_{}.csp", [3])]
+    for pattern, sizes in cases:
+        for n in sizes:
+            path = CASES / pattern.format(n)
+            ((ts, prop),) = api.select_properties(api.load_model(str(path)), 1)
+            spec = detect_symmetry(ts, prop.formula, Fairness.STRONG_GLOBAL)
+            full = build_state_space(ts)
+            red = SymmetryReduction(build_state_space(ts), ts, spec)
+            states = _sample(full, 20000)
+            start = time.perf_counter()
+            reps = {red.representative(s) for s in states}
+            per_rep = (time.perf_counter() - start) / len(states) * 1e6
+            start = time.perf_counter()
+            for s in states:
+                full.successors(s)
+            per_succ = (time.perf_counter() - start) / len(states) * 1e6
+            group = spec.families[0].group
+            rows.append([path.stem, group, str(len(states)), str(len(reps)),
+                         f"{per_rep:.1f}", f"{per_succ:.1f}"])
+    return rows
+
+
+def _sample(space, limit: int) -> list:
+    seen = set(space.initial_states())
+    frontier = list(seen)
+    while frontier and len(seen) < limit:
+        state = frontier.pop()
+        for _step, target in space.successors(state):
+            if target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    return list(seen)
 
 
 def por_rows(quick: bool, timeout: float) -> list[list[str]]:
     rows = []
-    for n in ([3, 4] if quick else [3, 4, 5, 6]):
-        ts = load_csp("workers.csp", WORKERS.format(n=n)).systems[0]
-        prop = ts.properties[-1]
-        v0, s0, t0 = fair_check(build_state_space(ts), prop.formula, Fairness.NONE, timeout)
-        por = PartialOrderReduction(build_state_space(ts), ts, prop.formula, Fairness.NONE)
-        products: list = []
-        v1, s1, t1 = fair_check(por, prop.formula, Fairness.NONE, timeout, products)
-        agree = "" if v0 is None or v1 is None else ("yes" if v0 == v1 else "NO")
-        rows.append(["workers", str(n), "none", fmt(s0), fmt(t0), fmt(s1), fmt(t1),
-                     str(products[0].ample_nodes), agree])
-    for name, pattern, n, fairness in [("LE_R", "le_r/le_r_{}.csp", 3, Fairness.NONE),
-                                       ("TC_R", "tc_r/tc_r_{}.csp", 3, Fairness.NONE),
-                                       ("LE_C", "le_c/le_c_{}.csp", 3, Fairness.NONE),
-                                       ("RW", "rw/rw.csp", None, Fairness.NONE),
-                                       # a violation found early: POR must not delay it
-                                       ("LE_OR", "le_or/le_or_fixed_{}.csp", 5, Fairness.WEAK)]:
-        path = CASES / (pattern.format(n) if n else pattern)
-        ts, prop = load(path)
-        v0, s0, t0 = fair_check(build_state_space(ts), prop.formula, fairness, timeout)
-        por = PartialOrderReduction(build_state_space(ts), ts, prop.formula, fairness)
-        products = []
-        v1, s1, t1 = fair_check(por, prop.formula, fairness, timeout, products)
-        agree = "" if v0 is None or v1 is None else ("yes" if v0 == v1 else "NO")
-        rows.append([name, str(n or ""), fairness.value, fmt(s0), fmt(t0), fmt(s1), fmt(t1),
-                     str(products[0].ample_nodes), agree])
+    for n in ([4, 5] if quick else [4, 5, 6, 7, 10, 100]):
+        path = sized(CASES / "ms" / "ms_annotated.csp", n)
+        v0, s0, t0 = run(path, 1, timeout) if n <= 7 else ("-", None, None)
+        v1, s1, t1 = run(path, 1, timeout, por=True)
+        first, every = (candidate_search(path, False), candidate_search(path, True)) \
+            if n <= 10 else (None, candidate_search(path, True))
+        rows.append([f"ms_annotated {n}", v0, fmt(s0), fmt(t0), v1, fmt(s1), fmt(t1),
+                     fmt(first), fmt(every)])
     return rows
+
+
+def candidate_search(path: Path, every: bool, limit: int = 200_000) -> int | None:
+    """Return the system states a depth-first search stores on the reduced graph with
+    the stack proviso when it keeps the first ample candidate (``every=False``) or the
+    first candidate none of whose successors is on the stack (``every=True``); None
+    past ``limit``."""
+    ((ts, prop),) = api.select_properties(api.load_model(str(path)), 1)
+    full = build_state_space(ts)
+    por = PartialOrderReduction(build_state_space(ts), ts, prop.formula, Fairness.NONE)
+    seen: set = set()
+    on_stack: set = set()
+    stack: list = []
+
+    def push(state) -> None:
+        seen.add(state)
+        on_stack.add(state)
+        succ = full.successors(state)
+        chosen = succ
+        candidates = por.ample_candidates(state, succ)
+        for candidate in candidates if every else candidates[:1]:
+            if not any(t in on_stack for _step, t in candidate):
+                chosen = candidate
+                break
+        stack.append((state, iter([t for _step, t in chosen])))
+
+    push(full.initial_states()[0])
+    while stack:
+        if len(seen) > limit:
+            return None
+        state, targets = stack[-1]
+        target = next(targets, None)
+        if target is None:
+            stack.pop()
+            on_stack.discard(state)
+        elif target not in seen:
+            push(target)
+    return len(seen)
 
 
 def counter_rows(quick: bool, timeout: float) -> list[list[str]]:
     rows = []
-    path = CASES / "le_pl" / "le_pl.csp"
-    sizes: list = [10, 100, 1000, "inf"]
-    for n in sizes:
-        ts, prop = load(path, 10 if n == "inf" else n)
-        for col, fairness in enumerate((Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG)):
-            start = time.monotonic()
-            r = run_counter_abstraction(ts, prop, fairness, 2, unbounded=n == "inf", timeout=timeout)
-            secs = time.monotonic() - start
-            rows.append([f"LE {n}", fairness.value, r.outcome.value, str(r.abstract_states),
-                         fmt(secs), fmt(TABLE_LE[n][col]), r.reason[:70]])
+    cases = [("LE", CASES / "le_pl" / "le_pl.csp", [10, 100] if quick else [10, 100, 1000], 2),
+             ("KV", CASES / "kv" / "kv.csp", [3] if quick else [3, 4], 2),
+             ("Stack", CASES / "stack" / "stack_anon.csp", [5] if quick else [5, 7], None)]
+    for name, path, sizes, cutoff in cases:
+        for n in sizes:
+            model = sized(path, n)
+            for col, fairness in enumerate(FAIRNESS3):
+                v, s, t = run(model, 1, timeout, fairness=fairness, counter_abstraction=True,
+                              cutoff=cutoff)
+                paper = TABLE_002.get((name, n), (None,) * 3)[col]
+                rows.append([f"{name} {n}", fairness.value, v, fmt(s), fmt(t), fmt(paper)])
     return rows
 
 
@@ -184,19 +232,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="small sizes only")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per check")
-    ap.add_argument("--only", choices=["symmetry", "por", "counter"], default=None)
+    ap.add_argument("--only", choices=["symmetry", "canonical", "por", "counter"], default=None)
     args = ap.parse_args(argv)
     if args.only in (None, "symmetry"):
         print("## Symmetry reduction, strong global fairness (paper 001 Table 1)\n")
-        print(table(["model", "N", "states", "s", "states (sym)", "s (sym)", "group",
-                     "same verdict", "paper states/s -> with"], symmetry_rows(args.quick, args.timeout)))
+        print(table(["model", "N", "verdict", "states", "s", "verdict (sym)", "states (sym)",
+                     "s (sym)", "paper states/s -> with"],
+                    symmetry_rows(args.quick, args.timeout)))
+    if args.only in (None, "canonical"):
+        print("\n## Cost of a canonical representative\n")
+        print(table(["model", "group", "states sampled", "their orbits", "us per representative",
+                     "us per successors()"], canonical_rows(args.quick)))
     if args.only in (None, "por"):
-        print("\n## Partial order reduction\n")
-        print(table(["model", "N", "fairness", "states", "s", "states (por)", "s (por)",
-                     "reduced nodes", "same verdict"], por_rows(args.quick, args.timeout)))
+        print("\n## Partial order reduction, Milner's scheduler with annotations (000 Table 3)\n")
+        print(table(["model", "verdict", "states", "s", "verdict (por)", "states (por)",
+                     "s (por)", "DFS, first candidate", "DFS, every candidate"],
+                    por_rows(args.quick, args.timeout)))
     if args.only in (None, "counter"):
-        print("\n## Process counter abstraction, cutoff 2 (paper 002 section 6, LE)\n")
-        print(table(["model", "fairness", "verdict", "abstract states", "s", "paper s", "reason"],
+        print("\n## Process counter abstraction (paper 002 section 6)\n")
+        print(table(["model", "fairness", "verdict", "states", "s", "paper s"],
                     counter_rows(args.quick, args.timeout)))
     return 0
 

@@ -24,12 +24,14 @@ Row format (one ``[[row]]`` table per verdict, all keys but the optional ones re
   ``fast`` (finishes in a few seconds here: these rows run in CI) and ``note`` (the
   analysis of a row whose verdict we do not reproduce, or a modelling remark; shown in
   the Markdown/RESULTS table, never changes the status);
-- optional ``reduction``: the reduction the paper used for this row, asked of
-  ``bridge.api.check`` through ``CheckOptions``: ``"counter-abstraction"`` (process
+- optional ``reduction``: the reduction asked of ``bridge.api.check`` for this row
+  through ``CheckOptions`` (the paper's, or one the row's note says is bridge's):
+  ``"counter-abstraction"`` (process
   counter abstraction, paper 002; with optional ``cutoff = K``, counts above K become
   omega, and ``unbounded = true``, the process families are unbounded, which needs a
   cutoff), ``"symmetry"`` (paper 001 sections 4-5: no or strong global fairness) or
-  ``"por"`` (partial order reduction: no or weak fairness, no event atoms). ``cutoff``
+  ``"por"`` (partial order reduction: no, weak or process-weak fairness, annotations;
+  event atoms the reduction cannot reorder around are refused). ``cutoff``
   and ``unbounded`` are allowed only with ``"counter-abstraction"``. A reduction the
   engine refuses for the row (unsound under its fairness, an event atom, no identical
   processes, ...) makes the row ``ERROR`` with the engine's reason: a reduced row never

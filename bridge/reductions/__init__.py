@@ -1,12 +1,15 @@
 """State-space reductions, each a wrapper of the ``StateSpace`` (DESIGN.md section 4).
 
-- ``por.PartialOrderReduction``: ample sets (C0-C3) for no/weak fairness and actions
-  that are not fairness visible (paper 000 section 4; refused under strong fairness,
-  001 section 6);
-- ``symmetry.SymmetryReduction``: the quotient by a symmetry verified on the IR, sound
-  with no fairness and with strong global fairness (001 Theorem 4);
+- ``por.PartialOrderReduction``: ample sets (C0-C3) for no/weak fairness and
+  annotations, event atoms of formulas that cannot see reordered invisible steps
+  (``_letters.py``), annotated events enabled only where stable and inevitable
+  (``_enabling.py``; paper 000 section 4; refused under strong fairness, 001 section 6);
+- ``symmetry.SymmetryReduction``: the quotient by a symmetry verified on the IR (full,
+  dihedral or rotation group; strided arrays proved with ``_ranges.py``), sound with no
+  fairness and with strong global fairness (001 Theorem 4);
 - ``counter.check_counter_abstraction``: process counter abstraction with a cutoff and
-  process-level weak/strong fairness (paper 002), a checker of its own.
+  process-level weak/strong fairness (paper 002), a checker of its own; a member's own
+  array cells are its locals.
 
 ``apply_reductions`` is what ``bridge.api`` calls: it wraps a compiled space with the
 reductions that were asked for *and* are sound for the property and fairness, and says

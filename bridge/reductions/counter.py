@@ -46,6 +46,7 @@ may-enabledness of local states, so Figures 3 and 4 are implemented here.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ from bridge.ir import (
     Edge,
     Event,
     If,
+    Index,
     InstanceRef,
     Interleave,
     Parallel,
@@ -80,6 +82,8 @@ from bridge.ir.property import (
     Property,
 )
 from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.reductions._enabling import operand_instances
+from bridge.reductions._graph import iter_sccs
 from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
 from bridge.reductions._rewrite import rewrite
 from bridge.reductions.dependencies import _event_may_match, event_name
@@ -103,6 +107,8 @@ class _Family:
     # per edge of ``edges``: the event name every member's step renders (``a``, ``a.0``),
     # ``base.*`` when the members' names differ or are not constant (erased), None: tau
     events: tuple[str | None, ...] = ()
+    # per edge: the names the members render (an erased step is one of them)
+    renders: tuple[frozenset[str], ...] = ()
 
 
 @dataclass
@@ -150,15 +156,7 @@ def _blocked_barriers(system: TransitionSystem, family: set[int]) -> frozenset[s
     member: a family without an edge for the event blocks it forever (``terminate`` of
     CSP# ``|||`` when the nodes never terminate)."""
     def instances(c: Any) -> set[int]:
-        out: set[int] = set()
-        stack = [c]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, InstanceRef):
-                out.add(x.instance)
-            else:
-                stack.extend(x.children)
-        return out
+        return set(operand_instances(c))
 
     blocked: set[str] = set()
     stack = [] if system.composition is None else [system.composition]
@@ -210,8 +208,22 @@ def _counter_variables(system: TransitionSystem) -> frozenset[str]:
     return frozenset(candidates - bad)
 
 
-def analyse_counter_model(system: TransitionSystem) -> CounterModel:
+def analyse_counter_model(
+    system: TransitionSystem, formula: Ltl | None = None
+) -> CounterModel:
     """Return the families of identical instances of ``system`` (identity erased).
+
+    Two refinements make families of processes that differ only in their index:
+
+    - *own cells*: a global array that each would-be member accesses at one constant
+      cell of its own (``t[i]`` in ``Proc(i)``), that no other instance accesses at those
+      cells and the formula does not read, is part of the member's local state: every
+      member's ``t[c_k]`` becomes the local ``t`` (the cells must start equal). The
+      concrete system is unchanged, so the abstraction is the same as if the model had
+      declared the cell local to the process;
+    - *observed members*: a member that renders an event atom of ``formula`` no other
+      member renders (``push_inv.0`` of ``Proc(0)``) stays outside the family, as a
+      concrete instance, so that the atom can be decided.
 
     Raises ``ConfigurationError`` if no two instances are identical and
     ``UnsupportedError`` for constructs the abstraction does not model (channels,
@@ -229,6 +241,25 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
     groups: dict[str, list[int]] = {}
     for k, inst in enumerate(system.instances):
         groups.setdefault(inst.process.split("(")[0], []).append(k)
+    atoms = _formula_events(formula)
+    for base, members in list(groups.items()):
+        groups[base] = _unobserved(members, system, procs, atoms)
+    reads = _formula_globals(system, formula)
+    member_edges: dict[int, tuple[Edge, ...]] = {}
+    member_locals: dict[int, tuple[Variable, ...]] = {}
+    notes: list[str] = []
+    for base, members in groups.items():
+        if len(members) < 2:
+            continue
+        own = _own_cells(system, members, procs, reads)
+        for k in members:
+            p = procs[system.instances[k].process]
+            edges, extra = _localise(p.edges, own, k, system)
+            member_edges[k] = edges
+            member_locals[k] = p.locals + extra
+        if own:
+            notes.append(f"counter abstraction: the cells {', '.join(f'{a}[i]' for a in sorted(own))} "
+                         f"of {base}(i) are local to each instance")
     families: list[_Family] = []
     in_family: set[int] = set()
     for base, members in groups.items():
@@ -241,13 +272,16 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
                 erased = []
                 break
             p = procs[inst.process]
-            erased.append((tuple(_erase_identity(e) for e in p.edges), p.locals, p.initial,
+            erased.append((tuple(_erase_identity(e) for e in member_edges[k]), member_locals[k],
+                           p.initial,
                            tuple((loc.id, loc.atomic, loc.end, loc.terminal) for loc in p.locations)))
         if not erased or any(x != erased[0] for x in erased):
             continue
         proc = procs[system.instances[members[0]].process]
         if any(loc.atomic for loc in proc.locations) or proc.channels:
             raise UnsupportedError.at(proc.span, f"counter abstraction of {base}: atomic locations or channels")
+        proc = dataclasses.replace(proc, edges=member_edges[members[0]],
+                                   locals=member_locals[members[0]])
         edges = erased[0][0]
         for k in members:
             for e in procs[system.instances[k].process].edges:
@@ -257,9 +291,8 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
                     raise UnsupportedError.at(
                         e.span, f"counter abstraction of {base}: barrier event '{event_name(e)}'"
                     )
-        families.append(_Family(base, tuple(members), proc, edges, _family_events(
-            [procs[system.instances[k].process].edges for k in members]
-        )))
+        events, renders = _family_events([member_edges[k] for k in members])
+        families.append(_Family(base, tuple(members), proc, edges, events, renders))
         in_family.update(members)
     if not families:
         raise ConfigurationError(
@@ -284,7 +317,147 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
     counters = _counter_variables(system)
     model = CounterModel(system, families, others, counters, shared)
     model.derived = _derived_counters(system, families, others, counters)
+    model.notes.extend(n for n in notes if any(f.name in n for f in families))
     return model
+
+
+def _formula_events(formula: Ltl | None) -> frozenset[str]:
+    names: set[str] = set()
+    stack = [] if formula is None else [formula]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, LtlEvent):
+            names.add(f.name)
+        for child in ("operand", "left", "right"):
+            sub = getattr(f, child, None)
+            if sub is not None:
+                stack.append(sub)
+    return frozenset(names)
+
+
+def _formula_globals(system: TransitionSystem, formula: Ltl | None) -> frozenset[str]:
+    """Return the globals the formula's state atoms read (propositions expanded)."""
+    props = {p.name: p.expr for p in system.propositions}
+    names: set[str] = set()
+    stack: list[Any] = [] if formula is None else [formula]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, LtlState):
+            stack.append(f.expr)
+            continue
+        if isinstance(f, Var) and f.scope == "global":
+            names.add(f.name)
+            if f.name in props:
+                stack.append(props[f.name])
+            continue
+        if isinstance(f, tuple):
+            stack.extend(f)
+        elif dataclasses.is_dataclass(f) and not isinstance(f, type):
+            stack.extend(getattr(f, fld.name) for fld in dataclasses.fields(f) if fld.name != "span")
+    return frozenset(names)
+
+
+def _unobserved(members: list[int], system: TransitionSystem, procs: dict[str, Process],
+                atoms: frozenset[str]) -> list[int]:
+    """Return ``members`` without those that render an event atom no other renders."""
+    if not atoms:
+        return members
+    renders = {k: {_rendered_event(e) for e in procs[system.instances[k].process].edges}
+               for k in members}
+    out = []
+    for k in members:
+        mine = renders[k] & atoms
+        others = set().union(*(renders[j] for j in members if j != k)) if len(members) > 1 else set()
+        if mine - others:
+            continue
+        out.append(k)
+    return out
+
+
+def _array_uses(system: TransitionSystem, procs: dict[str, Process]) -> dict[str, dict[int, set[int] | None]]:
+    """Return array -> instance -> the constant cells its edges access (None: some
+    access has a non-constant index)."""
+    arrays = {v.name for v in system.globals
+              if isinstance(v.type, ArrayType) and not isinstance(v.type.element, ArrayType)}
+    uses: dict[str, dict[int, set[int] | None]] = {}
+    for k, inst in enumerate(system.instances):
+        found: list[tuple[str, int | None]] = []
+
+        def fn(x: Any, found: list[tuple[str, int | None]] = found) -> Any:
+            if isinstance(x, Index) and isinstance(x.base, Var) and x.base.scope == "global" \
+                    and x.base.name in arrays:
+                c = x.index.value if isinstance(x.index, Const) else None
+                found.append((x.base.name, None if c is None else int(c)))
+            return x
+
+        for e in procs[inst.process].edges:
+            rewrite(e, fn)
+        for name, c in found:
+            per = uses.setdefault(name, {})
+            if c is None:
+                per[k] = None
+            elif k not in per:
+                per[k] = {c}
+            elif per[k] is not None:
+                per[k].add(c)  # type: ignore[union-attr]
+    return uses
+
+
+def _own_cells(system: TransitionSystem, members: list[int], procs: dict[str, Process],
+               formula_reads: frozenset[str]) -> dict[str, dict[int, int]]:
+    """Return array -> member -> its own cell, for the arrays whose cells are local to
+    the members (see ``analyse_counter_model``)."""
+    out: dict[str, dict[int, int]] = {}
+    variables = {v.name: v for v in system.globals}
+    for name, per in _array_uses(system, procs).items():
+        if name in formula_reads:
+            continue
+        cells: dict[int, int] = {}
+        for k in members:
+            used = per.get(k)
+            if used is None or len(used) != 1:
+                break
+            cells[k] = next(iter(used))
+        else:
+            mine = set(cells.values())
+            if len(mine) != len(members):
+                continue
+            if any(k not in cells and (used is None or used & mine) for k, used in per.items()):
+                continue
+            inits = {_cell_init(variables[name], c) for c in mine}
+            if len(inits) == 1:
+                out[name] = cells
+    return out
+
+
+def _cell_init(v: Variable, cell: int) -> int:
+    if isinstance(v.init, tuple):
+        return int(evaluate(v.init[cell], Env({}, {}, {}))) if cell < len(v.init) else 0  # type: ignore[arg-type]
+    return 0 if v.init is None else int(evaluate(v.init, Env({}, {}, {})))  # type: ignore[arg-type]
+
+
+def _localise(edges: tuple[Edge, ...], own: dict[str, dict[int, int]], k: int,
+              system: TransitionSystem) -> tuple[tuple[Edge, ...], tuple[Variable, ...]]:
+    """Return ``edges`` with member ``k``'s own cells ``a[c]`` read as the local ``a``,
+    and the locals to declare."""
+    if not own:
+        return edges, ()
+    mine = {name: cells[k] for name, cells in own.items()}
+
+    def fn(x: Any) -> Any:
+        if isinstance(x, Index) and isinstance(x.base, Var) and x.base.scope == "global" \
+                and x.base.name in mine and isinstance(x.index, Const) \
+                and int(x.index.value) == mine[x.base.name]:
+            return Var(x.base.name, "local")
+        return x
+
+    variables = {v.name: v for v in system.globals}
+    extra = tuple(
+        Variable(name, variables[name].type.element,  # type: ignore[attr-defined]
+                 Const(_cell_init(variables[name], cell)))
+        for name, cell in sorted(mine.items())
+    )
+    return tuple(rewrite(e, fn) for e in edges), extra
 
 
 def _rendered_event(edge: Edge) -> str | None:
@@ -301,18 +474,23 @@ def _rendered_event(edge: Edge) -> str | None:
     return ".".join(parts)
 
 
-def _family_events(member_edges: Sequence[Sequence[Edge]]) -> tuple[str | None, ...]:
+def _family_events(
+    member_edges: Sequence[Sequence[Edge]],
+) -> tuple[tuple[str | None, ...], tuple[frozenset[str], ...]]:
     """Return, per edge position of a family, the event name its step renders for every
     member (``_rendered_event``), or ``base.*`` when the members render different names
-    or a component is not an integer constant (the abstraction erased it)."""
+    or a component is not an integer constant (the abstraction erased it); and the
+    names the members render there (what an erased step may be)."""
     out: list[str | None] = []
+    renders: list[frozenset[str]] = []
     for position in zip(*member_edges, strict=True):
         names = {_rendered_event(e) for e in position}
+        renders.append(frozenset(n for n in names if n is not None))
         name = names.pop() if len(names) == 1 else None
         if name is None and position[0].event is not None:
             name = position[0].event.base + ".*"
         out.append(name)
-    return tuple(out)
+    return tuple(out), tuple(renders)
 
 
 def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
@@ -327,10 +505,16 @@ def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
     atom ``base`` itself never equals a name with components and is decided (false).
     """
     erased: dict[str, str] = {}
+    ambiguous: dict[str, str] = {}  # a name some member renders on an erased step
     for fam in model.families:
-        for e, ev in zip(fam.process.edges, fam.events, strict=True):  # unerased: spans
-            if ev is not None and ev.endswith(".*"):
+        renders = fam.renders or tuple(frozenset() for _ in fam.events)
+        for e, ev, names in zip(fam.process.edges, fam.events, renders, strict=True):  # spans
+            if ev is None or not ev.endswith(".*"):
+                continue
+            if not names or any(n.endswith(".*") for n in names):
                 erased.setdefault(ev[:-2], f"family {fam.name}{_line(e)}")
+            for n in names:
+                ambiguous.setdefault(n, f"family {fam.name}{_line(e)}")
     procs = {p.name: p for p in model.system.processes}
     for k in model.others:
         inst = model.system.instances[k]
@@ -339,6 +523,13 @@ def check_event_atoms(model: CounterModel, atoms: Iterable[LtlEvent]) -> None:
             if ev is not None and ev.endswith(".*"):
                 erased.setdefault(ev[:-2], f"instance {inst.name or k}{_line(e)}")
     for atom in atoms:
+        if atom.name in ambiguous:
+            raise UnsupportedError.at(
+                atom.span,
+                f"event atom '{atom.name}' in a counter abstraction: a family member renders it "
+                f"but the abstraction does not keep which one ({ambiguous[atom.name]}); use an "
+                "atom without components or a state atom",
+            )
         for base, where in erased.items():
             if atom.name.startswith(base + "."):
                 raise UnsupportedError.at(
@@ -792,50 +983,7 @@ class CounterResult:
 
 def _tarjan(nodes: Iterable[int], succ) -> list[list[int]]:
     """Return the SCCs of the subgraph reachable from ``nodes`` (iterative Tarjan)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ(root)))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ(w))))
-                    advanced = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-    return out
+    return list(iter_sccs(nodes, succ))
 
 
 class _Product:
@@ -940,7 +1088,6 @@ def _fair_subgraph(product: _Product, fairness: Fairness) -> tuple[list[int], fr
     loops of ω (a count that stays ω while processes keep leaving it), and never a
     transition of the image of a concrete loop.
     """
-    space = product.space
     roots = product.initial(product.space.initial_state())
     Work = tuple[list[int], frozenset[int]]
 
@@ -958,9 +1105,20 @@ def _fair_subgraph(product: _Product, fairness: Fairness) -> tuple[list[int], fr
 
         return [(c, banned) for c in _tarjan(sorted(nodes), succ)]
 
-    pending: list[Work] = [
-        (c, frozenset()) for c in _tarjan(roots, lambda n: [t for t, _s, _a in product.edges(n)])
-    ]
+    # Components are judged as the search completes them (an accepting fair one ends
+    # the search: a violation is reported before the whole product is built).
+    for top in iter_sccs(roots, lambda n: [t for t, _s, _a in product.edges(n)]):
+        found = _fair_part(product, fairness, [(top, frozenset())], internal_edges, decompose)
+        if found is not None:
+            return found
+    return None
+
+
+def _fair_part(product: _Product, fairness: Fairness, pending: list[tuple[list[int], frozenset[int]]],
+               internal_edges, decompose) -> tuple[list[int], frozenset[int]] | None:
+    """Return a fair accepting part of the components in ``pending`` (Figs. 3-4 and the
+    drained-state rule of ``_fair_subgraph``), or None."""
+    space = product.space
     while pending:
         comp, banned = pending.pop()
         members = set(comp)
@@ -1197,13 +1355,13 @@ def run_counter_abstraction(
     formula = prop.formula if isinstance(prop, Property) else prop
     if formula is None:
         raise ConfigurationError("counter abstraction checks LTL properties only")
-    model = analyse_counter_model(system)
+    model = analyse_counter_model(system, formula)
     aut, atoms = _translate(formula)
     check_event_atoms(model, [a for a in atoms if isinstance(a, LtlEvent)])
     deadline = None if timeout is None else time.monotonic() + timeout
     notes = [
         f"counter abstraction: {len(f.members)} identical instances of {f.name}" for f in model.families
-    ]
+    ] + model.notes
     if model.counter_vars and cutoff is not None:
         notes.append("process-counter variables: " + ", ".join(sorted(model.counter_vars)))
 

@@ -15,9 +15,12 @@ Checking, ch. 10; paper 001 section 6, C0-C3) are met as follows:
   leaves an atomic location. Only the candidate itself can then enable, disable or
   interfere with those edges, so no dependent step can happen before one of them.
 - **C2**: every such edge is invisible to the formula: it writes nothing its state
-  atoms read, its event matches no event atom. Formulas with ``X`` are refused (they are
-  not stutter invariant), and so are formulas with event atoms: inserting a step with no
-  event changes an event atom's letter, which is not stuttering.
+  atoms read, its event matches no event atom, and it neither enters nor leaves an
+  atomic location. Formulas with ``X`` are refused, and so are formulas with event atoms
+  that can tell where a step without a formula event is inserted
+  (``_letters.tau_robustness``: a reordered invisible step reads ``(L, {})`` right after
+  a letter with state part ``L``; ``[]<> work.0`` and ``[](a -> <> b)`` cannot see that,
+  ``[](w -> (w U p))`` can and is refused).
 - **C3** (cycle proviso), on the fly: SPIN's stack proviso, applied by the fair
   search's product (``bridge.fairness.product``) per *product* state when it is first
   expanded: the ample set proposed here (``ample_candidate``) is replaced by every
@@ -39,20 +42,62 @@ Checking, ch. 10; paper 001 section 6, C0-C3) are met as follows:
   built before the search, so it still stops at the first counterexample.
   ``back_edges`` (the back edges of a process graph) is used by symmetry detection.
 
-Fairness (paper 000 section 4): the reduction is applied with no fairness, with weak
-fairness (event or process level) and with per-event annotations, and refused
-(``ConfigurationError``) under strong local, strong global and process-level strong
-fairness over the whole system (paper 001 section 6 gives a globally fair run with no
-globally fair counterpart in any reduced graph). With weak fairness the reduced steps
-must also be *owned* by their instance (their action is not an event name another
-instance can engage in), and with annotations they must not be *fairness visible*
-(000 section 4): not annotated, not sharing an annotated event's name, not entering or
-leaving a location with an annotated edge, not writing what an annotated edge's guard
-reads. Because an ample edge is independent of every other instance, moving it earlier
-in a run only inserts stuttering positions into the enabled/engaged history of every
-other action; weakly fair runs keep a weakly fair representative (Peled's construction,
-where C3 forces every postponed step to be taken). Fairness must be judged on the full
-enabled sets: ``enabled_actions(state)`` returns them for the fairness engine.
+Ample sets. Under weak fairness (event or process level) the ample set is the
+enabled steps of one instance whose every edge at its location is local and independent
+of every other instance (the conditions above). With no whole-system fairness (the
+formula alone, or per-event annotations) it may be the enabled steps of a set ``S`` of
+instances closed under: the barrier partners of every edge leaving an ``S`` location
+(any instance that has the event in its alphabet), and every instance with an edge that
+conflicts in data with such an edge (``conflicts_across_instances``). A step outside
+the ample set then involves only instances outside ``S``, none of which can enable,
+disable or interfere with an ``S`` edge (their partners are in ``S``; their data is
+disjoint), which is C1 for synchronising systems (Valmari's stubborn sets, Peled's
+persistent sets); the smallest such set found from one enabled instance is proposed.
+This is what reduces Milner's cyclic scheduler (000 Table 3: ``ms`` with annotations):
+its steps are barriers ``a.i``, ``b.i``, ``c.i`` between two instances.
+
+Fairness (paper 000 section 4). Refused (``ConfigurationError``, by name) under strong
+local, strong global and process-level strong fairness over the whole system: paper
+001 section 6 gives a globally fair run with no globally fair counterpart in any
+reduced graph, and 000 section 4 a strong-local one. Applied with no fairness, with
+weak fairness (event or process level: the reduced steps must also be *owned* by their
+instance, their action not an event another instance can engage in; Peled's
+construction, where C3 forces every postponed step to be taken, keeps a weakly fair
+representative) and with per-event annotations ``f``/``wf``/``sf`` (000 Fig. 11). For
+annotations every step of a strict ample set must also satisfy one of:
+
+(a) it cannot *enable* an annotated event (``_enabling.may_enable`` is empty: no edge
+    of its target location, no annotated guard reading what it writes, is annotated);
+(b) it is *inevitable* (no infinite run keeps it enabled without taking it) and every
+    annotated event it may enable is *stable* (only its own occurrence disables it).
+
+Annotated events themselves may be in ample sets: fairness does not need their order,
+only how often they happen and are enabled. Why this is sound. Let ``rho`` be a fair
+accepting run of the full space and ``rho'`` the reduced run Peled's construction
+builds from it (Clarke, Grumberg and Peled, ch. 10): every step of ``rho`` is taken in
+``rho'`` (C3 puts a fully expanded state on every cycle, and there the construction
+takes the next step of ``rho``), visible steps in the same order, and the only extra
+steps are ample steps independent of the whole rest of ``rho`` (so enabled forever in
+``rho`` and never taken there). ``rho'`` is accepting: it differs from ``rho`` by tau
+letters only. Fairness, for an annotated event ``a`` that ``rho`` takes finitely often
+(``rho'`` takes it as often, plus extra steps, which only help): every state of
+``rho'`` is a state ``s_k`` of ``rho`` (with ``k`` unbounded along ``rho'``) plus
+ample steps moved ahead of it or added (they commute with what they pass). If those
+steps cannot enable ``a`` (a), ``a`` is enabled in ``rho'`` at most where it is in the
+matching ``s_k``, so wf/sf/f hold in ``rho'`` as in ``rho``. If one of them enabled a
+stable ``a`` (b), then ``a`` stays enabled in ``rho'`` until taken; that step is not an
+extra one (it is inevitable, and extra steps are enabled forever without being taken),
+and from then on ``a`` is enabled forever in ``rho`` too: a late state ``s_M`` of
+``rho`` plus the extra steps taken so far equals this state of ``rho'`` plus steps
+that are not ``a`` (which keep a stable ``a`` enabled), and extra steps cannot enable
+``a`` (they are of kind (a)), so ``a`` is enabled in ``s_M``: ``rho`` would not be fair. So ``rho'`` is a fair accepting run of the reduced space;
+conversely a reduced run is a full run, and its fairness is judged on the *full*
+enabled sets (``enabled_actions``, ``full_successors``: the fair checker must use them,
+``ReductionOptions.full_enabled_sets``). Paper 000 calls a step that enables or
+disables an annotated event *fairness visible* and keeps it out of ample sets; (a)
+allows disabling, (b) allows enabling where the model forces it, which is what the
+cyclic scheduler needs: ``work.i`` enables ``sf(b.i)``, and ``b.i`` (stable) cannot wait
+forever because the ring stops behind it.
 """
 
 from __future__ import annotations
@@ -65,6 +110,8 @@ from bridge.diagnostics import ConfigurationError
 from bridge.ir import FairnessMark, Process, Run, TransitionSystem
 from bridge.ir.expr import If, While
 from bridge.ir.property import Fairness, Ltl
+from bridge.reductions._enabling import EnablingAnalysis, annotated_events
+from bridge.reductions._letters import tau_robustness
 from bridge.reductions.dependencies import (
     EVERYTHING,
     EdgeAccess,
@@ -98,10 +145,13 @@ def por_refusal(
     observed = observe_formula(system, formula)
     if observed.uses_next:
         return "partial order reduction needs a formula without X (next): it was not applied"
-    if observed.events:
+    where = tau_robustness(formula)
+    if where is not None:
         return (
-            "partial order reduction is not applied to formulas with event atoms "
-            f"({', '.join(sorted(observed.events))}): an invisible step changes their letter"
+            "partial order reduction is not applied: the formula's event atoms "
+            f"({', '.join(sorted(observed.events))}) can tell where a step without a "
+            f"formula event is inserted (in '{where}'), so reordering invisible steps "
+            "could change its truth"
         )
     return None
 
@@ -317,6 +367,143 @@ class _Analysis:
         return dependent
 
 
+class _Persistent:
+    """Static facts for ample sets of several instances (no whole-system fairness):
+    per static instance and edge, the instances its ample set must contain (barrier
+    partners, data conflicts), whether it may leave an ample set (C2, atomicity), and
+    the annotated events it may enable."""
+
+    def __init__(
+        self,
+        system: TransitionSystem,
+        access: dict[EdgeKey, EdgeAccess],
+        observed: Observation,
+        annotations: Sequence[tuple[FairnessMark, str]],
+    ) -> None:
+        procs = {p.name: p for p in system.processes}
+        self.processes = [procs[inst.process] for inst in system.instances]
+        n = len(self.processes)
+        by_template: dict[str, list[int]] = {}
+        for k, inst in enumerate(system.instances):
+            by_template.setdefault(inst.process, []).append(k)
+        self.annotations = annotated_events(system, annotations)
+        self.enabling = EnablingAnalysis(system, access, self.annotations)
+        # event name -> instances having it in an alphabet of a Parallel operand
+        alphabet_members: dict[str, set[int]] = {}
+        for name, groups in self.enabling._groups.items():
+            for members in groups:
+                alphabet_members.setdefault(name, set()).update(members)
+        conflicts = _template_conflicts(access, {t: len(ks) for t, ks in by_template.items()})
+        self.partners: list[list[frozenset[int] | None]] = []
+        self.movable: list[list[bool]] = []
+        self.out: list[dict[int, list[int]]] = []
+        for k, proc in enumerate(self.processes):
+            atomic = {loc.id for loc in proc.locations if loc.atomic}
+            row: list[frozenset[int] | None] = []
+            movable: list[bool] = []
+            out: dict[int, list[int]] = {}
+            for i, e in enumerate(proc.edges):
+                out.setdefault(e.source, []).append(i)
+                acc = access[(proc.name, i)]
+                others: set[int] = set()
+                for template in conflicts.get((proc.name, i), ()):
+                    others.update(by_template.get(template, ()))
+                blocked = EVERYTHING in acc.reads or EVERYTHING in acc.writes
+                if acc.sync:
+                    name = event_name(e)
+                    if e.comm is not None or name is None or name.endswith(".*"):
+                        blocked = True  # a rendezvous or an unknown barrier
+                    else:
+                        others.update(alphabet_members.get(name, ()))
+                others.discard(k)
+                row.append(None if blocked else frozenset(others))
+                movable.append(not (
+                    e.source in atomic or e.target in atomic
+                    or is_visible(acc, proc.name, e, observed)
+                ))
+            self.partners.append(row)
+            self.movable.append(movable)
+            self.out.append(out)
+        self.count = n
+
+    def closure(self, start: int, location: Any) -> frozenset[int] | None:
+        """Return the smallest instance set containing ``start`` closed under partners
+        of the edges at their current locations (``location(k)``), or None."""
+        members = {start}
+        work = [start]
+        while work:
+            k = work.pop()
+            if k >= self.count:
+                return None
+            loc = location(k)
+            if loc is None:
+                return None
+            for i in self.out[k].get(loc, ()):
+                need = self.partners[k][i]
+                if need is None:
+                    return None
+                for m in need:
+                    if m not in members:
+                        members.add(m)
+                        work.append(m)
+        return frozenset(members)
+
+    def step_may_leave(self, step: Step) -> bool:
+        """Return True if ``step`` may be in a strict ample set: invisible (C2), and for
+        annotations, enabling no annotated event, or inevitable and enabling only stable
+        ones (module docstring)."""
+        enables: set[str] = set()
+        for k, i in step.edges:
+            if k >= self.count or i < 0 or not self.movable[k][i]:
+                return False
+            if self.annotations:
+                enables |= self.enabling.may_enable(k, i)
+        if not enables:
+            return True
+        if not all(self.enabling.stable(name) for name in enables):
+            return False
+        return self.enabling.inevitable(step.event, step.edges)
+
+
+def _template_conflicts(
+    access: dict[EdgeKey, EdgeAccess], counts: dict[str, int]
+) -> dict[EdgeKey, set[str]]:
+    """Return, per edge, the templates one of whose edges (in another instance) may be
+    dependent on it (``conflicts_across_instances``), indexed by shared data."""
+    def coarse(a: tuple) -> tuple:
+        if a[0] == "g":
+            return ("g", a[1])
+        return ("procs",) if a[0] in ("procs", "procs-end") else (a[0],)
+
+    by_key: dict[tuple, list[EdgeKey]] = {}
+    for key, acc in access.items():
+        for a in acc.reads | acc.writes:
+            if a[0] in ("l", "block"):
+                continue
+            by_key.setdefault(coarse(a), []).append(key)
+        by_key.setdefault(("pc",), []).append(key)  # moves, seen by P@label readers
+    out: dict[EdgeKey, set[str]] = {}
+    everything = [k for k, acc in access.items() if EVERYTHING in acc.reads | acc.writes]
+    for key, acc in access.items():
+        found: set[str] = set()
+        candidates: set[EdgeKey] = set(everything)
+        for a in acc.reads | acc.writes:
+            if a[0] in ("l", "block"):
+                continue
+            candidates.update(by_key.get(coarse(a), ()))
+        if any(r[0] in ("pc", "remote-l") for r in acc.reads):
+            candidates.update(by_key.get(("pc",), ()))
+        for other in candidates:
+            if other[0] in found:
+                continue
+            if other[0] == key[0] and counts.get(key[0], 1) <= 1:
+                continue  # the same single instance
+            if conflicts_across_instances(acc, key[0], access[other], other[0]):
+                found.add(other[0])
+        out[key] = found
+    return out
+
+
 class PartialOrderReduction:
     """A ``StateSpace`` wrapper that proposes ample sets to the fair search's product.
 
@@ -347,7 +534,14 @@ class PartialOrderReduction:
             raise ConfigurationError(refusal)
         self._space = space
         self._system = system
-        self._analysis = _Analysis(system, observe_formula(system, formula), fairness, annotations)
+        observed = observe_formula(system, formula)
+        self._analysis = _Analysis(system, observed, fairness, annotations)
+        # ample sets of several instances: with no whole-system fairness only
+        self._persistent = (
+            _Persistent(system, self._analysis.access, observed, annotations)
+            if fairness is Fairness.NONE else None
+        )
+        self._locations: dict[int, dict[int, int]] = {}  # template index -> loc index -> id
         self._templates = [inst.process for inst in system.instances]
         self._procs = {p.name: p for p in system.processes}
         self._max_states = max_states
@@ -418,10 +612,31 @@ class PartialOrderReduction:
         self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
     ) -> Sequence[tuple[Step, StateVector]]:
         """Return the ample subset of ``full`` (the steps enabled in ``state``) under
-        C0-C2: the steps of the qualifying instance with the fewest steps, else
-        ``full`` (C3 is the caller's: ``ample_candidate``)."""
+        C0-C2: the first of ``ample_candidates``, else ``full`` (C3 is the caller's:
+        ``ample_candidate``)."""
+        if len(full) > 1 and self._persistent is not None:
+            return self._persistent_candidates(state, full, first=True)[0] or full
+        candidates = self.ample_candidates(state, full)
+        return candidates[0] if candidates else full
+
+    def ample_candidates(
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
+    ) -> list[list[tuple[Step, StateVector]]]:
+        """Return every ample set found for ``state`` under C0-C2 (strict subsets of
+        ``full``), fewest steps first; deterministic in ``state``.
+
+        A search should keep the first candidate whose successors pass the cycle
+        proviso C3 and expand fully only when none does: the heuristic of Clarke,
+        Grumberg and Peled that PAT follows (paper 000 section 4) and SPIN's. Trying
+        the first candidate only is sound but weak on cyclic systems: on Milner's
+        cyclic scheduler with annotations, N = 10, a depth-first search that tries
+        every candidate stores 141 states, one that tries the first only 29158 (the
+        full space has 787320 states, 4 N 3^(N-1)); see ``benchmarks/reductions.py``.
+        """
         if len(full) <= 1:
-            return full
+            return []
+        if self._persistent is not None:
+            return self._persistent_candidates(state, full)
         by_instance: dict[int, list[tuple[Step, StateVector]]] = {}
         blocked: set[int] = set()
         for pair in full:
@@ -434,12 +649,77 @@ class PartialOrderReduction:
                 blocked.add(inst)
                 continue
             by_instance.setdefault(inst, []).append(pair)
+        out = []
         for inst, steps in sorted(by_instance.items(), key=lambda kv: (len(kv[1]), kv[0])):
             if inst in blocked or len(steps) == len(full):
                 continue
             if self._qualifies(inst, steps, state):
-                return steps
-        return full
+                out.append(steps)
+        return out
+
+    def _persistent_candidates(
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]], first: bool = False
+    ) -> list[list[tuple[Step, StateVector]]]:
+        """Return the enabled steps of each partner-closed instance set grown from one
+        enabled instance, when they may all leave (module docstring), fewest first.
+        ``first``: only the first of them (``[[]]`` when there is none), found without
+        judging the sets that cannot be smaller."""
+        persistent = self._persistent
+        assert persistent is not None
+        none: list[list[tuple[Step, StateVector]]] = [[]] if first else []
+        counts: dict[int, int] = {}
+        for step, _t in full:
+            if step.stutter or not step.edges:
+                return none
+            for k in step.processes:
+                counts[k] = counts.get(k, 0) + 1
+        location = self._location_function(state)
+        tried: set[frozenset[int]] = set()
+        found: list[tuple[int, int, list[tuple[Step, StateVector]]]] = []
+        for k in sorted(counts, key=lambda x: (counts[x], x)):
+            members = persistent.closure(k, location)
+            if members is None or members in tried:
+                continue
+            tried.add(members)
+            ample = [pair for pair in full if all(p in members for p in pair[0].processes)]
+            if not ample or len(ample) == len(full):
+                continue
+            if first and found and len(ample) >= found[0][0]:
+                continue
+            if all(persistent.step_may_leave(step) for step, _t in ample):
+                if first:
+                    found = [(len(ample), 0, ample)]
+                    if len(ample) == 1:
+                        break
+                else:
+                    found.append((len(ample), len(found), ample))
+        if first:
+            return [found[0][2]] if found else none
+        return [ample for _n, _i, ample in sorted(found, key=lambda x: (x[0], x[1]))]
+
+    def _location_function(self, state: StateVector) -> Any:
+        """Return instance -> its location id in ``state`` (None if unknown)."""
+        space = self._space
+        layout_of = getattr(space, "layout_of", None)
+        if layout_of is None:
+            return lambda k: None
+        rl = layout_of(state)
+        bases = rl.bases
+        templates = rl.templates
+        processes = space.layout.processes  # type: ignore[attr-defined]
+        cache = self._locations
+
+        def location(k: int) -> int | None:
+            if k >= len(bases):
+                return None
+            t = templates[k]
+            ids = cache.get(t)
+            if ids is None:
+                ids = {index: loc for loc, index in processes[t].location_index.items()}
+                cache[t] = ids
+            return ids.get(state[bases[k]])
+
+        return location
 
     def _qualifies(
         self, inst: int, steps: Sequence[tuple[Step, StateVector]], state: StateVector

@@ -3,45 +3,62 @@
 ``detect_symmetry(system, formula, fairness)`` finds *families* (instances of one process
 template, or of templates specialised per parameter value, e.g. CSP# ``Node(0)``..
 ``Node(N-1)``, Promela ``active [N] proctype P``) and a permutation group of their
-positions, and **verifies it on the IR** before it is used (never assumed):
+positions, and **verifies it on the IR** before it is used (never assumed).
 
-- each instance's edges are specialised (parameters and ``_pid`` replaced by their
-  constant values, constants folded, commutative operators sorted) and, for a generator
-  ``g`` of the group, renaming every constant index ``c`` into a *family array* (a
-  one-dimensional global array as long as the family) and every constant event component
-  ``c`` (``rule1.0.1``) to ``g(c)`` must turn the edges of the instance at position ``p``
-  into exactly those of the instance at ``g(p)``; an index into a family array that is
-  not constant after specialisation refuses the symmetry;
-- every other process must be invariant under the renaming, or be a finite *phase*
-  (acyclic graph, like CSP# ``Init(); ...``): states are then canonicalised only once
-  every such process has no edge left;
-- the initial state (once canonicalisation applies) and the formula's atoms must be
-  invariant: atoms are compared after renaming and normalisation (so
-  ``leader[0] + leader[1] + leader[2] == 1`` is invariant), event atoms whose name
-  changes under renaming refuse the symmetry.
+The group acts on a state by moving, for a permutation ``g`` of the positions ``0..n-1``:
 
-The full symmetric group is tried first (generators: the transposition (0 1) and the
-cycle (0 1 .. n-1)), then the rotations alone (rings: ``bullet[(i + 1) % N]`` is
-preserved by rotations only). The group acts on a state by moving instance segments
-(their parameter slots stay: a parameter names the position) and family-array cells.
+- the instance segments of the family (their parameter slots stay: a parameter names
+  the position);
+- *family arrays*: one-dimensional global arrays of ``n * k`` cells, cell ``p * k + r``
+  belonging to position ``p`` (``k = 1``: ``leader[N]``; ``k = C``: ``bit[N * C]``, the
+  ``C`` bits of node ``p``, indexed ``bit[p * C + color[q]]``) move to ``g(p) * k + r``;
+- event names: the components of an event base that depend on the position (those whose
+  values differ between members: ``recolor.u.(u + 1)%N.k`` has position components 0
+  and 1 and a colour component 2) are renamed ``c -> g(c)``. This is one function on
+  event names, so the renaming is a bijection of steps.
+
+Verification, for every generator ``g`` of the candidate group: each instance's edges
+are specialised (parameters and ``_pid`` replaced by their values, constants folded,
+commutative operators sorted) and the renaming must turn the edges of the instance at
+position ``p`` into exactly those of the instance at ``g(p)``. An index into a family
+array is renamed by its block: a constant ``c`` is in block ``c // k``; ``c + R`` with
+``R`` not constant is in block ``p`` only if every value of ``R`` keeps it there, which
+``_ranges.global_ranges`` (an interval analysis of the whole model) must prove, else the
+symmetry is refused. Every other process must be invariant under the renaming, or be a
+finite *phase* (acyclic graph, like CSP# ``Init(); ...``): states are then canonicalised
+only once every such process has no edge left. The initial state (once canonicalisation
+applies) and the formula's atoms must be invariant: atoms are compared after renaming
+and normalisation (so ``leader[0] + leader[1] + leader[2] == 1`` is invariant), and an
+event atom whose name the renaming changes refuses the symmetry.
+
+Groups tried, largest first: the full symmetric group (generators: the transposition
+(0 1) and the cycle (0 1 .. n-1)), the dihedral group of a ring (the cycle and the
+reflection ``p -> -p mod n``: an undirected ring, whose nodes talk to both neighbours),
+the rotations alone (a directed ring: ``bullet[(i + 1) % N]``).
 
 Soundness (paper 001): with no fairness (Theorem 2) and with strong global fairness
 (Theorem 4, via Theorem 3 and Lemma 2: a terminal accepting SCC exists in the quotient
-iff in the full graph). Weak and strong local fairness are refused (001 section 1: their
-combination with symmetry needs the threaded-structure method of Emerson and Sistla,
-not implemented).
+iff in the full graph; the theorem allows events to be permuted with the states, 001
+section 5). Weak and strong local fairness are refused (001 section 1: their combination
+with symmetry needs the threaded-structure method of Emerson and Sistla, not
+implemented).
 
 ``SymmetryReduction`` is the quotient ``StateSpace`` (Def. 4): successors are the
-wrapped space's steps with canonical targets. ``concretize`` maps a path of the
-quotient back to a concrete run (Lemma 1; a loop is unfolded until the permutation
-closes, as in the proof of Theorem 3).
+wrapped space's steps with canonical targets. The representative of a state is the
+least state (tuple order) of its orbit under a ring group (``n`` or ``2n`` candidates,
+each built by one precomputed ``operator.itemgetter``), and the state with the family's
+positions sorted under the full group. ``concretize`` maps a path of the quotient back
+to a concrete run (Lemma 1; a loop is unfolded until the permutation closes, as in the
+proof of Theorem 3).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from bridge.diagnostics import ConfigurationError, UnsupportedError
@@ -62,6 +79,7 @@ from bridge.ir import (
     Var,
 )
 from bridge.ir.property import Fairness, Ltl, LtlEvent, LtlState
+from bridge.reductions._ranges import Interval, global_ranges, interval
 from bridge.reductions._rewrite import rewrite
 from bridge.reductions.dependencies import fold_constant
 from bridge.reductions.por import back_edges
@@ -69,6 +87,8 @@ from bridge.semantics.successors import StateSpace, StateVector, Step
 
 SOUND_FAIRNESS = frozenset({Fairness.NONE, Fairness.STRONG_GLOBAL})
 _COMMUTATIVE = frozenset({"+", "*", "&&", "||", "&", "|", "^", "==", "!=", "xor"})
+GROUPS = ("full", "dihedral", "rotation")  # tried in this order (largest first)
+_ENUMERATED = 4  # up to this many positions the full group is enumerated (n! elements)
 
 Permutation = tuple[int, ...]  # position p moves to perm[p]
 
@@ -80,13 +100,25 @@ class _NotSymmetric(Exception):
 @dataclass(frozen=True)
 class Family:
     """Instances (in position order) of one template, the family arrays indexed by
-    position, and the group: ``"full"`` (every permutation) or ``"rotation"``."""
+    position with their strides (``strides[i]`` cells of ``arrays[i]`` per position),
+    the position components of event bases, and the group: ``"full"`` (every
+    permutation), ``"dihedral"`` (rotations and reflections of a ring) or
+    ``"rotation"``."""
 
     template: str
     instances: tuple[int, ...]
     arrays: tuple[str, ...]
     group: str
     parameter_slots: tuple[int, ...] = ()  # segment-relative slots kept in place
+    strides: tuple[int, ...] = ()  # per array; empty: 1 each
+    # event base -> the component indices that are positions; a base not listed has
+    # none; None: every integer component below n is a position
+    event_slots: tuple[tuple[str, tuple[int, ...]], ...] | None = None
+
+    def stride(self, array: str) -> int:
+        if not self.strides:
+            return 1
+        return self.strides[self.arrays.index(array)]
 
 
 @dataclass(frozen=True)
@@ -97,6 +129,18 @@ class SymmetrySpec:
     families: tuple[Family, ...]
     phases: tuple[int, ...]  # instance ids
     notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Renaming:
+    """How a permutation of positions acts on IR text: family arrays (name -> cells per
+    position), the position components of events, and the value intervals that prove a
+    non-constant index stays in one position's block."""
+
+    n: int
+    arrays: dict[str, int]
+    event_slots: dict[str, frozenset[int]] | None
+    ranges: dict[str, Interval | None] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------
@@ -120,6 +164,11 @@ def _normalise(node: Any) -> Any:
                         stack.extend((cur.right, cur.left))
                     else:
                         operands.append(cur)
+                if node.op == "+":
+                    # one constant term: 3 + color[2] + 1 -> 4 + color[2]
+                    total = sum(int(o.value) for o in operands if isinstance(o, Const))
+                    rest = [o for o in operands if not isinstance(o, Const)]
+                    operands = rest + ([Const(total)] if total or not rest else [])
                 operands.sort(key=repr)
                 acc = operands[0]
                 for o in operands[1:]:
@@ -145,30 +194,95 @@ def _specialise(node: Any, params: dict[str, int], pid: int | None) -> Any:
     return rewrite(node, fn)
 
 
-def _rename(node: Any, perm: Permutation, arrays: frozenset[str]) -> Any:
-    """Rename constant family-array indices and constant event components by ``perm``."""
+def _split_index(index: Any) -> tuple[int, list[Any]]:
+    """Return ``(c, terms)`` with ``index == c + sum(terms)`` and ``terms`` not constant."""
+    c = fold_constant(index)
+    if c is not None:
+        return c, []
+    terms: list[Any] = []
+    total = 0
+    stack = [index]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Binary) and cur.op == "+":
+            stack.extend((cur.right, cur.left))
+            continue
+        v = fold_constant(cur)
+        if v is None:
+            terms.append(cur)
+        else:
+            total += v
+    return total, terms
+
+
+def _block_of(index: Any, stride: int, renaming: _Renaming, array: str) -> tuple[int, int, list[Any]]:
+    """Return ``(position, c, terms)``: the position whose block every value of the index
+    ``c + sum(terms)`` falls in (proved with the value intervals), or raise."""
+    c, terms = _split_index(index)
+    if not terms:
+        return c // stride, c, terms
+    lo = hi = 0
+    for t in terms:
+        iv = interval(t, renaming.ranges)
+        if iv is None:
+            raise _NotSymmetric(
+                f"array '{array}' is indexed by a non-constant expression whose values "
+                "the interval analysis cannot bound"
+            )
+        lo, hi = lo + iv[0], hi + iv[1]
+    if (c + lo) // stride != (c + hi) // stride or c + lo < 0:
+        raise _NotSymmetric(
+            f"array '{array}' is indexed by a non-constant expression that may leave one "
+            f"position's block of {stride} cell(s)"
+        )
+    return (c + lo) // stride, c, terms
+
+
+def _event_positions(renaming: _Renaming, base: str, arity: int) -> frozenset[int]:
+    if renaming.event_slots is None:
+        return frozenset(range(arity))
+    return renaming.event_slots.get(base, frozenset())
+
+
+def _rename(node: Any, perm: Permutation, renaming: _Renaming) -> Any:
+    """Rename family-array indices (by block) and the position components of events
+    by ``perm``."""
     n = len(perm)
+    arrays = renaming.arrays
 
     def fn(x: Any) -> Any:
         if isinstance(x, Index) and isinstance(x.base, Var) and x.base.scope == "global" \
                 and x.base.name in arrays:
-            c = fold_constant(x.index)
-            if c is None:
-                raise _NotSymmetric(
-                    f"array '{x.base.name}' is indexed by a non-constant expression"
-                )
-            if 0 <= c < n:
-                return Index(x.base, Const(perm[c]))
-            return x
+            stride = arrays[x.base.name]
+            pos, c, terms = _block_of(x.index, stride, renaming, x.base.name)
+            if not 0 <= pos < n:
+                return x  # out of the array: both sides fail the same way
+            shifted = c + (perm[pos] - pos) * stride
+            index: Any = Const(shifted)
+            for t in terms:
+                index = Binary("+", index, t)
+            return Index(x.base, _normalise(index) if terms else index)
         if isinstance(x, Event):
+            slots = _event_positions(renaming, x.base, len(x.components))
             comps = []
-            for comp in x.components:
+            for j, comp in enumerate(x.components):
                 c = fold_constant(comp)
-                comps.append(Const(perm[c]) if c is not None and 0 <= c < n else comp)
+                renamed = j in slots and c is not None and 0 <= c < n
+                comps.append(Const(perm[c]) if renamed else comp)
             return Event(x.base, tuple(comps))
         return _normalise(x)
 
     return rewrite(node, fn)
+
+
+def _rename_event_name(name: str, perm: Permutation, renaming: _Renaming) -> str:
+    parts = name.split(".")
+    slots = _event_positions(renaming, parts[0], len(parts) - 1)
+    out = [parts[0]]
+    for j, c in enumerate(parts[1:]):
+        renamed = j in slots and c.isdigit() and int(c) < len(perm)
+        out.append(str(perm[int(c)]) if renamed else c)
+    return ".".join(out)
 
 
 def _edge_key(e: Edge) -> Any:
@@ -251,7 +365,9 @@ def detect_symmetry(
         specialised[k] = _live_edges(
             tuple(_specialise(e, params, k) for e in proc.edges)
         )
+    ranges = global_ranges(system)
     families: list[Family] = []
+    renamings: list[_Renaming] = []
     reasons: list[str] = []
     family_members: set[int] = set()
     for base, members in groups.items():
@@ -265,21 +381,34 @@ def detect_symmetry(
         if any(procs[t].channels for t in tmpl):
             reasons.append(f"{base} declares channels (channel ids are not permuted)")
             continue
-        arrays = _family_arrays(system, len(members))
-        group = None
-        for candidate in ("full", "rotation"):
-            try:
-                _verify_family(system, members, specialised, arrays, candidate)
-            except _NotSymmetric as why:
-                reasons.append(f"{base} ({candidate} symmetry): {why}")
-                continue
-            group = candidate
-            break
-        if group is None:
+        n = len(members)
+        arrays = _family_arrays(system, n)
+        found = None
+        for group in _candidate_groups(n):
+            for slots in (_typed_event_slots(members, specialised), None):
+                renaming = _Renaming(n, arrays, slots, ranges)
+                try:
+                    _verify_family(members, specialised, renaming, group)
+                except _NotSymmetric as why:
+                    reason = f"{base} ({group} symmetry): {why}"
+                    if reason not in reasons:
+                        reasons.append(reason)
+                    continue
+                found = (group, renaming)
+                break
+            if found is not None:
+                break
+        if found is None:
             continue
+        group, renaming = found
         proc = procs[system.instances[members[0]].process]
-        families.append(Family(base, tuple(members), tuple(sorted(arrays)), group,
-                               _parameter_slots(proc)))
+        names = tuple(sorted(renaming.arrays))
+        event_slots = None if renaming.event_slots is None else tuple(
+            sorted((b, tuple(sorted(v))) for b, v in renaming.event_slots.items())
+        )
+        families.append(Family(base, tuple(members), names, group, _parameter_slots(proc),
+                               tuple(renaming.arrays[a] for a in names), event_slots))
+        renamings.append(renaming)
         family_members.update(members)
     if not families:
         raise ConfigurationError(
@@ -291,12 +420,11 @@ def detect_symmetry(
         if k in family_members:
             continue
         proc = procs[inst.process]
-        for fam in families:
+        for fam, renaming in zip(families, renamings, strict=True):
             try:
                 for perm in _generators(len(fam.instances), fam.group):
-                    arrays = frozenset(fam.arrays)
                     renamed = _canon_edges(_live_edges(tuple(
-                        _rename(e, perm, arrays) for e in specialised[k]
+                        _rename(e, perm, renaming) for e in specialised[k]
                     )))
                     if renamed != _canon_edges(specialised[k]):
                         raise _NotSymmetric(f"process {inst.name or inst.process} is not invariant")
@@ -308,13 +436,45 @@ def detect_symmetry(
                     ) from None
                 if k not in phases:
                     phases.append(k)
-    _check_formula(system, formula, families)
-    notes = tuple(
-        f"symmetry: {len(f.instances)} instances of {f.template}, {f.group} group"
-        + (f", arrays {', '.join(f.arrays)}" if f.arrays else "")
-        for f in families
-    )
+    _check_formula(system, formula, families, renamings)
+    notes = tuple(_describe(f) for f in families)
     return SymmetrySpec(tuple(families), tuple(phases), notes)
+
+
+def _describe(f: Family) -> str:
+    arrays = [a if f.stride(a) == 1 else f"{a} ({f.stride(a)} cells per node)" for a in f.arrays]
+    return (f"symmetry: {len(f.instances)} instances of {f.template}, {f.group} group"
+            + (f", arrays {', '.join(arrays)}" if arrays else ""))
+
+
+def _candidate_groups(n: int) -> tuple[str, ...]:
+    if n <= 3:  # the dihedral group of 3 points is the full group
+        return ("full", "rotation")
+    return GROUPS
+
+
+def _typed_event_slots(
+    members: list[int], specialised: dict[int, list[Edge]]
+) -> dict[str, frozenset[int]]:
+    """Return, per event base of the family, the components that name positions: those
+    whose set of values differs between members (``recolor.u.v.k``: u and v; k, the
+    colour, takes the same values in every member). Verification proves the choice."""
+    values: dict[tuple[str, int], list[frozenset]] = {}
+    for k in members:
+        seen: dict[tuple[str, int], set] = {}
+        for e in specialised[k]:
+            if e.event is None:
+                continue
+            for j, comp in enumerate(e.event.components):
+                c = fold_constant(comp)
+                seen.setdefault((e.event.base, j), set()).add(c)
+        for key, vals in seen.items():
+            values.setdefault(key, []).append(frozenset(vals))
+    slots: dict[str, set[int]] = {}
+    for (base, j), per_member in values.items():
+        if len(per_member) != len(members) or len(set(per_member)) > 1:
+            slots.setdefault(base, set()).add(j)
+    return {b: frozenset(js) for b, js in slots.items()}
 
 
 def _shape(p: Process) -> Any:
@@ -344,27 +504,46 @@ def _scalars(t: Any) -> int:
     return 1
 
 
-def _family_arrays(system: TransitionSystem, n: int) -> frozenset[str]:
-    return frozenset(
-        v.name for v in system.globals
-        if isinstance(v.type, ArrayType) and v.type.length == n
+def _family_arrays(system: TransitionSystem, n: int) -> dict[str, int]:
+    """Return the one-dimensional global arrays whose length is a multiple of ``n``,
+    with their cells per position (a hypothesis; verification proves or refutes it)."""
+    return {
+        v.name: v.type.length // n for v in system.globals
+        if isinstance(v.type, ArrayType) and v.type.length % n == 0 and v.type.length > 0
         and not isinstance(v.type.element, ArrayType)
-    )
+    }
 
 
 def _generators(n: int, group: str) -> list[Permutation]:
     cycle = tuple((p + 1) % n for p in range(n))
-    if group == "rotation" or n < 3:
-        return [cycle] if n >= 2 else []
+    if n < 2:
+        return []
+    if group == "rotation" or n == 2:
+        return [cycle]
+    if group == "dihedral":
+        return [cycle, tuple((-p) % n for p in range(n))]
     swap = (1, 0) + tuple(range(2, n))
     return [swap, cycle]
 
 
+def group_elements(n: int, group: str) -> list[Permutation]:
+    """Return every element of a ring group (``rotation``: n, ``dihedral``: 2n) or of
+    the full group on a few positions (n!), as a map "representative position j takes
+    position perm[j]"."""
+    if group == "full":
+        return list(itertools.permutations(range(n)))
+    rotations = [tuple((j + r) % n for j in range(n)) for r in range(n)]
+    if group == "rotation":
+        return rotations
+    if group == "dihedral":
+        return rotations + [tuple((r - j) % n for j in range(n)) for r in range(n)]
+    raise ValueError(group)
+
+
 def _verify_family(
-    system: TransitionSystem,
     members: list[int],
     specialised: dict[int, list[Edge]],
-    arrays: frozenset[str],
+    renaming: _Renaming,
     group: str,
 ) -> None:
     n = len(members)
@@ -372,7 +551,7 @@ def _verify_family(
     for perm in _generators(n, group):
         for p in range(n):
             renamed = _canon_edges(_live_edges(tuple(
-                _rename(e, perm, arrays) for e in specialised[members[p]]
+                _rename(e, perm, renaming) for e in specialised[members[p]]
             )))
             if renamed != canon[perm[p]]:
                 raise _NotSymmetric(
@@ -382,7 +561,8 @@ def _verify_family(
         # a family process may also be written to by others: checked with the others
 
 
-def _check_formula(system: TransitionSystem, formula: Ltl | None, families: list[Family]) -> None:
+def _check_formula(system: TransitionSystem, formula: Ltl | None, families: list[Family],
+                   renamings: list[_Renaming]) -> None:
     props = {p.name: p.expr for p in system.propositions}
     globals_ = {v.name for v in system.globals}
     atoms: list[Any] = []
@@ -406,17 +586,11 @@ def _check_formula(system: TransitionSystem, formula: Ltl | None, families: list
             return _normalise(x)
         return rewrite(e, fn)
 
-    for fam in families:
-        arrays = frozenset(fam.arrays)
+    for fam, renaming in zip(families, renamings, strict=True):
         for perm in _generators(len(fam.instances), fam.group):
             for atom in atoms:
                 if isinstance(atom, LtlEvent):
-                    parts = atom.name.split(".")
-                    renamed = [parts[0]] + [
-                        str(perm[int(c)]) if c.isdigit() and int(c) < len(perm) else c
-                        for c in parts[1:]
-                    ]
-                    if ".".join(renamed) != atom.name:
+                    if _rename_event_name(atom.name, perm, renaming) != atom.name:
                         raise ConfigurationError(
                             f"symmetry reduction refused: event atom '{atom.name}' is not "
                             f"invariant under permutations of {fam.template}"
@@ -424,7 +598,7 @@ def _check_formula(system: TransitionSystem, formula: Ltl | None, families: list
                     continue
                 try:
                     original = expand(atom.expr)
-                    renamed_e = _rename(original, perm, arrays)
+                    renamed_e = _rename(original, perm, renaming)
                 except _NotSymmetric as why:
                     raise ConfigurationError(
                         f"symmetry reduction refused: atom '{atom.text}': {why}"
@@ -462,12 +636,67 @@ def _mentions_locals_of(e: Any) -> bool:
 # The quotient state space
 
 
+class _Plan:
+    """The group action on the states of one runtime layout: per family, the state
+    slots of each position (segment slots without parameters, then family-array
+    cells), and for a ring group one ``itemgetter`` per group element."""
+
+    __slots__ = ("cells", "getters", "done", "representative")
+
+    def __init__(self) -> None:
+        self.representative: Any = None  # state -> representative (built last)
+        # per family: None (a member does not exist in this layout) or the slot lists
+        self.cells: list[list[list[int]] | None] = []
+        # per family: (getters, permutations) of an enumerated group, or a _Sorter
+        self.getters: list[Any] = []
+        self.done: list[tuple[int, frozenset[int]]] = []  # (slot, finished locations)
+
+
+class _Sorter:
+    """The full group on ``n`` positions: the representative has the positions sorted
+    by content (position keys and the permuting maps are ``itemgetter``s; the maps of
+    the permutations met are cached)."""
+
+    __slots__ = ("cells", "size", "keys", "maps")
+
+    def __init__(self, cells: list[list[int]], size: int) -> None:
+        self.cells = cells
+        self.size = size
+        self.keys = [itemgetter(*slots) for slots in cells]
+        self.maps: dict[Permutation, Any] = {}
+
+    def permutation(self, state: StateVector) -> Permutation:
+        keys = [k(state) for k in self.keys]
+        return tuple(sorted(range(len(keys)), key=keys.__getitem__))
+
+    def apply(self, state: StateVector, perm: Permutation) -> StateVector:
+        """Return ``state`` with position ``j``'s slots taken from position ``perm[j]``."""
+        getter = self.maps.get(perm)
+        if getter is None:
+            getter = _permuting_getter(self.cells, perm, self.size)
+            if len(self.maps) < 100_000:
+                self.maps[perm] = getter
+        return getter(state)
+
+    def __call__(self, state: StateVector) -> StateVector:
+        return self.apply(state, self.permutation(state))
+
+
+def _permuting_getter(cells: list[list[int]], perm: Permutation, size: int) -> Any:
+    idx = list(range(size))
+    for j, src in enumerate(perm):
+        for a, b in zip(cells[j], cells[src], strict=True):
+            idx[a] = b
+    return itemgetter(*idx)
+
+
 class SymmetryReduction:
     """The quotient ``StateSpace`` of paper 001 Def. 4 for a verified ``SymmetrySpec``.
 
     Needs the compiled space's layout (``layout_of(state).bases``) to find instance
     segments and ``layout.globals`` for the family arrays. Everything else is delegated
-    to the wrapped space.
+    to the wrapped space. ``canonicalised`` counts successors replaced by another
+    state of their orbit, ``canonical_calls`` the representatives computed.
     """
 
     def __init__(self, space: StateSpace, system: TransitionSystem, spec: SymmetrySpec) -> None:
@@ -478,8 +707,9 @@ class SymmetryReduction:
         self._system = system
         self.spec = spec
         self._layout = layout
-        self._arrays = [
-            [layout.globals[name].offset for name in fam.arrays] for fam in spec.families
+        self._array_cells = [
+            [(layout.globals[name].offset, fam.stride(name)) for name in fam.arrays]
+            for fam in spec.families
         ]
         self._phase_done: list[tuple[int, frozenset[int]]] = []
         procs = {p.name: p for p in system.processes}
@@ -491,7 +721,12 @@ class SymmetryReduction:
                 tpl.location_index[loc.id] for loc in proc.locations if loc.id not in sources
             )
             self._phase_done.append((k, done))
+        self._plans: dict[int, _Plan] = {}
         self.canonicalised = 0
+        self.canonical_calls = 0
+        self._static_plan: _Plan | None = None
+        if not getattr(layout, "dynamic", True):
+            self._static_plan = self._plan(space.initial_states()[0])
         if not spec.phases:
             for init in space.initial_states():
                 for fam_index, fam in enumerate(spec.families):
@@ -506,78 +741,116 @@ class SymmetryReduction:
 
     # -- group action ---------------------------------------------------------------
 
-    def _active(self, state: StateVector) -> bool:
-        if not self._phase_done:
-            return True
-        bases = self._space.layout_of(state).bases  # type: ignore[attr-defined]
-        return all(k < len(bases) and state[bases[k]] in done for k, done in self._phase_done)
+    def _plan(self, state: StateVector) -> _Plan:
+        rl = self._space.layout_of(state)  # type: ignore[attr-defined]
+        plan = self._plans.get(id(rl))
+        if plan is not None:
+            return plan
+        plan = _Plan()
+        bases = rl.bases
+        size = len(state)
+        for fam, arrays in zip(self.spec.families, self._array_cells, strict=True):
+            if any(k >= len(bases) for k in fam.instances):
+                plan.cells.append(None)
+                plan.getters.append(None)
+                continue
+            seg = self._space.process_of(fam.instances[0], state).size  # type: ignore[attr-defined]
+            keep = set(fam.parameter_slots)
+            cells = []
+            for p, k in enumerate(fam.instances):
+                slots = [bases[k] + off for off in range(seg) if off not in keep]
+                for offset, stride in arrays:
+                    slots.extend(range(offset + p * stride, offset + (p + 1) * stride))
+                cells.append(slots)
+            plan.cells.append(cells)
+            n = len(fam.instances)
+            if fam.group == "full" and n > _ENUMERATED:
+                plan.getters.append(_Sorter(cells, size))
+                continue
+            perms = group_elements(n, fam.group)
+            plan.getters.append(([_permuting_getter(cells, p, size) for p in perms], perms))
+        for k, done in self._phase_done:
+            plan.done.append((bases[k] if k < len(bases) else -1, done))
+        plan.representative = self._representative_function(plan)
+        self._plans[id(rl)] = plan
+        return plan
+
+    def _representative_function(self, plan: _Plan) -> Any:
+        """Return a function state -> representative for one layout: the hot path of
+        ``successors`` (no permutations kept)."""
+        done = tuple(plan.done)
+        steps: list[Any] = []
+        for f, cells in enumerate(plan.cells):
+            if cells is None:
+                continue
+            action = plan.getters[f]
+            steps.append(tuple(action[0]) if isinstance(action, tuple) else action)
+
+        def representative(state: StateVector) -> StateVector:
+            for slot, finished in done:
+                if slot < 0 or state[slot] not in finished:
+                    return state
+            for action in steps:
+                if type(action) is tuple:
+                    state = min([g(state) for g in action])
+                else:
+                    state = action(state)
+            return state
+
+        return representative
 
     def canonical(self, state: StateVector) -> tuple[StateVector, list[Permutation]]:
         """Return the representative of ``state``'s orbit and, per family, the
         permutation ``perm`` with ``rep`` position ``j`` taken from position ``perm[j]``."""
-        if not self._active(state):
-            return state, [tuple(range(len(f.instances))) for f in self.spec.families]
-        bases = self._space.layout_of(state).bases  # type: ignore[attr-defined]
-        out = list(state)
+        self.canonical_calls += 1
+        plan = self._plan(state)
+        identity = [tuple(range(len(f.instances))) for f in self.spec.families]
+        for slot, done in plan.done:
+            if slot < 0 or state[slot] not in done:
+                return state, identity
         perms: list[Permutation] = []
-        for fam, arrays in zip(self.spec.families, self._arrays, strict=True):
-            n = len(fam.instances)
-            if any(k >= len(bases) for k in fam.instances):
-                perms.append(tuple(range(n)))
+        out = state
+        for f, cells in enumerate(plan.cells):
+            if cells is None:
+                perms.append(identity[f])
                 continue
-            size = self._segment_size(fam.instances[0], state)
-            keep = set(fam.parameter_slots)
-
-            def key(p: int, _fam=fam, _size=size, _keep=keep, _arrays=arrays) -> tuple:
-                b = bases[_fam.instances[p]]
-                seg = tuple(state[b + j] for j in range(_size) if j not in _keep)
-                return seg + tuple(state[a + p] for a in _arrays)
-
-            keys = [key(p) for p in range(n)]
-            if fam.group == "full":
-                perm = tuple(sorted(range(n), key=lambda p, _k=keys: _k[p]))
-            else:
-                best = None
-                for r in range(n):
-                    cand = tuple((j + r) % n for j in range(n))
-                    seq = [keys[c] for c in cand]
-                    if best is None or seq < best[0]:
-                        best = (seq, cand)
+            action = plan.getters[f]
+            if isinstance(action, tuple):
+                getters, elements = action
+                best, chosen = None, identity[f]
+                for getter, perm in zip(getters, elements, strict=True):
+                    cand = getter(out)
+                    if best is None or cand < best:
+                        best, chosen = cand, perm
                 assert best is not None
-                perm = best[1]
+                out = best
+                perms.append(chosen)
+                continue
+            assert isinstance(action, _Sorter)
+            perm = action.permutation(out)
             perms.append(perm)
-            for j, src in enumerate(perm):
-                if j == src:
-                    continue
-                bj, bs = bases[fam.instances[j]], bases[fam.instances[src]]
-                for off in range(size):
-                    if off not in keep:
-                        out[bj + off] = state[bs + off]
-                for a in arrays:
-                    out[a + j] = state[a + src]
-        return tuple(out), perms
+            out = action.apply(out, perm)
+        return out, perms
+
+    def representative(self, state: StateVector) -> StateVector:
+        """Return the representative of ``state``'s orbit (``canonical`` without the
+        permutations; the same state)."""
+        self.canonical_calls += 1
+        plan = self._static_plan or self._plan(state)
+        return plan.representative(state)
 
     def apply(self, state: StateVector, perms: Sequence[Permutation]) -> StateVector:
         """Return the state whose position ``perm[j]`` holds what ``state`` holds at
         ``j`` (the inverse of ``canonical``'s rearrangement)."""
-        bases = self._space.layout_of(state).bases  # type: ignore[attr-defined]
+        plan = self._plan(state)
         out = list(state)
-        for fam, arrays, perm in zip(self.spec.families, self._arrays, perms, strict=True):
-            if any(k >= len(bases) for k in fam.instances):
+        for cells, perm in zip(plan.cells, perms, strict=True):
+            if cells is None:
                 continue
-            size = self._segment_size(fam.instances[0], state)
-            keep = set(fam.parameter_slots)
             for j, dst in enumerate(perm):
-                bj, bd = bases[fam.instances[j]], bases[fam.instances[dst]]
-                for off in range(size):
-                    if off not in keep:
-                        out[bd + off] = state[bj + off]
-                for a in arrays:
-                    out[a + dst] = state[a + j]
+                for a, b in zip(cells[j], cells[dst], strict=True):
+                    out[b] = state[a]
         return tuple(out)
-
-    def _segment_size(self, instance: int, state: StateVector) -> int:
-        return self._space.process_of(instance, state).size  # type: ignore[attr-defined]
 
     # -- the protocol -------------------------------------------------------------
 
@@ -587,9 +860,12 @@ class SymmetryReduction:
     def successors(self, state: StateVector) -> Sequence[tuple[Step, StateVector]]:
         """Return the steps of ``state`` with canonical targets (paper 001 Def. 4)."""
         out = []
-        for step, target in self._space.successors(state):
-            rep, _ = self.canonical(target)
-            if rep != target:
+        plan = self._static_plan
+        successors = self._space.successors(state)
+        self.canonical_calls += len(successors)
+        for step, target in successors:
+            rep = (plan or self._plan(target)).representative(target)
+            if rep is not target and rep != target:
                 self.canonicalised += 1
             out.append((step, rep))
         return out

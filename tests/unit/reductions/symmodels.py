@@ -24,12 +24,20 @@ def _cell(which: str, i, j):
     return G("x")
 
 
-def node_family(n: int, rules: Sequence[Rule], ring: bool, init: int = 0, with_x: bool = True):
-    """Return a system of ``n`` nodes; rule = (gwhich, gval, twhich, tval, t2which, t2val)."""
+def node_family(n: int, rules: Sequence[Rule], ring: bool | str, init: int = 0,
+                with_x: bool = True):
+    """Return a system of ``n`` nodes; rule = (gwhich, gval, twhich, tval, t2which, t2val).
+    ``ring``: False (complete network), True (directed ring: right neighbour) or
+    ``"undirected"`` (both neighbours: rotations and reflections are symmetries)."""
     i = L("i")
     edges = []
     for r, (gw, gv, tw, tv, t2w, t2v) in enumerate(rules):
-        partners = [op("mod", add(i, 1), n)] if ring else list(range(n))
+        if ring == "undirected":
+            partners: list = [op("mod", add(i, 1), n), op("mod", add(i, n - 1), n)]
+        elif ring:
+            partners = [op("mod", add(i, 1), n)]
+        else:
+            partners = list(range(n))
         for jj in partners:
             j = jj if not isinstance(jj, int) else Const(jj)
             guard = eq(_cell(gw, i, j), gv)

@@ -104,10 +104,28 @@ def test_event_components():
             got = run_counter_abstraction(ts, prop, fairness, 1)
             assert got.outcome is native(ts, prop, fairness), (prop.name, fairness)
     assert run_counter_abstraction(ts, ts.properties[0], Fairness.NONE).outcome is Outcome.VIOLATED
-    # 'req.0' names a component the family erased (req.0 ~ req.1): refused, with the span
-    with pytest.raises(UnsupportedError, match=r"event atom 'req\.0'.*components of event 'req.*family P at c\.csp:3:") as err:
-        run_counter_abstraction(ts, ts.properties[3], Fairness.PROCESS_WEAK, 1)
-    assert "c.csp:8:23" in str(err.value)
+    # 'req.0' is rendered by P(0) alone: P(0) stays a concrete instance, the family is
+    # P(1), P(2), and the atom is decided (002's processes are anonymous; an observed
+    # one is kept apart)
+    for fairness in FAIRNESS:
+        got = run_counter_abstraction(ts, ts.properties[3], fairness, 1)
+        assert got.outcome is native(ts, ts.properties[3], fairness), fairness
+        assert "counter abstraction: 2 identical instances of P" in got.notes
+
+
+AMBIGUOUS = """
+var x = 0;
+P(i) = req.(i % 2) -> ([x == 0] go{x = x + 1;} -> ([x > 0] back{x = x - 1;} -> P(i)));
+Sys() = ||| i:{0..2}@P(i);
+#assert Sys() |= []<> req.0;
+"""
+
+
+def test_event_atom_rendered_by_several_members_is_refused():
+    # req.0 is rendered by P(0) and P(2): the family erases which member took it
+    ts = csp.load_csp("a.csp", AMBIGUOUS).systems[0]
+    with pytest.raises(UnsupportedError, match=r"event atom 'req\.0'.*family P at a\.csp:3:"):
+        run_counter_abstraction(ts, ts.properties[0], Fairness.PROCESS_WEAK, 1)
 
 
 OTHER = """
@@ -258,3 +276,57 @@ def test_random_families_agree_with_native(model, data):
         want = native(ts, prop, fairness)
         got = run_counter_abstraction(ts, prop, fairness, cutoff)
         assert got.outcome is want, (text, prop.name, fairness, cutoff, got.reason)
+
+
+OWN_CELLS = """
+#define N 3;
+var c[N]; var x = 0;
+P(i) = [c[i] < 2] inc.i{c[i] = c[i] + 1;} -> P(i)
+    [] [c[i] == 2] done.i{c[i] = 0; x = 1 - x;} -> P(i)
+    [] [c[i] == 1] skip.i -> P(i);
+Sys() = ||| i:{0..N-1}@P(i);
+#assert Sys() |= []<> done.0;
+#assert Sys() |= [](done.0 -> <> done.0);
+#define odd (x == 1);
+#define full1 (c[1] == 2);
+#assert Sys() |= []<> odd;
+#assert Sys() |= []<> full1;
+"""
+
+
+def test_own_cells_become_locals_and_the_observed_member_stays_concrete():
+    # c[i] is P(i)'s own cell: the abstraction counts P(1), P(2) with c as a local;
+    # done.0 is rendered by P(0) alone, which stays a concrete instance
+    from bridge.reductions.counter import analyse_counter_model
+
+    ts = csp.load_csp("own.csp", OWN_CELLS).systems[0]
+    model = analyse_counter_model(ts, ts.properties[0].formula)
+    (family,) = model.families
+    assert family.members == (1, 2) and model.others == [0]
+    assert [v.name for v in family.process.locals] == ["c"]
+    for prop in ts.properties[:3]:
+        for fairness in FAIRNESS:
+            got = run_counter_abstraction(ts, prop, fairness)
+            assert got.outcome is native(ts, prop, fairness), (prop.text, fairness)
+            assert any("c[i] of P(i) are local" in n for n in got.notes)
+
+
+def test_own_cells_read_by_the_formula_stay_global():
+    # the fourth property reads c[1]: the cells are not local, the members differ
+    from bridge.diagnostics import ConfigurationError
+    from bridge.reductions.counter import analyse_counter_model
+
+    ts = csp.load_csp("own.csp", OWN_CELLS).systems[0]
+    with pytest.raises(ConfigurationError, match="at least two identical processes"):
+        analyse_counter_model(ts, ts.properties[3].formula)
+
+
+def test_a_cell_another_instance_touches_is_not_local():
+    from bridge.diagnostics import ConfigurationError
+    from bridge.reductions.counter import analyse_counter_model
+
+    text = OWN_CELLS.replace("Sys() = ||| i:{0..N-1}@P(i);",
+                             "Q() = reset{c[2] = 0;} -> Q();\nSys() = (||| i:{0..N-1}@P(i)) ||| Q();")
+    ts = csp.load_csp("own.csp", text).systems[0]
+    with pytest.raises(ConfigurationError, match="at least two identical processes"):
+        analyse_counter_model(ts, ts.properties[2].formula)
