@@ -1,0 +1,305 @@
+"""Lower CSP# expressions and event-block statements to the IR (cspsharp.md section 4).
+
+``ExpressionLowering`` is the part of ``context.Lowerer`` that resolves names
+(block locals, bindings in scope, globals, constants, ``#define`` propositions) and
+types expressions as ``int``/``bool``/``array:...``; ``Ctx`` is the name-resolution
+context of one expression or block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridge.diagnostics import SemanticError, Span, UnsupportedError
+from bridge.frontends.csp import syntax as s
+from bridge.frontends.csp.configurations import (
+    Env,
+    env_get,
+)
+from bridge.frontends.csp.fold import (
+    BINOP,
+    const_type,
+    fold,
+    product,
+    type_word,
+)
+from bridge.ir import (
+    UNBOUNDED,
+    ArrayType,
+    Assign,
+    Binary,
+    BoolType,
+    ChanQuery,
+    Const,
+    Expr,
+    If,
+    Index,
+    LocalVar,
+    Stmt,
+    Type,
+    Unary,
+    Var,
+    While,
+)
+
+_CHANNEL_QUERIES = {"cempty": "empty", "cfull": "full", "ccount": "len", "csize": "size"}
+_BOOL_OPS = {"&&", "||", "xor"}
+_CMP_OPS = {"==", "!=", "<", "<=", ">", ">="}
+_INT_OPS = {"+", "-", "*", "/", "%", "&", "|", "^"}
+
+
+@dataclass
+class Ctx:
+    """Name-resolution context: bindings in scope and block-local variables."""
+
+    env: Env = ()
+    pre: bool = False
+    block_locals: dict[str, str] = field(default_factory=dict)
+
+    def child(self) -> Ctx:
+        return Ctx(self.env, self.pre, dict(self.block_locals))
+
+
+class ExpressionLowering:
+    """Expressions and statements of ``Lowerer``.
+
+    A mixin: the tables it reads (``constants``, ``globals``, ``props``, ``macros``,
+    ``channels``, ``defs``) and the helpers it calls (``channel``, ``index_envs``,
+    ``const_int``, ``_undeclared``) are ``Lowerer``'s, in ``context.py``.
+    """
+
+    # -- expressions --------------------------------------------------------------------
+    def expr(self, e: s.SExpr, ctx: Ctx) -> Expr:
+        """Return the IR expression of ``e`` under ``ctx`` (names resolved, folded)."""
+        result, _ = self._expr(e, ctx)
+        return fold(result)
+
+    def typed(self, e: s.SExpr, ctx: Ctx) -> tuple[Expr, str | None]:
+        result, t = self._expr(e, ctx)
+        return fold(result), t
+
+    def bool_expr(self, e: s.SExpr, ctx: Ctx, what: str) -> Expr:
+        result, t = self._expr(e, ctx)
+        if t == "int":
+            raise SemanticError.at(e.span, f"{what} must be a boolean expression, not an integer")
+        return fold(result)
+
+    def _name(self, name: str, span: Span, ctx: Ctx) -> tuple[Expr, str | None]:
+        if name in ctx.block_locals:
+            return Var(name, "block", span), ctx.block_locals[name]
+        bound = env_get(ctx.env, name)
+        if bound is not None:
+            return bound, const_type(bound)
+        if name in self.globals:
+            g = self.globals[name]
+            return Var(name, "global", span), type_word(g.type)
+        if name in self.constants:
+            value = self.constants[name]
+            return Const(value, span), "bool" if isinstance(value, bool) else "int"
+        if name in self.props:
+            return self._proposition(name, span), "bool"
+        if name in self.channels:
+            raise SemanticError.at(span, f"channel '{name}' used as a value")
+        if name in self.defs:
+            raise SemanticError.at(span, f"process '{name}' used as a value")
+        raise self._undeclared(name, span, "variable")
+
+    def _proposition(self, name: str, span: Span) -> Expr:
+        if name in self._prop_cache:
+            return self._prop_cache[name]
+        if name in self._prop_busy:
+            raise SemanticError.at(span, f"#define '{name}' refers to itself")
+        self._prop_busy.add(name)
+        try:
+            d = self.props[name]
+            assert d.expr is not None
+            value = self.expr(d.expr, Ctx())
+        finally:
+            self._prop_busy.discard(name)
+        self._prop_cache[name] = value
+        return value
+
+    def _expr(self, e: s.SExpr, ctx: Ctx) -> tuple[Expr, str | None]:
+        if isinstance(e, s.SInt):
+            return Const(e.value, e.span), "int"
+        if isinstance(e, s.SBool):
+            return Const(e.value, e.span), "bool"
+        if isinstance(e, s.SName):
+            return self._name(e.name, e.span, ctx)
+        if isinstance(e, s.SIndex):
+            base, bt = self._expr(e.base, ctx)
+            idx, it = self._expr(e.index, ctx)
+            if it == "bool":
+                raise SemanticError.at(e.index.span, "array index must be an integer")
+            if bt in ("int", "bool"):
+                raise SemanticError.at(e.base.span, "indexing a value that is not an array")
+            elem = bt[len("array:"):] if bt and bt.startswith("array:") else None
+            return Index(base, idx, e.span), elem
+        if isinstance(e, s.SUnary):
+            a, t = self._expr(e.operand, ctx)
+            if e.op == "-":
+                if t == "bool":
+                    raise SemanticError.at(e.span, "type clash: unary '-' applied to a boolean")
+                return Unary("-", a, e.span), "int"
+            if t == "int":
+                raise SemanticError.at(e.span, "type clash: '!' applied to an integer")
+            return Unary("!", a, e.span), "bool"
+        if isinstance(e, s.SBinary):
+            a, ta = self._expr(e.left, ctx)
+            b, tb = self._expr(e.right, ctx)
+            op = e.op
+            if op in _BOOL_OPS:
+                for t, side in ((ta, e.left), (tb, e.right)):
+                    if t == "int":
+                        raise SemanticError.at(
+                            side.span, f"type clash: '{op}' needs booleans, this is an integer"
+                        )
+                return Binary(op, a, b, e.span), "bool"
+            if op in _INT_OPS or op in ("<", "<=", ">", ">="):
+                for t, side in ((ta, e.left), (tb, e.right)):
+                    if t == "bool":
+                        raise SemanticError.at(
+                            side.span, f"type clash: '{op}' needs integers, this is a boolean"
+                        )
+                result = "bool" if op in _CMP_OPS else "int"
+                return Binary(BINOP.get(op, op), a, b, e.span), result
+            if op in ("==", "!="):
+                if {ta, tb} == {"int", "bool"}:
+                    raise SemanticError.at(
+                        e.span, f"type clash: '{op}' compares an integer with a boolean"
+                    )
+                return Binary(op, a, b, e.span), "bool"
+            raise SemanticError.at(e.span, f"unknown operator '{op}'")  # pragma: no cover
+        if isinstance(e, (s.SAssign, s.SIncDec)):
+            raise SemanticError.at(
+                e.span, "an assignment is only allowed as a statement inside an event block"
+            )
+        if isinstance(e, s.SIndexedOp):
+            envs = self.index_envs(s.Index(variables=e.variables, span=e.span), ctx.env)
+            result: Expr | None = None
+            for env in envs:
+                inner = Ctx(env, ctx.pre, dict(ctx.block_locals))
+                for iv in e.variables:
+                    inner.block_locals.pop(iv.name, None)
+                part, t = self._expr(e.body, inner)
+                if t == "int":
+                    raise SemanticError.at(e.body.span, f"'{e.op}' over an index needs booleans")
+                result = part if result is None else Binary(e.op, result, part, e.span)
+            if result is None:  # an empty index: the operator's unit
+                return Const(e.op == "&&", e.span), "bool"
+            return result, "bool"
+        if isinstance(e, s.SCall) and e.function in _CHANNEL_QUERIES:
+            if len(e.args) != 1 or not isinstance(e.args[0], s.SName):
+                raise SemanticError.at(e.span, f"call({e.function}, c) takes one channel")
+            ch = self.channel(e.args[0].name, e.args[0].span)
+            op = _CHANNEL_QUERIES[e.function]
+            if op == "size":
+                return Const(ch.capacity, e.span), "int"
+            result = "int" if op == "len" else "bool"
+            return ChanQuery(op, Var(ch.name, "global", e.args[0].span), e.span), result
+        if isinstance(e, s.SCall):
+            raise UnsupportedError.at(
+                e.span,
+                f"unsupported construct: call({e.function}, ...) (C# library or macro call)",
+            )
+        raise SemanticError.at(getattr(e, "span", None), "unsupported expression")
+
+    # -- statements -----------------------------------------------------------------------
+    def block(self, b: s.SBlock, ctx: Ctx, depth: int = 0) -> list[Stmt]:
+        out: list[Stmt] = []
+        inner = ctx.child()
+        for st in b.stmts:
+            out.extend(self.stmt(st, inner, depth))
+        return out
+
+    def stmt(self, st: s.SStmt, ctx: Ctx, depth: int = 0) -> list[Stmt]:
+        if isinstance(st, s.SBlock):
+            return self.block(st, ctx, depth)
+        if isinstance(st, s.SExprStmt):
+            return self._expr_stmt(st.expr, ctx, depth)
+        if isinstance(st, s.SIf):
+            cond = self.bool_expr(st.cond, ctx, "an if condition")
+            then = self.stmt(st.then, ctx.child(), depth)
+            otherwise = self.stmt(st.otherwise, ctx.child(), depth) if st.otherwise else []
+            return [If(((cond, tuple(then)),), tuple(otherwise), st.span)]
+        if isinstance(st, s.SWhile):
+            cond = self.bool_expr(st.cond, ctx, "a while condition")
+            body = self.stmt(st.body, ctx.child(), depth)
+            return [While(cond, tuple(body), st.span)]
+        if isinstance(st, s.SLocalVar):
+            return self._local_var(st, ctx)
+        raise SemanticError.at(getattr(st, "span", None), "unsupported statement")
+
+    def _local_var(self, st: s.SLocalVar, ctx: Ctx) -> list[Stmt]:
+        dims = [self.const_int(d, "array size", ctx.env) for d in st.dims]
+        init: Expr | tuple[Expr, ...] | None = None
+        word = "int"
+        if isinstance(st.init, s.ArrayLit):
+            values = self._array_values(st.init)
+            init = tuple(Const(x) for x in values)
+            if not dims:
+                dims = [len(values)]
+        elif st.init is not None:
+            init, t = self.typed(st.init, ctx)
+            word = t or "int"
+        t_ir: Type = BoolType() if word == "bool" else UNBOUNDED
+        for n in reversed(dims):
+            t_ir = ArrayType(t_ir, n)
+        ctx.block_locals[st.name] = "array:int" if dims else word
+        if dims and isinstance(init, Expr):
+            init = tuple([init] * product(dims))
+        return [LocalVar(st.name, t_ir, init, st.span)]
+
+    def _expr_stmt(self, e: s.SExpr, ctx: Ctx, depth: int) -> list[Stmt]:
+        if isinstance(e, s.SAssign):
+            out: list[Stmt] = []
+            value_src = e.value
+            if isinstance(value_src, s.SAssign):  # x = y = v
+                out.extend(self._expr_stmt(value_src, ctx, depth))
+                value_src = value_src.target
+            target, tt = self._lvalue(e.target, ctx)
+            value, vt = self.typed(value_src, ctx)
+            if tt in ("int", "bool") and vt in ("int", "bool") and tt != vt:
+                raise SemanticError.at(
+                    e.span, f"type clash: assigning a{'n' if vt == 'int' else ''} {vt} "
+                    f"to {'an' if tt == 'int' else 'a'} {tt} variable"
+                )
+            out.append(Assign(target, value, e.span))
+            return out
+        if isinstance(e, s.SIncDec):
+            target, tt = self._lvalue(e.target, ctx)
+            if tt == "bool":
+                raise SemanticError.at(e.span, "type clash: '++'/'--' applied to a boolean")
+            op = "+" if e.delta > 0 else "-"
+            return [Assign(target, Binary(op, target, Const(1)), e.span)]
+        if isinstance(e, s.SName) and e.name in self.macros and env_get(ctx.env, e.name) is None:
+            if depth > 50:
+                raise SemanticError.at(e.span, f"macro '{e.name}' expands into itself")
+            return self.block(self.macros[e.name], ctx, depth + 1)
+        # An expression statement without effect: evaluated and discarded (PAT).
+        self.typed(e, ctx)
+        return []
+
+    def _lvalue(self, e: s.SExpr, ctx: Ctx) -> tuple[Expr, str | None]:
+        if isinstance(e, s.SName):
+            if e.name in ctx.block_locals:
+                return Var(e.name, "block", e.span), ctx.block_locals[e.name]
+            if env_get(ctx.env, e.name) is not None:
+                raise SemanticError.at(
+                    e.span, f"cannot assign to '{e.name}': it is a process parameter or input"
+                )
+            if e.name in self.globals:
+                return Var(e.name, "global", e.span), type_word(self.globals[e.name].type)
+            if e.name in self.constants:
+                raise SemanticError.at(e.span, f"cannot assign to constant '{e.name}'")
+            raise self._undeclared(e.name, e.span, "variable")
+        if isinstance(e, s.SIndex):
+            base, bt = self._lvalue(e.base, ctx)
+            idx, it = self.typed(e.index, ctx)
+            if it == "bool":
+                raise SemanticError.at(e.index.span, "array index must be an integer")
+            if bt in ("int", "bool"):
+                raise SemanticError.at(e.base.span, "indexing a value that is not an array")
+            elem = bt[len("array:"):] if bt and bt.startswith("array:") else None
+            return Index(base, idx, e.span), elem
+        raise SemanticError.at(e.span, "the left side of '=' must be a variable or array element")

@@ -1,0 +1,94 @@
+"""Walks over the CSP# syntax tree (no recursion: models can be machine-written)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from bridge.frontends.csp import syntax as s
+
+
+def expr_names(e: object, out: set[str]) -> None:
+    """Add every identifier of a syntax expression/statement/array literal to ``out``."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        if isinstance(x, s.SName):
+            out.add(x.name)
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, (s.Term, type)):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name != "span")
+
+
+def term_names(
+    term: s.Term, cache: dict[int, frozenset[str]], macros: dict[str, s.SBlock]
+) -> frozenset[str]:
+    """Return the identifiers a process term may read (an over-approximation: every
+    name written in it or in the block macros it uses, not descending into referenced
+    definitions)."""
+    hit = cache.get(id(term))
+    if hit is not None:
+        return hit
+    names: set[str] = set()
+    stack: list[s.Term] = [term]
+    while stack:
+        t = stack.pop()
+        for f in dataclasses.fields(t):
+            if f.name == "span":
+                continue
+            value = getattr(t, f.name)
+            if isinstance(value, s.Term):
+                stack.append(value)
+            elif isinstance(value, tuple) and value and all(
+                isinstance(v, s.Term) for v in value
+            ):
+                stack.extend(value)
+            elif isinstance(t, s.Case) and f.name == "branches":
+                for cond, body in value:
+                    expr_names(cond, names)
+                    stack.append(body)
+            else:
+                expr_names(value, names)
+    pending = [n for n in names if n in macros]
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        inner: set[str] = set()
+        expr_names(macros[name], inner)
+        names |= inner
+        pending.extend(n for n in inner if n in macros)
+    result = frozenset(names)
+    cache[id(term)] = result
+    return result
+
+
+
+
+def all_terms(defs: Iterable[s.ProcDef]) -> Iterable[s.Term]:
+    """Yield every process term of the definitions (iteratively)."""
+    stack: list[s.Term] = [d.body for d in defs]
+    while stack:
+        t = stack.pop()
+        yield t
+        if isinstance(t, s.EventPrefix):
+            stack.append(t.body)
+        elif isinstance(t, (s.SendPrefix, s.RecvPrefix, s.Guard, s.Atomic, s.Hiding)):
+            stack.append(t.body)
+        elif isinstance(t, s.Binary):
+            stack.extend(t.operands)
+        elif isinstance(t, s.Indexed):
+            stack.append(t.body)
+        elif isinstance(t, s.IfProc):
+            stack.append(t.then)
+            if t.otherwise is not None:
+                stack.append(t.otherwise)
+        elif isinstance(t, s.Case):
+            stack.extend(b for _, b in t.branches)
+            if t.default is not None:
+                stack.append(t.default)
