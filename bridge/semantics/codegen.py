@@ -40,6 +40,7 @@ from bridge.ir import (
     Binary,
     BoolType,
     Builtin,
+    Call,
     ChanPoll,
     ChanQuery,
     Conditional,
@@ -267,9 +268,22 @@ class Generator:
                     e.span, f"process '{e.proctype}' has no label '{e.label}'"
                 )
             return f"({ctx.src}[{base}] in {self.constant(locs, '_LS')})"
+        if isinstance(e, Call):
+            return self.call(e, ctx)
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
+
+    def call(self, e: Call, ctx: Context) -> str:
+        """Return code calling a library function (semantics/library.py); a failure is
+        a model runtime error at the call's span."""
+        from bridge.semantics.library import FUNCTIONS
+
+        fn = FUNCTIONS.get(e.function)
+        if fn is None:
+            raise self.unsupported(e.span, f"library function '{e.function}'")
+        args = "".join(f", {self.expr(a, ctx)}" for a in e.args)
+        return f"_libcall({self.constant(fn, '_F')}, {self.span_id(e.span)}{args})"
 
     def binary(self, e: Binary, ctx: Context) -> str:
         a = self.expr(e.left, ctx)

@@ -9,6 +9,7 @@ lowers expressions and statements.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from bridge.frontends.csp.fold import (
     fold,
     product,
 )
+from bridge.frontends.csp.parse import END_MARK
 from bridge.frontends.csp.terms import (
     all_terms,
 )
@@ -36,14 +38,20 @@ from bridge.ir import (
     UNBOUNDED,
     ArrayType,
     BoolType,
+    Call,
     Channel,
+    ChanType,
     Const,
     Expr,
+    Index,
     IntType,
+    ObjectType,
     Overflow,
     Type,
+    Var,
     Variable,
 )
+from bridge.ir.library import LIBRARIES, MATH_LIBRARY
 
 
 class NotConstant(Exception):
@@ -79,6 +87,16 @@ class Lowerer(ExpressionLowering):
         self._prop_busy: set[str] = set()
         self.event_bases: set[str] = set()
         self.term_names: dict[int, frozenset[str]] = {}
+        # ``#define f(a, b) body;`` (PAT 3.4.2), used as ``call(f, x, y)``.
+        self.param_macros: dict[str, s.Define] = {}
+        # ``#import``ed library classes (``Set``...) and whether PAT.Math is imported.
+        self.classes: set[str] = set()
+        self.math_imported = False
+        # ``channel c[N] k;``: the element channels ``c[0]``... (ids in ``c``).
+        self.channel_arrays: dict[str, list[str]] = {}
+        # Channels used with messages of different arities: name -> the largest one.
+        # Their messages carry their arity first (``ir.Channel.arity_tag``).
+        self.channel_tags: dict[str, int] = {}
 
     # -- errors ---------------------------------------------------------------------
     def _undeclared(self, name: str, span: Span, what: str = "name") -> SemanticError:
@@ -115,16 +133,22 @@ class Lowerer(ExpressionLowering):
                 )
             taken[name] = span
 
+        self._imports()
         for en in self.program.enums:
             for k, (name, span) in enumerate(en.names):
                 claim(name, span)
                 self.constants[name] = k
                 self.const_spans[name] = span
                 self.enums.append((name, k))
-        defines = {}
+        defines: dict[str, s.Define] = {}
+        unique: list[s.Define] = []
         for d in self.program.defines:
+            first = defines.get(d.name)
+            if first is not None and self._define_text(first) == self._define_text(d):
+                continue  # PAT accepts the same #define twice (e.g. in two included files)
             claim(d.name, d.name_span)
             defines[d.name] = d
+            unique.append(d)
         for d in self.program.processes:
             claim(d.name, d.name_span)
             self.defs[d.name] = d
@@ -150,7 +174,10 @@ class Lowerer(ExpressionLowering):
             self.const_spans[name] = d.name_span
             return value
 
-        for d in self.program.defines:
+        for d in unique:
+            if d.params is not None:
+                self.param_macros[d.name] = d
+                continue
             if d.block is not None:
                 self.macros[d.name] = d.block
                 continue
@@ -159,13 +186,27 @@ class Lowerer(ExpressionLowering):
             except NotConstant:
                 self.props[d.name] = d
         for c in self.program.channels:
-            if c.size is not None:
-                raise UnsupportedError.at(c.span, "unsupported construct: channel array")
             cap = self.const_int(c.capacity, "channel capacity")
             if cap < 0:
                 raise SemanticError.at(c.capacity.span, f"channel capacity {cap} is negative")
-            arity = self._channel_arity(c.name)
-            self.channels[c.name] = Channel(c.name, cap, (UNBOUNDED,) * arity, c.name_span)
+            arity, tagged = self._channel_arity(c.name)
+            fields = (UNBOUNDED,) * (arity + tagged)
+            if c.size is None:
+                self.channels[c.name] = Channel(c.name, cap, fields, c.name_span, tagged)
+                continue
+            size = self.const_int(c.size, "channel array size")
+            if size <= 0:
+                raise SemanticError.at(c.size.span, f"channel array size must be positive, "
+                                       f"not {size}")
+            names = [f"{c.name}[{k}]" for k in range(size)]
+            for name in names:
+                self.channels[name] = Channel(name, cap, fields, c.name_span, tagged)
+            self.channel_arrays[c.name] = names
+            # The element ids, for ``c[i]`` with an index known only at run time.
+            ids = tuple(Const(list(self.channels).index(n) + 1) for n in names)
+            self.global_vars.append(
+                Variable(c.name, ArrayType(ChanType(), size), ids, True, c.span)
+            )
         for v in self.program.variables:
             self.global_vars.append(self._variable(v))
         for a in self.program.alphabets:
@@ -177,23 +218,49 @@ class Lowerer(ExpressionLowering):
                 )
             self.alphabets[a.process] = a
 
-    def _channel_arity(self, name: str) -> int:
-        """Return the number of fields of channel ``name`` (from its uses; PAT channels
-        are untyped, but every use must agree)."""
-        arity: int | None = None
-        first: Span | None = None
-        for t in all_terms(self.program.processes):
-            if isinstance(t, (s.SendPrefix, s.RecvPrefix)) and t.channel == name:
-                n = len(t.fields)
-                if arity is None:
-                    arity, first = n, t.channel_span
-                elif n != arity:
-                    raise SemanticError.at(
-                        t.channel_span,
-                        f"channel '{name}' is used with {n} field{'s' if n != 1 else ''} here "
-                        f"but with {arity} at {first}",
-                    )
-        return arity if arity is not None else 1
+    def _define_text(self, d: s.Define) -> str:
+        """Return the source text of ``#define`` ``d`` with whitespace and comments
+        normalised (two definitions are the same when these are equal)."""
+        src = self.program.sources.get(d.span.file, "")
+        lines = src.splitlines()
+        sp = d.span
+        if not lines or sp.line > len(lines):
+            return ""
+        end_line = sp.end_line or sp.line
+        chunk = lines[sp.line - 1:end_line]
+        chunk[-1] = chunk[-1][:(sp.end_col or len(chunk[-1]) + 1) - 1]
+        chunk[0] = chunk[0][sp.col - 1:]
+        text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", "\n".join(chunk), flags=re.S)
+        return " ".join(text.replace(END_MARK, ";").split())
+
+    def _channel_arity(self, name: str) -> tuple[int, bool]:
+        """Return the largest number of fields channel ``name`` is used with, and
+        whether it is used with several (PAT channels are untyped: ``c!1.2`` and
+        ``c!5`` may share one; a receive of k fields takes only a head message of k
+        fields, so such messages carry their arity as a first field)."""
+        arities = {
+            len(t.fields) for t in all_terms(self.program.processes)
+            if isinstance(t, (s.SendPrefix, s.RecvPrefix)) and t.channel == name
+        }
+        if len(arities) > 1:
+            self.channel_tags[name] = max(arities)
+        return (max(arities) if arities else 1), len(arities) > 1
+
+    def _imports(self) -> None:
+        """Record the ``#import``ed libraries bridge implements; refuse the others."""
+        for name, span in self.program.imports:
+            if name == MATH_LIBRARY:
+                self.math_imported = True
+            elif name in LIBRARIES:
+                self.classes.add(LIBRARIES[name])
+            else:
+                raise UnsupportedError.at(
+                    span,
+                    f"unsupported construct: #import of the C# library '{name}'",
+                    "bridge implements PAT.Math and PAT's library classes "
+                    f"{', '.join(sorted(set(LIBRARIES)))} natively; it cannot run other "
+                    "C# libraries (inline their operations as event blocks)",
+                )
 
     def _const_expr(self, e: s.SExpr, lookup: Callable[[str, Span], int | bool]) -> int | bool:
         if isinstance(e, s.SInt):
@@ -232,7 +299,27 @@ class Lowerer(ExpressionLowering):
             raise SemanticError.at(e.span, f"{what} must be a constant integer expression")
         return value.value
 
+    def _object_variable(self, v: s.VarDecl) -> Variable:
+        """``var<Set> s;`` or ``var<Set> s = new Set();``: a library object, empty at
+        the start (PAT creates one with the class's default constructor)."""
+        cls = self._library_class(v.object_type or "", v.span)
+        if v.dims or v.range is not None or v.wildcard:
+            raise UnsupportedError.at(
+                v.span, "unsupported construct: an array, range or '*' for a library object"
+            )
+        if v.init is not None and not (
+            isinstance(v.init, s.SNew) and v.init.type_name == cls and not v.init.args
+        ):
+            raise SemanticError.at(
+                v.init.span, f"a 'var<{cls}>' starts as 'new {cls}()' (or with no initialiser)"
+            )
+        t = ObjectType(cls)
+        self.globals[v.name] = GlobalDecl(v.name, t, v.name_span)
+        return Variable(v.name, t, Call(f"{cls}.new", (), v.span), v.hidden, v.span)
+
     def _variable(self, v: s.VarDecl) -> Variable:
+        if v.object_type is not None:
+            return self._object_variable(v)
         if v.wildcard:
             raise UnsupportedError.at(v.span, "unsupported construct: wildcard initial value '*'")
         dims = [self.const_int(d, "array size") for d in v.dims]
@@ -344,10 +431,37 @@ class Lowerer(ExpressionLowering):
     def channel(self, name: str, span: Span) -> Channel:
         ch = self.channels.get(name)
         if ch is None:
-            close = difflib.get_close_matches(name, sorted(self.channels), n=1)
+            if name in self.channel_arrays:
+                raise SemanticError.at(
+                    span, f"'{name}' is a channel array: name an element, '{name}[i]'"
+                )
+            known = sorted(set(self.channels) | set(self.channel_arrays))
+            close = difflib.get_close_matches(name, known, n=1)
             notes = [f"did you mean '{close[0]}'?"] if close else []
             raise SemanticError.at(span, f"undeclared channel '{name}'", *notes)
         return ch
+
+    def channel_ref(self, name: str, index: s.SExpr | None, span: Span, ctx: Ctx
+                    ) -> tuple[Expr, Channel]:
+        """Return the channel expression of ``name`` or ``name[index]`` and the channel
+        (for an array, its first element: they share capacity and fields). An index
+        known now names the element; one known only at run time (or out of range, a
+        runtime error when the step is taken, as in PAT) reads the id array."""
+        if index is None:
+            return Var(self.channel(name, span).name, "global", span), self.channels[name]
+        elements = self.channel_arrays.get(name)
+        if elements is None:
+            if name in self.channels:
+                raise SemanticError.at(index.span, f"channel '{name}' is not an array")
+            self.channel(name, span)  # raises: undeclared
+            raise AssertionError("unreachable")  # pragma: no cover
+        value, t = self.typed(index, ctx)
+        if t == "bool":
+            raise SemanticError.at(index.span, "a channel index must be an integer")
+        first = self.channels[elements[0]]
+        if isinstance(value, Const) and 0 <= int(value.value) < len(elements):
+            return Var(elements[int(value.value)], "global", span), first
+        return Index(Var(name, "global", span), value, span), first
 
     def seq_rest(self, term: s.Binary, k: int) -> s.Term:
         if k == len(term.operands) - 1:

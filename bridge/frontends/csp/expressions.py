@@ -23,24 +23,28 @@ from bridge.frontends.csp.fold import (
     product,
     type_word,
 )
+from bridge.frontends.csp.terms import substitute
 from bridge.ir import (
     UNBOUNDED,
     ArrayType,
     Assign,
     Binary,
     BoolType,
+    Call,
     ChanQuery,
     Const,
     Expr,
     If,
     Index,
     LocalVar,
+    ObjectType,
     Stmt,
     Type,
     Unary,
     Var,
     While,
 )
+from bridge.ir.library import LIBRARIES, MATH, METHODS, Operation
 
 _CHANNEL_QUERIES = {"cempty": "empty", "cfull": "full", "ccount": "len", "csize": "size"}
 _BOOL_OPS = {"&&", "||", "xor"}
@@ -98,7 +102,7 @@ class ExpressionLowering:
             return Const(value, span), "bool" if isinstance(value, bool) else "int"
         if name in self.props:
             return self._proposition(name, span), "bool"
-        if name in self.channels:
+        if name in self.channels or name in self.channel_arrays:
             raise SemanticError.at(span, f"channel '{name}' used as a value")
         if name in self.defs:
             raise SemanticError.at(span, f"process '{name}' used as a value")
@@ -157,9 +161,10 @@ class ExpressionLowering:
                 return Binary(op, a, b, e.span), "bool"
             if op in _INT_OPS or op in ("<", "<=", ">", ">="):
                 for t, side in ((ta, e.left), (tb, e.right)):
-                    if t == "bool":
+                    if t == "bool" or t in METHODS:
                         raise SemanticError.at(
-                            side.span, f"type clash: '{op}' needs integers, this is a boolean"
+                            side.span, f"type clash: '{op}' needs integers, this is a "
+                            f"{'boolean' if t == 'bool' else t}"
                         )
                 result = "bool" if op in _CMP_OPS else "int"
                 return Binary(BINOP.get(op, op), a, b, e.span), result
@@ -189,20 +194,126 @@ class ExpressionLowering:
                 return Const(e.op == "&&", e.span), "bool"
             return result, "bool"
         if isinstance(e, s.SCall) and e.function in _CHANNEL_QUERIES:
-            if len(e.args) != 1 or not isinstance(e.args[0], s.SName):
+            arg = e.args[0] if len(e.args) == 1 else None
+            name = arg.base if isinstance(arg, s.SIndex) else arg
+            if not isinstance(name, s.SName):
                 raise SemanticError.at(e.span, f"call({e.function}, c) takes one channel")
-            ch = self.channel(e.args[0].name, e.args[0].span)
+            index = arg.index if isinstance(arg, s.SIndex) else None
+            ch_expr, ch = self.channel_ref(name.name, index, name.span, ctx)
             op = _CHANNEL_QUERIES[e.function]
             if op == "size":
                 return Const(ch.capacity, e.span), "int"
             result = "int" if op == "len" else "bool"
-            return ChanQuery(op, Var(ch.name, "global", e.args[0].span), e.span), result
+            return ChanQuery(op, ch_expr, e.span), result
         if isinstance(e, s.SCall):
-            raise UnsupportedError.at(
-                e.span,
-                f"unsupported construct: call({e.function}, ...) (C# library or macro call)",
-            )
+            macro = self.param_macros.get(e.function)
+            if macro is not None:
+                body = self.expand_macro(macro, e)
+                if isinstance(body, s.SBlock):
+                    raise SemanticError.at(
+                        e.span, f"macro '{e.function}' is a block of statements: it can only "
+                        "be a statement of an event block, not a value"
+                    )
+                return self._expr(body, ctx)
+            return self._math_call(e, ctx)
+        if isinstance(e, s.SMethodCall):
+            target, cls = self._expr(e.target, ctx)
+            op = self._method(e, cls)
+            if op.mutates:
+                raise SemanticError.at(
+                    e.span, f"'{e.method}' changes its {cls}: it can only be a statement "
+                    "of an event block or the whole right side of an assignment"
+                )
+            args = self._call_args(e.args, op.params, e, ctx)
+            return Call(f"{cls}.{e.method}", (target, *args), e.span), op.result
+        if isinstance(e, s.SNew):
+            cls = self._library_class(e.type_name, e.span)
+            if e.args:
+                raise SemanticError.at(e.span, f"'new {cls}()' takes no arguments")
+            return Call(f"{cls}.new", (), e.span), cls
         raise SemanticError.at(getattr(e, "span", None), "unsupported expression")
+
+    # -- library calls (PAT.Math, PAT.Lib.*) ------------------------------------------
+    def _math_call(self, e: s.SCall, ctx: Ctx) -> tuple[Expr, str | None]:
+        if e.function in MATH and self.math_imported:
+            op = MATH[e.function]
+            args = self._call_args(e.args, op.params, e, ctx)
+            return Call(f"Math.{e.function}", tuple(args), e.span), op.result
+        if e.function in self.macros:
+            raise SemanticError.at(
+                e.span, f"'{e.function}' is a block macro without parameters: write its "
+                "name as a statement, not call(...)"
+            )
+        notes = []
+        if e.function in MATH:
+            notes.append(f"call({e.function}, ...) is PAT's math library: add "
+                         '\'#import "PAT.Math";\'')
+        else:
+            notes.append("bridge implements #define macros and PAT.Math "
+                         f"({', '.join(sorted(MATH))}); other functions come from C# "
+                         "libraries it cannot run")
+        raise UnsupportedError.at(
+            e.span, f"unsupported construct: call({e.function}, ...) (C# library function)",
+            *notes,
+        )
+
+    def _library_class(self, name: str, span: Span) -> str:
+        if name in self.classes:
+            return name
+        known = [f"PAT.Lib.{c}" for c in METHODS]
+        hint = next((lib for lib, cls in LIBRARIES.items() if cls == name), None)
+        note = (f'add \'#import "{hint}";\'' if hint is not None else
+                f"bridge implements the library classes {', '.join(known)}")
+        raise SemanticError.at(span, f"unknown library class '{name}'", note)
+
+    def _method(self, e: s.SMethodCall, cls: str | None) -> Operation:
+        if cls not in METHODS:
+            raise SemanticError.at(
+                e.target.span, f"'.{e.method}(...)' needs an object of a library class "
+                "(a 'var<Set>' variable, ...)"
+            )
+        op = METHODS[cls].get(e.method)
+        if op is None:
+            raise UnsupportedError.at(
+                e.span, f"unsupported construct: method '{e.method}' of {cls}",
+                f"bridge implements {cls}.{', '.join(sorted(METHODS[cls]))}",
+            )
+        return op
+
+    def _call_args(self, args: tuple[s.SExpr, ...], params: tuple[str, ...], e, ctx: Ctx
+                   ) -> list[Expr]:
+        name = getattr(e, "method", None) or getattr(e, "function", "?")
+        if len(args) != len(params):
+            raise SemanticError.at(
+                e.span, f"'{name}' takes {len(params)} argument"
+                f"{'' if len(params) == 1 else 's'} but {len(args)} "
+                f"{'was' if len(args) == 1 else 'were'} given"
+            )
+        out = []
+        for a, want in zip(args, params, strict=True):
+            value, t = self._expr(a, ctx)
+            if t is not None and t != want and not (want == "int" and t == "int"):
+                raise SemanticError.at(
+                    a.span, f"type clash: '{name}' needs {'an' if want == 'int' else 'a'} "
+                    f"{want} here, this is {'an' if t == 'int' else 'a'} {t}"
+                )
+            out.append(fold(value))
+        return out
+
+    def expand_macro(self, d: s.Define, e: s.SCall) -> s.SExpr | s.SBlock:
+        """Return the body of macro ``d`` with its parameters replaced by the arguments
+        of ``call(name, args)`` (PAT 3.4.2: a macro is substituted where it is called)."""
+        assert d.params is not None
+        if len(e.args) != len(d.params):
+            raise SemanticError.at(
+                e.span, f"macro '{d.name}' takes {len(d.params)} argument"
+                f"{'' if len(d.params) == 1 else 's'} but {len(e.args)} "
+                f"{'was' if len(e.args) == 1 else 'were'} given",
+                f"'{d.name}' is defined at {d.name_span}",
+            )
+        body = d.block if d.block is not None else d.expr
+        assert body is not None
+        return substitute(body, dict(zip(d.params, e.args, strict=True)))
 
     # -- statements -----------------------------------------------------------------------
     def block(self, b: s.SBlock, ctx: Ctx, depth: int = 0) -> list[Stmt]:
@@ -243,6 +354,10 @@ class ExpressionLowering:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
         t_ir: Type = BoolType() if word == "bool" else UNBOUNDED
+        if word in METHODS:
+            if dims:
+                raise UnsupportedError.at(st.span, "unsupported construct: an array of objects")
+            t_ir = ObjectType(word)
         for n in reversed(dims):
             t_ir = ArrayType(t_ir, n)
         ctx.block_locals[st.name] = "array:int" if dims else word
@@ -257,8 +372,27 @@ class ExpressionLowering:
             if isinstance(value_src, s.SAssign):  # x = y = v
                 out.extend(self._expr_stmt(value_src, ctx, depth))
                 value_src = value_src.target
+            if isinstance(value_src, s.SMethodCall):
+                changed = self._changing_call(value_src, ctx)
+                if changed is not None:  # v = q.Dequeue(): the result, then the change
+                    result, word, update = changed
+                    target, tt = self._lvalue(e.target, ctx)
+                    if tt is not None and tt != word:
+                        raise SemanticError.at(
+                            e.span, f"type clash: assigning {'an' if word == 'int' else 'a'} "
+                            f"{word} to {'an' if tt == 'int' else 'a'} {tt} variable"
+                        )
+                    tmp = f"_r{len(ctx.block_locals)}"
+                    ctx.block_locals[tmp] = word
+                    out.append(LocalVar(tmp, BoolType() if word == "bool" else UNBOUNDED,
+                                        result, e.span))
+                    out.append(update)
+                    out.append(Assign(target, Var(tmp, "block", e.span), e.span))
+                    return out
             target, tt = self._lvalue(e.target, ctx)
             value, vt = self.typed(value_src, ctx)
+            if (tt in METHODS or vt in METHODS) and tt != vt and None not in (tt, vt):
+                raise SemanticError.at(e.span, f"type clash: assigning a {vt} to a {tt}")
             if tt in ("int", "bool") and vt in ("int", "bool") and tt != vt:
                 raise SemanticError.at(
                     e.span, f"type clash: assigning a{'n' if vt == 'int' else ''} {vt} "
@@ -276,9 +410,37 @@ class ExpressionLowering:
             if depth > 50:
                 raise SemanticError.at(e.span, f"macro '{e.name}' expands into itself")
             return self.block(self.macros[e.name], ctx, depth + 1)
+        if isinstance(e, s.SCall) and e.function in self.param_macros:
+            if depth > 50:
+                raise SemanticError.at(e.span, f"macro '{e.function}' expands into itself")
+            body = self.expand_macro(self.param_macros[e.function], e)
+            if isinstance(body, s.SBlock):
+                return self.block(body, ctx, depth + 1)
+            return self._expr_stmt(body, ctx, depth + 1)
+        if isinstance(e, s.SMethodCall):
+            target, cls = self._lvalue(e.target, ctx)
+            op = self._method(e, cls)
+            args = self._call_args(e.args, op.params, e, ctx)
+            if not op.mutates:
+                return []  # a query whose value is discarded
+            return [Assign(target, Call(f"{cls}.{e.method}=", (target, *args), e.span), e.span)]
         # An expression statement without effect: evaluated and discarded (PAT).
         self.typed(e, ctx)
         return []
+
+    def _changing_call(self, e: s.SMethodCall, ctx: Ctx) -> tuple[Expr, str, Stmt] | None:
+        """Return (result, its type, the assignment that changes the object) for a
+        method that changes its object, or None for one that only reads it."""
+        target, cls = self._lvalue(e.target, ctx)
+        op = self._method(e, cls)
+        if not op.mutates:
+            return None
+        if op.result == "void":
+            raise SemanticError.at(e.span, f"'{cls}.{e.method}' has no value to assign")
+        args = self._call_args(e.args, op.params, e, ctx)
+        result = Call(f"{cls}.{e.method}", (target, *args), e.span)
+        update = Assign(target, Call(f"{cls}.{e.method}=", (target, *args), e.span), e.span)
+        return result, op.result, update
 
     def _lvalue(self, e: s.SExpr, ctx: Ctx) -> tuple[Expr, str | None]:
         if isinstance(e, s.SName):

@@ -22,6 +22,7 @@ from bridge.ir import (
     Index,
     IntType,
     LocalVar,
+    ObjectType,
     Stmt,
     Type,
     Unary,
@@ -222,6 +223,8 @@ def type_word(t: Type) -> str | None:
     if isinstance(t, ArrayType):
         inner = type_word(t.element)
         return f"array:{inner}" if inner else "array:"
+    if isinstance(t, ObjectType):
+        return t.library
     return None
 
 

@@ -428,9 +428,10 @@ class LeafBuilder(StepRules):
     ):
         if comm is None:
             return None
+        channel = fold(map_expr(comm.channel, pre))  # ``c[i]`` with a local index
         if isinstance(comm, Send):
             return dataclasses.replace(
-                comm, args=tuple(fold(map_expr(a, pre)) for a in comm.args)
+                comm, channel=channel, args=tuple(fold(map_expr(a, pre)) for a in comm.args)
             )
         args = []
         for a in comm.args:
@@ -443,7 +444,7 @@ class LeafBuilder(StepRules):
         cond = comm.condition
         if cond is not None:
             cond = fold(map_expr(map_expr(cond, rename), pre))
-        return dataclasses.replace(comm, args=tuple(args), condition=cond)
+        return dataclasses.replace(comm, channel=channel, args=tuple(args), condition=cond)
 
 
 

@@ -363,15 +363,20 @@ class StepRules:
         if isinstance(term, s.EventPrefix):
             return [self.event_step(term, env, ctx)]
         if isinstance(term, s.SendPrefix):
-            ch = low.channel(term.channel, term.channel_span or term.span)
+            chan, _ = low.channel_ref(term.channel, term.index,
+                                      term.channel_span or term.span, ctx)
             args = tuple(low.expr(f, ctx) for f in term.fields)
-            comm = Send(Var(ch.name, "global", term.channel_span), args, span=term.channel_span)
+            widest = low.channel_tags.get(term.channel)
+            if widest is not None:  # (arity, values, padding): ir.Channel.arity_tag
+                args = (Const(len(args)), *args) + (Const(0),) * (widest - len(args))
+            comm = Send(chan, args, span=term.channel_span)
             effect = low.block(term.block, ctx) if term.block else []
             last = term.block.span if term.block else term.fields[-1].span
             return [Raw(None, comm, effect, None, ("T", term.body, env), term.span,
                          self.text(term.span, last))]
         if isinstance(term, s.RecvPrefix):
-            ch = low.channel(term.channel, term.channel_span or term.span)
+            chan, _ = low.channel_ref(term.channel, term.index,
+                                      term.channel_span or term.span, ctx)
             args: list = []
             binds: dict[str, Expr] = {}
             for f in term.fields:
@@ -390,10 +395,11 @@ class StepRules:
             new_env = env_set(env, binds)
             bctx = Ctx(env=new_env)
             cond = low.bool_expr(term.guard, bctx, "a receive guard") if term.guard else None
-            comm = Receive(
-                Var(ch.name, "global", term.channel_span), tuple(args),
-                span=term.channel_span, condition=cond,
-            )
+            widest = low.channel_tags.get(term.channel)
+            if widest is not None:  # takes only a head message of its own arity
+                args = [RecvMatch(Const(len(args))), *args] + [RecvBind(None)] * (
+                    widest - len(args))
+            comm = Receive(chan, tuple(args), span=term.channel_span, condition=cond)
             effect = low.block(term.block, bctx) if term.block else []
             last = term.block.span if term.block else term.fields[-1].span
             return [Raw(None, comm, effect, None, ("T", term.body, new_env), term.span,

@@ -1,9 +1,12 @@
-"""Walks over the CSP# syntax tree (no recursion: models can be machine-written)."""
+"""Walks over the CSP# syntax tree (no recursion where models can be machine-written:
+process terms and the names they read; macro bodies, which are small, are rebuilt
+recursively by ``substitute``)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from typing import Any
 
 from bridge.frontends.csp import syntax as s
 
@@ -92,3 +95,25 @@ def all_terms(defs: Iterable[s.ProcDef]) -> Iterable[s.Term]:
             stack.extend(b for _, b in t.branches)
             if t.default is not None:
                 stack.append(t.default)
+
+
+def substitute(node: Any, mapping: dict[str, Any]) -> Any:
+    """Return the syntax ``node`` (an expression, statement or block) with every name
+    in ``mapping`` replaced by its value (macro expansion, PAT 3.4.2); an index
+    variable of ``&& i:{..}@e`` hides a parameter of the same name in ``e``."""
+    if isinstance(node, s.SName):
+        return mapping.get(node.name, node)
+    if isinstance(node, tuple):
+        return tuple(substitute(x, mapping) for x in node)
+    if isinstance(node, s.SIndexedOp):
+        inner = {k: v for k, v in mapping.items()
+                 if all(iv.name != k for iv in node.variables)}
+        return dataclasses.replace(node, variables=substitute(node.variables, mapping),
+                                   body=substitute(node.body, inner))
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        changes = {
+            f.name: substitute(getattr(node, f.name), mapping)
+            for f in dataclasses.fields(node) if f.name != "span"
+        }
+        return dataclasses.replace(node, **changes)
+    return node
