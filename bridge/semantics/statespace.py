@@ -1017,14 +1017,19 @@ class CompiledStateSpace:
     def predicate(self, expr: Expr) -> Callable[[StateVector], bool]:
         """Return a compiled state predicate for ``expr`` (raises ``ModelRuntimeError``
         on model errors such as an index out of range)."""
-        fn = self._predicates.get(expr)
+        try:
+            fn = self._predicates.get(expr)
+            key: Expr | None = expr
+        except RecursionError:  # thousands deep: too deep for the dataclass hash
+            fn, key = None, None
         if fn is None:
             inner = self._compile_expr(expr, "s")
 
             def fn(state: StateVector, _inner=inner) -> bool:
                 return bool(_inner(state))
 
-            self._predicates[expr] = fn
+            if key is not None:
+                self._predicates[key] = fn
         return fn
 
     def evaluator(self, expr: Expr) -> Callable[[StateVector], Any]:

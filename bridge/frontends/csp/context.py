@@ -89,6 +89,7 @@ class Lowerer(ExpressionLowering):
         self.term_names: dict[int, frozenset[str]] = {}
         # ``#define f(a, b) body;`` (PAT 3.4.2), used as ``call(f, x, y)``.
         self.param_macros: dict[str, s.Define] = {}
+        self._macro_bodies: dict[str, object] | None = None
         # ``#import``ed library classes (``Set``...) and whether PAT.Math is imported.
         self.classes: set[str] = set()
         self.math_imported = False
@@ -217,6 +218,17 @@ class Lowerer(ExpressionLowering):
                     a.span, f"#alphabet names undeclared process '{a.process}'", *notes
                 )
             self.alphabets[a.process] = a
+
+    @property
+    def macro_bodies(self) -> dict[str, object]:
+        """Return the body of every macro, with or without parameters, by name (what a
+        term that uses it may read)."""
+        if self._macro_bodies is None:
+            bodies: dict[str, object] = dict(self.macros)
+            for name, d in self.param_macros.items():
+                bodies[name] = d.block if d.block is not None else d.expr
+            self._macro_bodies = bodies
+        return self._macro_bodies
 
     def _define_text(self, d: s.Define) -> str:
         """Return the source text of ``#define`` ``d`` with whitespace and comments

@@ -107,6 +107,10 @@ class LeafBuilder(StepRules):
         # A sequential prefix that ends in a composition: the conditions under which
         # it has handed over (with no step of its own).
         self.handovers: list[Expr] = []
+        # The terms whose first steps are being computed (steps.StepRules.steps), each
+        # with the number of guards passed on the way to it.
+        self._active_steps: dict[Cfg, int] = {}
+        self._guards_passed = 0
 
     def fresh(self, base: str) -> str:
         return f"{PLACEHOLDER}{next(self.counter)}{PLACEHOLDER}{base}"

@@ -168,7 +168,7 @@ class StepRules:
         """Return ``("T", term, env)`` with the bindings the term cannot read dropped
         (PAT substitutes values into the term, so unused ones are not in its state)."""
         term, env = cfg[1], cfg[2]
-        names = term_names(term, self.low.term_names, self.low.macros)
+        names = term_names(term, self.low.term_names, self.low.macro_bodies)
         kept = tuple((k, v) for k, v in env if k in names)
         return cfg if len(kept) == len(env) else ("T", term, kept)
 
@@ -214,7 +214,33 @@ class StepRules:
 
     # -- steps ----------------------------------------------------------------------------
     def steps(self, cfg: Cfg, caps: dict[str, Expr]) -> list[Raw]:
+        """Return the first steps of ``cfg`` (cspsharp.md section 7).
+
+        A choice may lead back to the same term through guarded references only
+        (``V(j) = [full(j)] V((j+1)%N) [] ...``): PAT evaluates the guards in the
+        current state, so the unfolding stops where a guard is false. Symbolically, the
+        second visit of a term under a guard offers the steps of the first visit again,
+        each under a stronger guard: nothing new, so it contributes no steps. A cycle
+        with no guard on it (``P = P [] a -> P``) has no first step; it is refused.
+        """
         cfg = self.normalise(cfg, "step", caps, [])
+        if cfg[0] != "T":
+            return self._steps(cfg, caps)
+        guards = self._active_steps.get(cfg)
+        if guards is not None:
+            if guards < self._guards_passed:
+                return []
+            raise SemanticError.at(
+                cfg[1].span, "process definition unfolds without end (a choice leads back "
+                "to this process with no event or guard in between)",
+            )
+        self._active_steps[cfg] = self._guards_passed
+        try:
+            return self._steps(cfg, caps)
+        finally:
+            del self._active_steps[cfg]
+
+    def _steps(self, cfg: Cfg, caps: dict[str, Expr]) -> list[Raw]:
         kind = cfg[0]
         if kind == "SKIP":
             self.can_terminate = True
@@ -406,7 +432,11 @@ class StepRules:
                          self.text(term.span, last))]
         if isinstance(term, s.Guard):
             cond = low.bool_expr(term.cond, ctx, "a guard")
-            raws = self.steps(("T", term.body, env), caps)
+            self._guards_passed += 1
+            try:
+                raws = self.steps(("T", term.body, env), caps)
+            finally:
+                self._guards_passed -= 1
             out = []
             for r in raws:
                 r.guard = and_(cond, r.guard)
@@ -443,12 +473,16 @@ class StepRules:
                     Raw(not_(cond), None, [], None, else_cfg, term.span, text + " else"),
                 ]
             out = []
-            for r in self.steps(("T", term.then, env), caps):
-                r.guard = and_(cond, r.guard)
-                out.append(r)
-            for r in self.steps(else_cfg, caps):
-                r.guard = and_(not_(cond), r.guard)
-                out.append(r)
+            self._guards_passed += 1  # ifa: the condition guards each first step
+            try:
+                for r in self.steps(("T", term.then, env), caps):
+                    r.guard = and_(cond, r.guard)
+                    out.append(r)
+                for r in self.steps(else_cfg, caps):
+                    r.guard = and_(not_(cond), r.guard)
+                    out.append(r)
+            finally:
+                self._guards_passed -= 1
             return out
         if isinstance(term, s.Case):
             out = []

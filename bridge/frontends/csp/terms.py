@@ -20,6 +20,9 @@ def expr_names(e: object, out: set[str]) -> None:
             continue
         if isinstance(x, s.SName):
             out.add(x.name)
+        elif isinstance(x, s.SCall):  # a macro's body may read more names
+            out.add(x.function)
+            stack.extend(x.args)
         elif isinstance(x, (tuple, list)):
             stack.extend(x)
         elif dataclasses.is_dataclass(x) and not isinstance(x, (s.Term, type)):
@@ -27,50 +30,68 @@ def expr_names(e: object, out: set[str]) -> None:
 
 
 def term_names(
-    term: s.Term, cache: dict[int, frozenset[str]], macros: dict[str, s.SBlock]
+    term: s.Term, cache: dict[int, frozenset[str]], macros: dict[str, object]
 ) -> frozenset[str]:
     """Return the identifiers a process term may read (an over-approximation: every
-    name written in it or in the block macros it uses, not descending into referenced
-    definitions)."""
+    name written in it or in the macros it uses, not descending into referenced
+    definitions). Every subterm's set is cached on the way (post-order), so a chain of
+    n nested terms costs O(n), not O(n^2)."""
     hit = cache.get(id(term))
     if hit is not None:
         return hit
-    names: set[str] = set()
-    stack: list[s.Term] = [term]
+    stack: list[tuple[s.Term, bool]] = [(term, False)]
     while stack:
-        t = stack.pop()
+        t, ready = stack.pop()
+        if id(t) in cache:
+            continue
+        children = _subterms(t)
+        if not ready:
+            stack.append((t, True))
+            stack.extend((c, False) for c in children if id(c) not in cache)
+            continue
+        names: set[str] = set()
         for f in dataclasses.fields(t):
             if f.name == "span":
                 continue
             value = getattr(t, f.name)
-            if isinstance(value, s.Term):
-                stack.append(value)
-            elif isinstance(value, tuple) and value and all(
+            if isinstance(value, s.Term) or isinstance(value, tuple) and value and all(
                 isinstance(v, s.Term) for v in value
             ):
-                stack.extend(value)
-            elif isinstance(t, s.Case) and f.name == "branches":
-                for cond, body in value:
+                continue
+            if isinstance(t, s.Case) and f.name == "branches":
+                for cond, _ in value:
                     expr_names(cond, names)
-                    stack.append(body)
             else:
                 expr_names(value, names)
-    pending = [n for n in names if n in macros]
-    seen: set[str] = set()
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        inner: set[str] = set()
-        expr_names(macros[name], inner)
-        names |= inner
-        pending.extend(n for n in inner if n in macros)
-    result = frozenset(names)
-    cache[id(term)] = result
-    return result
+        for c in children:
+            names |= cache[id(c)]
+        pending = [n for n in names if n in macros]
+        seen: set[str] = set()
+        while pending:
+            name = pending.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            inner: set[str] = set()
+            expr_names(macros[name], inner)
+            names |= inner
+            pending.extend(n for n in inner if n in macros)
+        cache[id(t)] = frozenset(names)
+    return cache[id(term)]
 
 
+def _subterms(t: s.Term) -> list[s.Term]:
+    """Return the process terms directly inside ``t``."""
+    out: list[s.Term] = []
+    for f in dataclasses.fields(t):
+        value = getattr(t, f.name)
+        if isinstance(value, s.Term):
+            out.append(value)
+        elif isinstance(value, tuple) and value and all(isinstance(v, s.Term) for v in value):
+            out.extend(value)
+        elif isinstance(t, s.Case) and f.name == "branches":
+            out.extend(body for _, body in value)
+    return out
 
 
 def all_terms(defs: Iterable[s.ProcDef]) -> Iterable[s.Term]:
