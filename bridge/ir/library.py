@@ -46,6 +46,13 @@ LIBRARIES: dict[str, str] = {
 
 MATH_LIBRARY = "PAT.Math"
 
+SHIPPED = frozenset({
+    MATH_LIBRARY, *LIBRARIES, "PAT.Lib.Array", "PAT.Lib.Example", "PAT.Lib.DBM",
+})
+"""The libraries of PAT 3.5's ``Lib`` folder: importing one is accepted; using what
+bridge does not implement of them (``PAT.Lib.Array``, the demo ``PAT.Lib.Example``,
+``PAT.Lib.DBM``) is refused where it is used."""
+
 MATH: dict[str, Operation] = {
     "Pow": Operation(("int", "int"), "int"),
     "Abs": Operation(("int",), "int"),

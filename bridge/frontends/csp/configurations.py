@@ -37,6 +37,18 @@ from bridge.ir import (
 TERMINATE = "terminate"
 MAX_LOCATIONS = 20_000
 MAX_UNFOLD = 500
+# A parameter given more constant values than this (``P(n) = ... -> P(n + 2)``) is
+# kept in a local instead of specialising a location per value: the engine then meets
+# the values lazily, as PAT does, instead of the lowering unfolding them all.
+GROWING_PARAMETER = 512
+
+
+class GrowingParameter(Exception):
+    """Raised while a leaf is built: the (definition, parameter) ``key`` grows."""
+
+    def __init__(self, key: tuple[str, str]) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 # ---------------------------------------------------------------------------------
@@ -210,6 +222,7 @@ def canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str,
     types = types if types is not None else {}
     canon: dict[str, str] = {}
     used: set[str] = set()
+    clashes: dict[Type, set[str]] = {}
     for env in cfg_envs(cfg):
         for key, value in env:
             for old in sorted(locals_in(value)):
@@ -220,11 +233,17 @@ def canonical_names(cfg: Cfg, types: dict[str, Type] | None = None) -> dict[str,
                 else:
                     base = old.rsplit("_", 1)[0] if old.rsplit("_", 1)[-1].isdigit() else old
                 wanted = types.get(old, UNBOUNDED)
-                clash = {n for n, t in types.items() if t != wanted}
+                clash = clashes.get(wanted)
+                if clash is None:  # names of locals of other types, once per type
+                    clash = clashes[wanted] = {n for n, t in types.items() if t != wanted}
                 new = pick_name(base, used | clash)
                 canon[old] = new
                 used.add(new)
-                types.setdefault(new, wanted)
+                if new not in types:
+                    types[new] = wanted
+                    for other, names in clashes.items():
+                        if other != wanted:
+                            names.add(new)
     return canon
 
 

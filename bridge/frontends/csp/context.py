@@ -51,7 +51,7 @@ from bridge.ir import (
     Var,
     Variable,
 )
-from bridge.ir.library import LIBRARIES, MATH_LIBRARY
+from bridge.ir.library import LIBRARIES, MATH_LIBRARY, SHIPPED
 
 
 class NotConstant(Exception):
@@ -90,6 +90,7 @@ class Lowerer(ExpressionLowering):
         # ``#define f(a, b) body;`` (PAT 3.4.2), used as ``call(f, x, y)``.
         self.param_macros: dict[str, s.Define] = {}
         self._macro_bodies: dict[str, object] | None = None
+        self._lines: dict[str, list[str]] = {}
         # ``#import``ed library classes (``Set``...) and whether PAT.Math is imported.
         self.classes: set[str] = set()
         self.math_imported = False
@@ -98,6 +99,8 @@ class Lowerer(ExpressionLowering):
         # Channels used with messages of different arities: name -> the largest one.
         # Their messages carry their arity first (``ir.Channel.arity_tag``).
         self.channel_tags: dict[str, int] = {}
+        # Initial values of the scalar variables declared so far (for initialisers).
+        self.initial_values: dict[str, int | bool] = {}
 
     # -- errors ---------------------------------------------------------------------
     def _undeclared(self, name: str, span: Span, what: str = "name") -> SemanticError:
@@ -219,6 +222,16 @@ class Lowerer(ExpressionLowering):
                 )
             self.alphabets[a.process] = a
 
+    def source_lines(self, file: str) -> list[str] | None:
+        """Return the lines of a source file of the program (cached), or None."""
+        lines = self._lines.get(file)
+        if lines is None:
+            src = self.program.sources.get(file)
+            if src is None:
+                return None
+            lines = self._lines[file] = src.splitlines()
+        return lines
+
     @property
     def macro_bodies(self) -> dict[str, object]:
         """Return the body of every macro, with or without parameters, by name (what a
@@ -265,6 +278,8 @@ class Lowerer(ExpressionLowering):
                 self.math_imported = True
             elif name in LIBRARIES:
                 self.classes.add(LIBRARIES[name])
+            elif name in SHIPPED:
+                continue  # a library PAT ships: refused where something of it is used
             else:
                 raise UnsupportedError.at(
                     span,
@@ -297,10 +312,16 @@ class Lowerer(ExpressionLowering):
             return value
         raise NotConstant
 
-    def const_value(self, e: s.SExpr) -> int | bool:
+    def const_value(self, e: s.SExpr, initialiser: bool = False) -> int | bool:
+        """Return the value of a constant expression; in the ``initialiser`` of a
+        global variable, a scalar variable declared before has its initial value
+        (``var b = a;``: PAT initialises variables in order)."""
+
         def lookup(name: str, span: Span) -> int | bool:
             if name in self.constants:
                 return self.constants[name]
+            if initialiser and name in self.initial_values:
+                return self.initial_values[name]
             raise NotConstant
 
         return self._const_expr(e, lookup)
@@ -345,7 +366,7 @@ class Lowerer(ExpressionLowering):
         values: list[int | bool] | None = None
         init_span = v.span
         if isinstance(v.init, s.ArrayLit):
-            values = self._array_values(v.init)
+            values = self._array_values(v.init, initialiser=True)
             init_span = v.init.span
             if not dims:
                 dims = [len(values)]
@@ -358,10 +379,11 @@ class Lowerer(ExpressionLowering):
         elif v.init is not None:
             init_span = v.init.span
             try:
-                value = self.const_value(v.init)
+                value = self.const_value(v.init, initialiser=True)
             except NotConstant:
                 raise SemanticError.at(
-                    v.init.span, f"initial value of '{v.name}' must be a constant expression"
+                    v.init.span, f"initial value of '{v.name}' must be a constant expression "
+                    "(of constants and variables declared before it)"
                 ) from None
             values = [value] * (product(dims) if dims else 1)
         is_bool = bool(values) and all(isinstance(x, bool) for x in values)
@@ -391,19 +413,22 @@ class Lowerer(ExpressionLowering):
                 init = tuple(Const(x) for x in values)
             else:
                 init = Const(values[0])
+        if not dims:
+            self.initial_values[v.name] = values[0] if values else (False if is_bool else 0)
         self.globals[v.name] = GlobalDecl(v.name, t, v.name_span)
         return Variable(v.name, t, init, v.hidden, v.span)
 
-    def _array_values(self, lit: s.ArrayLit) -> list[int | bool]:
+    def _array_values(self, lit: s.ArrayLit, initialiser: bool = False) -> list[int | bool]:
         out: list[int | bool] = []
         for el in lit.elems:
             if el.kind == "nested":
                 assert isinstance(el.first, s.ArrayLit)
-                out.extend(self._array_values(el.first))
+                out.extend(self._array_values(el.first, initialiser))
                 continue
             try:
-                first = self.const_value(el.first)  # type: ignore[arg-type]
-                second = self.const_value(el.second) if el.second is not None else None
+                first = self.const_value(el.first, initialiser)  # type: ignore[arg-type]
+                second = (self.const_value(el.second, initialiser) if el.second is not None
+                          else None)
             except NotConstant:
                 raise SemanticError.at(
                     el.span, "array literal elements must be constant expressions"

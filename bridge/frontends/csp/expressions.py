@@ -32,6 +32,7 @@ from bridge.ir import (
     BoolType,
     Call,
     ChanQuery,
+    Conditional,
     Const,
     Expr,
     If,
@@ -102,11 +103,35 @@ class ExpressionLowering:
             return Const(value, span), "bool" if isinstance(value, bool) else "int"
         if name in self.props:
             return self._proposition(name, span), "bool"
+        if name in self.macros:
+            return self._macro_value(name, self.macros[name], span, ctx)
         if name in self.channels or name in self.channel_arrays:
             raise SemanticError.at(span, f"channel '{name}' used as a value")
         if name in self.defs:
             raise SemanticError.at(span, f"process '{name}' used as a value")
         raise self._undeclared(name, span, "variable")
+
+    def _macro_value(self, name: str, body: s.SStmt, span: Span, ctx: Ctx
+                     ) -> tuple[Expr, str | None]:
+        """Return the value of a block macro used in an expression: a block of one
+        expression, or ``if (c) {e1} else {e2}`` of two (``#define xdist if (x > t)
+        {x - t} else {t - x};``), a conditional expression."""
+        while isinstance(body, s.SBlock) and len(body.stmts) == 1:
+            body = body.stmts[0]
+        if isinstance(body, s.SExprStmt):
+            return self._expr(body.expr, ctx)
+        if isinstance(body, s.SIf) and body.otherwise is not None:
+            cond = self.bool_expr(body.cond, ctx, "an if condition")
+            then, t1 = self._macro_value(name, body.then, span, ctx)
+            other, t2 = self._macro_value(name, body.otherwise, span, ctx)
+            if None not in (t1, t2) and t1 != t2:
+                raise SemanticError.at(span, f"macro '{name}' has a {t1} in one branch and "
+                                       f"a {t2} in the other")
+            return Conditional(cond, then, other, span), t1 or t2
+        raise SemanticError.at(
+            span, f"macro '{name}' is a block of statements, not a value",
+            "a macro used as a value is an expression, or 'if (c) {e1} else {e2}'",
+        )
 
     def _proposition(self, name: str, span: Span) -> Expr:
         if name in self._prop_cache:
@@ -346,10 +371,10 @@ class ExpressionLowering:
         init: Expr | tuple[Expr, ...] | None = None
         word = "int"
         if isinstance(st.init, s.ArrayLit):
-            values = self._array_values(st.init)
-            init = tuple(Const(x) for x in values)
+            elements = self._array_exprs(st.init, ctx)
+            init = tuple(elements)
             if not dims:
-                dims = [len(values)]
+                dims = [len(elements)]
         elif st.init is not None:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
@@ -427,6 +452,25 @@ class ExpressionLowering:
         # An expression statement without effect: evaluated and discarded (PAT).
         self.typed(e, ctx)
         return []
+
+    def _array_exprs(self, lit: s.ArrayLit, ctx: Ctx) -> list[Expr]:
+        """Return the elements of an array literal in an event block; single elements
+        may read the state (``var m = [m1, m2];``), counts and ranges are constants."""
+        out: list[Expr] = []
+        for el in lit.elems:
+            if el.kind == "nested":
+                assert isinstance(el.first, s.ArrayLit)
+                out.extend(self._array_exprs(el.first, ctx))
+            elif el.kind == "single":
+                out.append(self.expr(el.first, ctx))  # type: ignore[arg-type]
+            elif el.kind == "repeat":
+                assert el.second is not None
+                count = self.const_int(el.second, "repeat count", ctx.env)
+                out.extend([self.expr(el.first, ctx)] * max(0, count))  # type: ignore[arg-type]
+            else:
+                out.extend(Const(x) for x in self._array_values(
+                    s.ArrayLit((el,), el.span)))
+        return out
 
     def _changing_call(self, e: s.SMethodCall, ctx: Ctx) -> tuple[Expr, str, Stmt] | None:
         """Return (result, its type, the assignment that changes the object) for a

@@ -16,6 +16,9 @@ from bridge.ir import (
     Assign,
     Binary,
     BoolType,
+    Call,
+    ChanQuery,
+    Conditional,
     Const,
     Expr,
     If,
@@ -28,6 +31,7 @@ from bridge.ir import (
     Unary,
     Var,
     While,
+    iter_subexpressions,
 )
 
 BINOP = {"%": "mod"}
@@ -67,6 +71,13 @@ def fold(e: Expr) -> Expr:
     if isinstance(e, Index):
         i = fold(e.index)
         return Index(e.base, i, e.span) if i is not e.index else e
+    if isinstance(e, Conditional):
+        c = fold(e.cond)
+        if isinstance(c, Const) and isinstance(c.value, bool):
+            return fold(e.then if c.value else e.otherwise)
+        return Conditional(c, fold(e.then), fold(e.otherwise), e.span)
+    if isinstance(e, Call):
+        return Call(e.function, tuple(fold(a) for a in e.args), e.span)
     return e
 
 
@@ -124,6 +135,13 @@ def map_expr(e: Expr, fn: Callable[[Expr], Expr | None]) -> Expr:
         return Binary(e.op, map_expr(e.left, fn), map_expr(e.right, fn), e.span)
     if isinstance(e, Index):
         return Index(map_expr(e.base, fn), map_expr(e.index, fn), e.span)
+    if isinstance(e, Conditional):
+        return Conditional(map_expr(e.cond, fn), map_expr(e.then, fn),
+                           map_expr(e.otherwise, fn), e.span)
+    if isinstance(e, Call):
+        return Call(e.function, tuple(map_expr(a, fn) for a in e.args), e.span)
+    if isinstance(e, ChanQuery):
+        return ChanQuery(e.op, map_expr(e.channel, fn), e.span)
     return e
 
 
@@ -149,16 +167,8 @@ def map_stmt(st: Stmt, fn: Callable[[Expr], Expr | None]) -> Stmt:
 
 
 def walk_expr(e: Expr) -> Iterable[Expr]:
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        yield x
-        if isinstance(x, Unary):
-            stack.append(x.operand)
-        elif isinstance(x, Binary):
-            stack.extend((x.left, x.right))
-        elif isinstance(x, Index):
-            stack.extend((x.base, x.index))
+    """Yield ``e`` and its subexpressions (iteratively)."""
+    return iter_subexpressions(e)
 
 
 def without_spans(e: Expr) -> Expr:
@@ -169,6 +179,13 @@ def without_spans(e: Expr) -> Expr:
         return Binary(e.op, without_spans(e.left), without_spans(e.right))
     if isinstance(e, Index):
         return Index(without_spans(e.base), without_spans(e.index))
+    if isinstance(e, Conditional):
+        return Conditional(without_spans(e.cond), without_spans(e.then),
+                           without_spans(e.otherwise))
+    if isinstance(e, Call):
+        return Call(e.function, tuple(without_spans(a) for a in e.args))
+    if isinstance(e, ChanQuery):
+        return ChanQuery(e.op, without_spans(e.channel))
     if dataclasses.is_dataclass(e) and hasattr(e, "span"):
         return dataclasses.replace(e, span=None)
     return e

@@ -21,6 +21,7 @@ from bridge.frontends.csp.configurations import (
     TERM,
     Cfg,
     Env,
+    GrowingParameter,
     Leaf,
     Nested,
     Raw,
@@ -84,6 +85,8 @@ class LeafBuilder(StepRules):
         # are one location (one PAT state).
         self.dynamic = dynamic
         self.binding_kinds: dict[tuple[str, str], set[str]] = {}
+        # The constant values each (definition, parameter) has been given.
+        self.const_args: dict[tuple[str, str], set[int | bool]] = {}
         self.initial_values: dict[str, Expr] = {}
         self.counter = itertools.count()
         self.locations: dict[Cfg, int] = {}
@@ -221,6 +224,10 @@ class LeafBuilder(StepRules):
                 if edge is not None:
                     self.edges.append(edge)
                 work.extend(range(before, len(self.location_list)))
+            # The fresh names of this location's steps are all renamed by now; drop
+            # them, or every type-clash test would scan all the names ever made.
+            for name in [n for n in self.local_types if n.startswith(PLACEHOLDER)]:
+                del self.local_types[name]
         used: set[str] = set()
         for e in self.edges:
             for st in e.effect:
@@ -515,7 +522,11 @@ def build_leaf(low: Lowerer, leaf: Leaf) -> tuple[LeafBuilder, Process]:
     dynamic: frozenset[tuple[str, str]] = frozenset()
     while True:
         builder = LeafBuilder(low, leaf, dynamic)
-        process = builder.build()
+        try:
+            process = builder.build()
+        except GrowingParameter as growing:
+            dynamic = dynamic | {growing.key}
+            continue
         mixed = {k for k, kinds in builder.binding_kinds.items() if len(kinds) > 1}
         if mixed <= dynamic:
             return builder, process

@@ -27,6 +27,7 @@ from bridge.frontends.csp import syntax as s
 
 END_MARK = "\u204f"
 BOM = "\ufeff"
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|^\\\\")
 
 _ITEM_KEYWORDS = ("var", "hvar", "channel", "enum")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -684,6 +685,17 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
                     _tspan(path, name_tok),
                 )
             )
+        elif kind == "define_if":
+            # ``#define d if (c) {e1} else {e2};`` (PAT 3.4.1: macros with if and
+            # while): a block macro; used as a value it is the branch's expression.
+            name_tok = item.children[1]
+            cond, then, otherwise = (builder.transform(c) if isinstance(c, Tree) else c
+                                     for c in item.children[2].children)
+            stmt = s.SIf(cond, then, otherwise, _span(path, item.children[2].meta))
+            program.defines.append(
+                s.Define(str(name_tok), None, s.SBlock((stmt,), stmt.span), span,
+                         _tspan(path, name_tok))
+            )
         elif kind == "define_macro":
             name_tok = item.children[1]
             params_tree = item.children[3]
@@ -746,11 +758,15 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
             assert string_tok is not None
             rel = str(string_tok)[1:-1]
             target = Path(path).parent / rel
+            if not target.exists() and _WINDOWS_PATH.match(rel):
+                # PAT on Windows resolves 'C:\\Users\\...\\lib.csp' where the model was
+                # written; elsewhere the file is the one of that name beside this one.
+                beside = Path(path).parent / re.split(r"[\\/]", rel)[-1]
+                if beside.exists():
+                    target = beside
             key = str(target.resolve()) if target.exists() else str(target)
-            if key in seen:
-                raise ParseError.at(_tspan(path, string_tok), f"#include cycle through {rel!r}")
             if key in program.included:
-                continue  # PAT reads a file included twice once
+                continue  # PAT reads a file once, however often (or circularly) included
             program.included.add(key)
             try:
                 inc_text = target.read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
+    GROWING_PARAMETER,
     MAX_UNFOLD,
     SKIP,
     STOP,
@@ -18,6 +19,7 @@ from bridge.frontends.csp.configurations import (
     TERMINATE,
     Cfg,
     Env,
+    GrowingParameter,
     Nested,
     Raw,
     env_get,
@@ -185,6 +187,10 @@ class StepRules:
                 "const" if isinstance(value, Const) else "dynamic"
             )
             if isinstance(value, Const) and key not in self.dynamic:
+                seen = self.const_args.setdefault(key, set())
+                seen.add(value.value)
+                if len(seen) > GROWING_PARAMETER:
+                    raise GrowingParameter(key)
                 bindings[p.name] = Const(value.value)
                 continue
             if isinstance(value, Var) and value.scope == "local":
@@ -520,10 +526,9 @@ class StepRules:
     def text(self, start: Span | None, end: Span | None = None) -> str:
         if start is None:
             return ""
-        src = self.low.program.sources.get(start.file)
-        if src is None:
+        lines = self.low.source_lines(start.file)
+        if lines is None:
             return ""
-        lines = src.splitlines()
         stop = end or start
         a_line, a_col = start.line, start.col
         b_line, b_col = (stop.end_line or stop.line), (stop.end_col or stop.col + 1)

@@ -234,3 +234,75 @@ def test_deep_models_load_and_check(text: str, states: int) -> None:
     v = explore_mod.check_property(system, system.properties[0])
     assert v.outcome is Outcome.HOLDS
     assert v.statistics.states == states
+
+
+# ---------------------------------------------------------------------------------
+# Constructs the public-model survey found beyond the issue's list
+# (benchmarks/survey_csp.md); each on a small model of our own.
+
+
+def outcomes(text: str, path: str = "t.csp") -> list[Outcome]:
+    return [api.check_property(s, p, api.CheckOptions()).outcome
+            for s, p in load_csp(path, text).properties()]
+
+
+def test_initialiser_reads_a_variable_declared_before() -> None:
+    """``var size = 100; var cap = size;``: PAT initialises variables in order, so cap
+    starts at 100 and ``reaches full`` (cap == 100) is VALID at once."""
+    text = "var size = 100;\nvar cap = size;\nP = a -> P;\n#define full cap == 100;\n" \
+           "#assert P reaches full;"
+    assert outcomes(text) == [Outcome.HOLDS]
+
+
+def test_block_array_literal_of_variables() -> None:
+    """``var m = [x, y, x + y];`` in an event block takes the current values: with
+    x = 2, y = 3, m[2] is 5 and ``reaches five`` is VALID."""
+    text = ("var x = 2;\nvar y = 3;\nvar r = 0;\n"
+            "P = go{var m = [x, y, x + y]; r = m[2];} -> Stop;\n"
+            "#define five r == 5;\n#assert P reaches five;")
+    assert outcomes(text) == [Outcome.HOLDS]
+
+
+def test_if_macro_used_as_a_value() -> None:
+    """``#define dist if (x > t) {x - t} else {t - x};`` (PAT 3.4.1: macros with if)
+    is the distance to t = 4; x runs 1..6 and ``with min(dist)`` over the states where
+    x > 4 is 1 (at x == 5; 2 at x == 6)."""
+    text = ("var x = 1;\nvar t = 4;\n#define dist if (x > t) {x - t} else {t - x};\n"
+            "P = [x < 6] r{x++} -> P;\n#define far x > 4;\n"
+            "#assert P reaches far with min(dist);")
+    system, prop = load_csp("t.csp", text).properties()[0]
+    v = api.check_property(system, prop, api.CheckOptions())
+    assert v.outcome is Outcome.HOLDS and v.value == 1
+
+
+def test_windows_include_path_falls_back_to_the_file_beside(tmp_path: Path) -> None:
+    """``#include "C:\\Users\\me\\lib.csp";`` (written on the author's machine) reads
+    ``lib.csp`` beside the including file; files including each other circularly are
+    read once each (PAT reads a file once)."""
+    (tmp_path / "lib.csp").write_text('#include "main.csp";\n#define N 2;\n')
+    main = tmp_path / "main.csp"
+    main.write_text('#include "C:\\Users\\me\\lib.csp";\nvar x = N;\nP = a -> P;\n'
+                    "#define two x == 2;\n#assert P reaches two;\n")
+    assert [api.check_property(s, p, api.CheckOptions()).outcome
+            for s, p in load_csp(str(main)).properties()] == [Outcome.HOLDS]
+
+
+def test_shipped_demo_library_may_be_imported_unused() -> None:
+    """``#import "PAT.Lib.Example";`` is a library PAT ships: importing it is fine; a
+    call of one of its functions is refused by name (bridge does not implement it)."""
+    assert outcomes('#import "PAT.Lib.Example";\nP = a -> P;\n#assert P deadlockfree;') \
+        == [Outcome.HOLDS]
+    with pytest.raises(Exception, match=r"call\(max, \.\.\.\)"):
+        load_csp("t.csp", '#import "PAT.Lib.Example";\nvar x;\n'
+                 "P = a{x = call(max, 1, 2)} -> P;\n#assert P deadlockfree;")
+
+
+def test_parameter_growing_without_bound_is_kept_in_a_local() -> None:
+    """``P(n) = [n < 2000] a -> P(n + 1)``: 2000 values of n, each a PAT state (2001
+    with the final one, where the guard blocks: deadlock). The lowering keeps n in a
+    local instead of specialising 2000 locations."""
+    system = load_csp("t.csp", "P(n) = [n < 2000] a -> P(n + 1);\n"
+                               "#assert P(0) deadlockfree;").systems[0]
+    assert len(system.processes[0].locations) < 10
+    v = api.check_property(system, system.properties[0], api.CheckOptions())
+    assert v.outcome is Outcome.VIOLATED and v.statistics.states == 2001
