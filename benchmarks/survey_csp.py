@@ -6,9 +6,13 @@ Usage::
 
 The directory holds the models (one directory per repository, ``owner+name/path``) and a
 ``MANIFEST.tsv`` (repo, path, commit, role, kind): ``role`` is ``model`` (a file no other
-file of the repository ``#include``s) or ``include``; ``kind`` is ``pat`` or ``cspm`` (a
-file of FDR's CSPM dialect, which shares the ``.csp`` suffix and is not in the
-denominator). Without a manifest every ``.csp`` file is a model.
+file of the repository ``#include``s and that has an ``#assert``) or ``include``;
+``kind`` is ``pat``, or ``cspm``/``other`` for files of other CSP dialects that share
+the ``.csp`` suffix (FDR's CSPM: ``--`` comments, ``channel a : T``, ``assert P :[...]``,
+``[| |]``; Hoare's original notation): they are listed but not in the denominator.
+An optional ``PAT_NOTES.tsv`` (repo, path, pat, reason) records models PAT itself
+rejects (``pat`` = ``rejects``, with the line and the reason): they are listed and not
+in the denominator either. Without a manifest every ``.csp`` file is a model.
 
 Each model is loaded in a fresh process (``bridge show``, which parses and lowers it), so
 one model cannot disturb the next and a Python traceback (exit code 4) is caught as
@@ -37,6 +41,7 @@ class Row:
     path: str
     commit: str = ""
     kind: str = "pat"
+    pat_rejects: str = ""  # why PAT itself rejects the model (PAT_NOTES.tsv), or ""
     loads: bool = False
     message: str = ""  # first line of the refusal (file:line:col: error: ...)
     traceback: bool = False
@@ -51,11 +56,18 @@ def read_manifest(root: Path) -> list[Row]:
             Row(repo=p.parent.relative_to(root).as_posix(), path=p.name)
             for p in sorted(root.rglob("*.csp"))
         ]
+    notes: dict[tuple[str, str], str] = {}
+    if (root / "PAT_NOTES.tsv").exists():
+        with (root / "PAT_NOTES.tsv").open(newline="", encoding="utf-8") as f:
+            for rec in csv.DictReader(f, delimiter="\t"):
+                if rec["pat"] == "rejects":
+                    notes[(rec["repo"], rec["path"])] = rec["reason"]
     rows = []
     with manifest.open(newline="", encoding="utf-8") as f:
         for rec in csv.DictReader(f, delimiter="\t"):
             if rec["role"] == "model":
-                rows.append(Row(rec["repo"], rec["path"], rec["commit"], rec["kind"]))
+                rows.append(Row(rec["repo"], rec["path"], rec["commit"], rec["kind"],
+                                notes.get((rec["repo"], rec["path"]), "")))
     return rows
 
 
@@ -110,17 +122,20 @@ def _short(message: str, root: Path) -> str:
 
 
 def markdown(rows: list[Row], root: Path, checked: bool) -> str:
-    pat = [r for r in rows if r.kind == "pat"]
+    pat = [r for r in rows if r.kind == "pat" and not r.pat_rejects]
     loaded = [r for r in pat if r.loads]
     tracebacks = [r for r in rows if r.traceback]
+    rejected = [r for r in rows if r.kind == "pat" and r.pat_rejects]
     out = [
         "# Public CSP# models: what loads",
         "",
         "Produced by `benchmarks/survey_csp.py` (see its docstring for how the models were "
         "chosen and kept outside the repository).",
         "",
-        f"- models surveyed: {len(rows)} ({len(rows) - len(pat)} excluded as FDR/CSPM)",
-        f"- PAT CSP# models that load: **{len(loaded)} of {len(pat)}** "
+        f"- files surveyed: {len(rows)}; other CSP dialects (not in the denominator): "
+        f"{sum(r.kind != 'pat' for r in rows)}; CSP# models PAT itself rejects (not in the "
+        f"denominator): {len(rejected)}",
+        f"- CSP# models PAT accepts that load here: **{len(loaded)} of {len(pat)}** "
         f"({100.0 * len(loaded) / max(1, len(pat)):.1f}%)",
         f"- Python tracebacks: {len(tracebacks)}",
         "",
@@ -128,7 +143,8 @@ def markdown(rows: list[Row], root: Path, checked: bool) -> str:
         "|---|---|---|---" + ("|---|" if checked else "|"),
     ]
     for r in rows:
-        cells = [f"{r.repo}/{r.path}", r.kind, "yes" if r.loads else "**no**",
+        kind = r.kind if not r.pat_rejects else f"pat (PAT rejects: {r.pat_rejects})"
+        cells = [f"{r.repo}/{r.path}", kind, "yes" if r.loads else "**no**",
                  _short(r.message, root).replace("|", "\\|")]
         if checked:
             cells.append(" ".join(r.verdicts))
@@ -160,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(rows, root, args.check is not None)
     if args.markdown:
         args.markdown.write_text(text, encoding="utf-8")
-    pat = [r for r in rows if r.kind == "pat"]
-    print(f"\n{sum(r.loads for r in pat)} of {len(pat)} PAT models load; "
+    pat = [r for r in rows if r.kind == "pat" and not r.pat_rejects]
+    print(f"\n{sum(r.loads for r in pat)} of {len(pat)} PAT-accepted models load; "
           f"{sum(r.traceback for r in rows)} tracebacks")
     return 0
 

@@ -209,7 +209,7 @@ class Lowerer(ExpressionLowering):
             # The element ids, for ``c[i]`` with an index known only at run time.
             ids = tuple(Const(list(self.channels).index(n) + 1) for n in names)
             self.global_vars.append(
-                Variable(c.name, ArrayType(ChanType(), size), ids, True, c.span)
+                Variable(c.name, ArrayType(ChanType(), size), ids, False, c.span)
             )
         for v in self.program.variables:
             self.global_vars.append(self._variable(v))
