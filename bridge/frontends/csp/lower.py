@@ -89,9 +89,16 @@ without it, or whose operands read a value bound at run time; a composition foll
 by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``) or
 that is ``P; (Skip ||| ...)``; hiding above a ``||`` composition
 (above ``|||`` it is pushed into every operand); hiding of events with
-state-dependent components or of channel events; ``refines``; channel
-arrays; other ``call``s; ``var x = *``; ``||| {..}``; process arguments that are
-arrays.
+state-dependent components or of channel events; ``refines``; calls of C# library
+functions bridge does not implement (``context.py`` refuses the ``#import`` of a
+user's own library); ``var x = *``; ``||| {..}``; process arguments that are arrays.
+
+PAT 3.5 as public models use it (issue 15): channel arrays are one channel per element
+(``c[0]``...) plus a constant id array ``c`` for indices known only at run time; a
+channel used with several arities carries each message's arity first
+(``ir.Channel.arity_tag``); macros with parameters are substituted where
+``call(f, ...)`` names them; PAT's library classes are ``ir.ObjectType`` values changed
+by assignments of ``ir.Call`` results (``ir/library.py``).
 """
 
 from __future__ import annotations

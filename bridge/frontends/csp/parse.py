@@ -4,11 +4,14 @@
 relative to the including file). Errors are ``ParseError``s with a span and a message
 listing the expected tokens in words, plus a hint from ``catalogue.py`` when the mistake
 is a known one (lark's ``match_examples``). Constructs of the timed/probabilistic PAT
-modules and C# libraries are rejected with ``UnsupportedError``.
+modules are rejected with ``UnsupportedError``; ``#import``s are recorded and judged by
+the lowering. A UTF-8 byte-order mark is skipped; a file included twice is read once;
+the main file's assertions come first (PAT's numbering).
 
-The one non-LALR(1) spot of the language (a ';' that ends a definition versus one that
-composes sequentially) is settled by ``mark_item_ends`` before lark runs; see the
-comment at the top of ``grammars/csp.lark``.
+The spots of the language that are not LALR(1) (a ';' that ends a definition versus one
+that composes sequentially, the '(' of a macro's parameters, the '.' of a method call)
+are settled by ``mark_item_ends`` before lark runs; see the comment at the top of
+``grammars/csp.lark``.
 """
 
 from __future__ import annotations
@@ -850,7 +853,7 @@ def parse_csp(path: str, text: str | None = None) -> s.Program:
     reading the file), with ``#include``s merged in.
 
     Raises ``ParseError`` (bad syntax) or ``UnsupportedError`` (constructs of other PAT
-    modules, ``#import``), each with a span.
+    modules), each with a span.
     """
     if text is None:
         try:
