@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 BRIDGE = [sys.executable, "-m", "bridge"]
+NOTES_MARK = "<!-- notes: kept when the table is regenerated -->"
 
 
 @dataclass
@@ -175,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     text = markdown(rows, root, args.check is not None)
     if args.markdown:
+        # Hand-written notes below the marker survive a regeneration of the table.
+        if args.markdown.exists():
+            old = args.markdown.read_text(encoding="utf-8")
+            if NOTES_MARK in old:
+                text += "\n" + old[old.index(NOTES_MARK):]
         args.markdown.write_text(text, encoding="utf-8")
     pat = [r for r in rows if r.kind == "pat" and not r.pat_rejects]
     print(f"\n{sum(r.loads for r in pat)} of {len(pat)} PAT-accepted models load; "
