@@ -156,14 +156,7 @@ class ExpressionLowering:
         if isinstance(e, s.SName):
             return self._name(e.name, e.span, ctx)
         if isinstance(e, s.SIndex):
-            base, bt = self._expr(e.base, ctx)
-            idx, it = self._expr(e.index, ctx)
-            if it == "bool":
-                raise SemanticError.at(e.index.span, "array index must be an integer")
-            if bt in ("int", "bool"):
-                raise SemanticError.at(e.base.span, "indexing a value that is not an array")
-            elem = bt[len("array:"):] if bt and bt.startswith("array:") else None
-            return Index(base, idx, e.span), elem
+            return _element(e, *self._expr(e.base, ctx), *self._expr(e.index, ctx))
         if isinstance(e, s.SUnary):
             a, t = self._expr(e.operand, ctx)
             if e.op == "-":
@@ -500,12 +493,17 @@ class ExpressionLowering:
                 raise SemanticError.at(e.span, f"cannot assign to constant '{e.name}'")
             raise self._undeclared(e.name, e.span, "variable")
         if isinstance(e, s.SIndex):
-            base, bt = self._lvalue(e.base, ctx)
-            idx, it = self.typed(e.index, ctx)
-            if it == "bool":
-                raise SemanticError.at(e.index.span, "array index must be an integer")
-            if bt in ("int", "bool"):
-                raise SemanticError.at(e.base.span, "indexing a value that is not an array")
-            elem = bt[len("array:"):] if bt and bt.startswith("array:") else None
-            return Index(base, idx, e.span), elem
+            return _element(e, *self._lvalue(e.base, ctx), *self.typed(e.index, ctx))
         raise SemanticError.at(e.span, "the left side of '=' must be a variable or array element")
+
+
+def _element(e: s.SIndex, base: Expr, bt: str | None, idx: Expr, it: str | None
+             ) -> tuple[Expr, str | None]:
+    """Return ``base[idx]`` and its element type, refusing a boolean index and the
+    indexing of a scalar or a library object."""
+    if it == "bool":
+        raise SemanticError.at(e.index.span, "array index must be an integer")
+    if bt in ("int", "bool") or bt in METHODS:
+        raise SemanticError.at(e.base.span, "indexing a value that is not an array")
+    elem = bt[len("array:"):] if bt and bt.startswith("array:") else None
+    return Index(base, idx, e.span), elem
