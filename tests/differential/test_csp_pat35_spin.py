@@ -56,6 +56,8 @@ def _spin_deadlock(system: TransitionSystem) -> Outcome:
         ("pat35_bom_includes", Outcome.HOLDS),
         # a guarded cycle of references: Visit(1) buys forever
         ("pat35_guarded_cycle", Outcome.HOLDS),
+        # [&& j:{0..1}@(a[j] == 0)] ok -> Stop: the guard holds, then Stop
+        ("pat35_indexed_guard", Outcome.VIOLATED),
     ],
 )
 def test_spin_agrees_on_deadlock(name: str, expected: Outcome) -> None:
@@ -64,6 +66,20 @@ def test_spin_agrees_on_deadlock(name: str, expected: Outcome) -> None:
     prop = next(p for p in system.properties if p.kind.name == "DEADLOCK_FREE")
     assert check_property(system, prop, ExploreOptions(None, 60, False)).outcome is expected
     assert _spin_deadlock(system) is expected
+
+
+def test_macros_translate() -> None:
+    """Macros are expanded by the front-end: ``call(inc, x)`` while x < 3, then a
+    guard ``call(atmost, x, 3)`` that stays true: x == 3 loops on ``idle`` (SPIN and
+    the engine: deadlock-free)."""
+    text = ("var x = 0;\n#define inc(v) v = v + 1;\n#define atmost(v, k) v <= k;\n"
+            "P = [x < 3] step{call(inc, x)} -> P [] [call(atmost, x, 3)] idle -> P;\n"
+            "#assert P deadlockfree;")
+    system = load_csp("t.csp", text).systems[0]
+    prop = system.properties[0]
+    assert check_property(system, prop, ExploreOptions(None, 60, False)).outcome is \
+        Outcome.HOLDS
+    assert _spin_deadlock(system) is Outcome.HOLDS
 
 
 def test_math_library_translates() -> None:
