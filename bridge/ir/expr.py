@@ -167,6 +167,19 @@ class GetPriority:
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """A call of a built-in function named in ``ir/library.py`` (CSP# ``call(Pow, a, b)``
+    of ``PAT.Math``, and the operations of PAT's library classes: ``Set.Contains`` reads
+    a set, ``Set.Add=`` returns the set with the element added). Pure: a method that
+    changes its object is lowered to an assignment of the ``=`` function's value. A
+    failing call (``Queue.Dequeue`` of an empty queue) is a model runtime error."""
+
+    function: str
+    args: tuple[Expr, ...]
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ElseGuard:
     """Promela's ``else``: true iff no other edge leaving the same location is
     executable. Only ever the whole guard of an edge."""
@@ -176,7 +189,7 @@ class ElseGuard:
 
 Expr = (
     Const | Var | Index | Unary | Binary | Conditional | ChanQuery | ChanPoll
-    | RemoteLabel | RemoteVar | Builtin | ElseGuard | Enabled | GetPriority
+    | RemoteLabel | RemoteVar | Builtin | Call | ElseGuard | Enabled | GetPriority
 )
 
 # ---------------------------------------------------------------------------------
@@ -356,3 +369,5 @@ def iter_subexpressions(e: Expr) -> Iterator[Expr]:
             stack.append(node.pid)
         elif isinstance(node, Enabled | GetPriority):
             stack.append(node.pid)
+        elif isinstance(node, Call):
+            stack.extend(node.args)

@@ -71,6 +71,10 @@ class Channel:
     capacity: int
     fields: tuple[Type, ...]
     span: Span | None = None
+    # CSP#: a channel used with messages of different arities (``c!1.2`` and ``c!5``).
+    # Every message is ``(k, v1..vk, 0...)``: its arity, its k values, padding; a
+    # receive of k fields matches the arity first. Event labels show ``v1..vk`` only.
+    arity_tag: bool = False
 
 
 @dataclass(frozen=True, slots=True)

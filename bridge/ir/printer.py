@@ -18,6 +18,7 @@ from bridge.ir.expr import (
     Assign,
     Binary,
     Builtin,
+    Call,
     ChanPoll,
     ChanQuery,
     Conditional,
@@ -69,7 +70,7 @@ from bridge.ir.property import (
     LtlUnary,
     Property,
 )
-from bridge.ir.types import ArrayType, BoolType, ChanType, EnumType, IntType, Type
+from bridge.ir.types import ArrayType, BoolType, ChanType, EnumType, IntType, ObjectType, Type
 
 __all__ = [
     "print_comm",
@@ -104,6 +105,8 @@ def print_type(t: Type) -> str:
         return t.name
     if isinstance(t, ArrayType):
         return f"{print_type(t.element)}[{t.length}]"
+    if isinstance(t, ObjectType):
+        return f"object<{t.library}>"
     return f"<{type(t).__name__}>"
 
 
@@ -146,6 +149,8 @@ def _expr(e: Expr) -> str:
         return f"{e.proctype}{pid}:{e.name}"
     if isinstance(e, Builtin):
         return e.name
+    if isinstance(e, Call):
+        return f"{e.function}({', '.join(print_expr(a) for a in e.args)})"
     if isinstance(e, ElseGuard):
         return "else"
     if isinstance(e, Enabled):
@@ -285,7 +290,8 @@ def _variable(v: Variable) -> str:
 
 def _channel(c: Channel) -> str:
     fields = ", ".join(print_type(t) for t in c.fields)
-    return f"chan {c.name}[{c.capacity}] of {{{fields}}}{_at(c.span)}"
+    tag = " arity-tagged" if c.arity_tag else ""
+    return f"chan {c.name}[{c.capacity}] of {{{fields}}}{tag}{_at(c.span)}"
 
 
 def _event(e: Event) -> str:

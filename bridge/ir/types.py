@@ -1,4 +1,5 @@
-"""Value types of the IR (DESIGN.md section 2): bounded ints, bools, enums, arrays, chans.
+"""Value types of the IR (DESIGN.md section 2): bounded ints, bools, enums, arrays, chans,
+objects of PAT's library classes.
 
 Data only. How a value behaves when it leaves its range is a named policy
 (``Overflow``), never folklore: Promela's ``byte`` wraps modulo 256 when stored,
@@ -62,6 +63,17 @@ class ChanType:
 
 
 @dataclass(frozen=True, slots=True)
+class ObjectType:
+    """A value of a library class that PAT ships (CSP# ``var<Set> s;``): ``library`` is
+    the class (``Set``, ``Queue``, ``Stack``, ``List``, ``HashTable``; ``ir/library.py``
+    lists its operations). The value is immutable and compared by contents (a set by its
+    elements, a queue by its sequence), so it occupies one state-vector slot and states
+    stay comparable; operations that change it are assignments of a new value."""
+
+    library: str
+
+
+@dataclass(frozen=True, slots=True)
 class ArrayType:
     """A fixed-length array; multi-dimensional arrays are arrays of arrays."""
 
@@ -69,7 +81,7 @@ class ArrayType:
     length: int
 
 
-Type = IntType | BoolType | EnumType | ChanType | ArrayType
+Type = IntType | BoolType | EnumType | ChanType | ObjectType | ArrayType
 
 
 # Promela's basic types, shared by the front-end and the back-ends.

@@ -40,6 +40,7 @@ from bridge.ir import (
     Binary,
     BoolType,
     Builtin,
+    Call,
     ChanPoll,
     ChanQuery,
     Conditional,
@@ -70,6 +71,7 @@ from bridge.ir import (
     Unary,
     Var,
     While,
+    iter_subexpressions,
     scalar_count,
 )
 from bridge.semantics.state import ChannelSlot, ProcessLayout, StateLayout
@@ -208,18 +210,26 @@ class Generator:
                 return _NO
             return {"-": lambda x: -x, "!": lambda x: int(not x), "~": lambda x: ~x}[e.op](v)
         if isinstance(e, Binary):
-            a = self.fold(e.left)
-            if e.op == "&&" and a is not _NO and not a:
-                return 0
-            if e.op == "||" and a is not _NO and a:
-                return 1
-            b = self.fold(e.right)
-            if a is _NO or b is _NO:
-                return _NO
-            try:
-                return _fold_binary(e.op, a, b)
-            except (ZeroDivisionError, ValueError):
-                return _NO
+            # Along the left spine, iteratively: ``x == 0 || x == 1 || ...`` may be
+            # thousands of operands long.
+            spine = _left_spine(e)
+            a = self.fold(spine[-1].left)
+            for node in reversed(spine):
+                if node.op == "&&" and a is not _NO and not a:
+                    a = 0
+                    continue
+                if node.op == "||" and a is not _NO and a:
+                    a = 1
+                    continue
+                b = self.fold(node.right)
+                if a is _NO or b is _NO:
+                    a = _NO
+                    continue
+                try:
+                    a = _fold_binary(node.op, a, b)
+                except (ZeroDivisionError, ValueError):
+                    a = _NO
+            return a
         if isinstance(e, Conditional):
             c = self.fold(e.cond)
             if c is _NO:
@@ -279,13 +289,46 @@ class Generator:
                     f"{self.span_id(e.span)})")
         if isinstance(e, GetPriority):
             return f"_getprio({ctx.src}, {self.expr(e.pid, ctx)})"
+        if isinstance(e, Call):
+            return self.call(e, ctx)
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
 
+    def call(self, e: Call, ctx: Context) -> str:
+        """Return code calling a library function (semantics/library.py); a failure is
+        a model runtime error at the call's span."""
+        from bridge.semantics.library import FUNCTIONS
+
+        fn = FUNCTIONS.get(e.function)
+        if fn is None:
+            raise self.unsupported(e.span, f"library function '{e.function}'")
+        args = "".join(f", {self.expr(a, ctx)}" for a in e.args)
+        return f"_libcall({self.constant(fn, '_F')}, {self.span_id(e.span)}{args})"
+
     def binary(self, e: Binary, ctx: Context) -> str:
-        a = self.expr(e.left, ctx)
-        b = self.expr(e.right, ctx)
+        """Return code for a binary expression; its left spine is walked iteratively
+        and runs of ``&&``/``||`` are written flat (``(a or b or c)``): Python's parser
+        refuses more than 200 nested parentheses, and real guards can be that long."""
+        spine = _left_spine(e)
+        code = self.expr(spine[-1].left, ctx)
+        run_op: str | None = None
+        run: list[str] = []
+        for node in reversed(spine):
+            right = self.expr(node.right, ctx)
+            if node.op in _FLAT and node.op == run_op:
+                run.append(right)
+                continue
+            if run:
+                code = _flat_code(run_op, [code, *run])
+            run_op, run = (node.op, [right]) if node.op in _FLAT else (None, [])
+            if run_op is None:
+                code = self._binary_code(node, code, right)
+        if run:
+            code = _flat_code(run_op, [code, *run])
+        return code
+
+    def _binary_code(self, e: Binary, a: str, b: str) -> str:
         sid = self.span_id(e.span)
         op = e.op
         # A boolean, as in SPIN (``x = y && 5`` stores 1) and C#; Python's own
@@ -629,6 +672,27 @@ class Generator:
                 self.store(a.target, f"{msg}[{k}]", ctx, out, ind)
 
 
+_FLAT = {"&&": " and ", "||": " or ", "+": ", "}
+
+
+def _flat_code(op: str | None, parts: list[str]) -> str:
+    """Return the code of a run of one associative operator, flat: ``and``/``or`` are
+    flat in Python's syntax tree; a long ``+`` run is a ``sum`` of a tuple (a chain of
+    ``+`` is as deep as it is long for Python's compiler)."""
+    if op == "+":
+        return f"sum(({', '.join(parts)},))" if len(parts) > 2 else f"({parts[0]} + {parts[1]})"
+    # A boolean, as in SPIN and C# (see _binary_code): Python's own and/or give an operand.
+    return "(True if (" + _FLAT[op or ""].join(parts) + ") else False)"
+
+
+def _left_spine(e: Binary) -> list[Binary]:
+    """Return ``e`` and the binary nodes down its left operands, outermost first."""
+    spine = [e]
+    while isinstance(spine[-1].left, Binary):
+        spine.append(spine[-1].left)
+    return spine
+
+
 def _fold_binary(op: str, a: int, b: int) -> int:
     if op == "/":
         if b == 0:
@@ -696,7 +760,9 @@ def guard_mentions(e: Expr | None, name: str) -> bool:
     """Return True if the expression mentions ``Builtin(name)``."""
     if e is None:
         return False
-    return f"Builtin(name='{name}'" in repr(e)
+    return any(  # iterative: guards may be thousands deep
+        isinstance(x, Builtin) and x.name == name for x in iter_subexpressions(e)
+    )
 
 
 def event_is_constant(gen: Generator, event: Event | None) -> bool:

@@ -247,7 +247,8 @@ def _bytes_per_state(visited: dict, states: list) -> float:
     sample = states[:: max(1, n // 200)]
     tuple_bytes = sum(sys.getsizeof(s) for s in sample) / len(sample)
     big_ints = sum(
-        sys.getsizeof(v) for s in sample for v in s if not -5 <= v <= 256
+        sys.getsizeof(v) for s in sample for v in s
+        if not isinstance(v, int) or not -5 <= v <= 256  # library values are tuples
     ) / len(sample)
     return tuple_bytes + big_ints + sys.getsizeof(visited) / n + sys.getsizeof(states) / n
 

@@ -41,7 +41,7 @@ A state is a flat tuple of small ints, laid out as::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from bridge.diagnostics import UnsupportedError
 from bridge.ir import (
@@ -55,7 +55,7 @@ from bridge.ir import (
     Variable,
     scalar_count,
 )
-from bridge.ir.expr import If, While
+from bridge.ir.expr import Builtin, If, While
 
 VarIndex = int
 
@@ -160,11 +160,21 @@ def _uses_run(system: TransitionSystem) -> bool:
 
 
 def _mentions_builtin(system: TransitionSystem, name: str) -> bool:
-    # A cheap structural search: the IR is frozen dataclasses, so repr() shows every
-    # node; good enough to decide whether a slot for ``_last`` is needed.
-    return f"Builtin(name='{name}'" in repr(system.processes) + repr(system.propositions) + repr(
-        system.properties
-    )
+    # A structural search over the frozen dataclasses of the IR, iterative (a model's
+    # expressions may be thousands deep); decides whether a slot for ``_last`` is needed.
+    stack: list[object] = [system.processes, system.propositions, system.properties]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Builtin):
+            if node.name == name:
+                return True
+        elif isinstance(node, (tuple, list, frozenset)):
+            stack.extend(node)
+        elif is_dataclass(node) and not isinstance(node, type) and id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(getattr(node, f.name) for f in fields(node))
+    return False
 
 
 def compute_layout(system: TransitionSystem) -> StateLayout:

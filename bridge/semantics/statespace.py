@@ -76,6 +76,7 @@ from bridge.semantics.codegen import (
     guard_mentions,
     store_code,
 )
+from bridge.semantics.library import LibraryError
 from bridge.semantics.state import ProcessLayout, StateLayout, compute_layout
 from bridge.semantics.successors import StateVector, Step
 
@@ -1039,12 +1040,14 @@ class CompiledStateSpace:
             slot = lay.globals[v.name]
             _flatten(result, v.name, slot.dims, state, slot.offset, csp and _boolean(v.type))
         rl = self.layout_of(state)
+        tagged = {c.id for c in lay.channels if c.channel.arity_tag}
         for cid, (off, cap, nf, _) in rl.chans.items():
             if cap > 0:
                 n = state[off]
-                result[rl.chan_names[cid]] = tuple(
-                    tuple(state[off + 1 + j * nf: off + 1 + (j + 1) * nf]) for j in range(n)
-                )
+                msgs = [state[off + 1 + j * nf: off + 1 + (j + 1) * nf] for j in range(n)]
+                if cid in tagged:  # (arity, values, padding): ir.Channel.arity_tag
+                    msgs = [m[1:1 + m[0]] for m in msgs]
+                result[rl.chan_names[cid]] = tuple(tuple(m) for m in msgs)
         for i, (tpl_index, b) in enumerate(zip(rl.templates, rl.bases, strict=True)):
             tpl = lay.processes[tpl_index]
             name = self._instance_label(i, tpl_index)
@@ -1077,14 +1080,19 @@ class CompiledStateSpace:
     def predicate(self, expr: Expr) -> Callable[[StateVector], bool]:
         """Return a compiled state predicate for ``expr`` (raises ``ModelRuntimeError``
         on model errors such as an index out of range)."""
-        fn = self._predicates.get(expr)
+        try:
+            fn = self._predicates.get(expr)
+            key: Expr | None = expr
+        except RecursionError:  # thousands deep: too deep for the dataclass hash
+            fn, key = None, None
         if fn is None:
             inner = self._compile_expr(expr, "s")
 
             def fn(state: StateVector, _inner=inner) -> bool:
                 return bool(_inner(state))
 
-            self._predicates[expr] = fn
+            if key is not None:
+                self._predicates[key] = fn
         return fn
 
     def evaluator(self, expr: Expr) -> Callable[[StateVector], Any]:
@@ -1296,6 +1304,12 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     def _assert_fail(text: str, sid: int):
         fail("assertion violated", sid, f"assertion violated{': ' + text if text else ''}")
 
+    def _libcall(fn, sid: int, *args):
+        try:
+            return fn(*args)
+        except LibraryError as error:
+            fail("library error", sid, str(error))
+
     def _ix(i: int, n: int, sid: int) -> int:
         if 0 <= i < n:
             return i
@@ -1441,7 +1455,13 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
             fail("block in d_step", sid, "receive that blocks inside an atomic effect")
         return _take(t, ch, j, peek)
 
+    # Channels whose messages carry their arity first (ir.Channel.arity_tag): the
+    # event shows the message's own values only.
+    tagged = frozenset(c.id for c in lay.channels if c.channel.arity_tag)
+
     def _chev(ch, sep: str, msg) -> str:
+        if ch[3] in tagged:
+            msg = msg[1:1 + msg[0]]
         rl = space._static_layout if space._static_layout is not None else None
         names = rl.chan_names if rl is not None else _all_chan_names()
         return f"{names.get(ch[3], str(ch[3]))}{sep}{'.'.join(str(v) for v in msg)}"
@@ -1709,6 +1729,7 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     del spans_holder
     return {
         "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_div": _div,
+        "_libcall": _libcall,
         "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
         "_cquery": _cquery, "_find": _find, "_candidates": _candidates, "_poll": _poll, "_take": _take,
         "_push": _push, "_send_now": _send_now, "_recv_now": _recv_now, "_chev": _chev,

@@ -31,6 +31,7 @@ from bridge.ir.expr import (
     Assign,
     Binary,
     Builtin,
+    Call,
     ChanPoll,
     ChanQuery,
     Conditional,
@@ -57,7 +58,16 @@ from bridge.ir.expr import (
     Var,
     While,
 )
-from bridge.ir.types import ArrayType, BoolType, ChanType, EnumType, IntType, Overflow, Type
+from bridge.ir.types import (
+    ArrayType,
+    BoolType,
+    ChanType,
+    EnumType,
+    IntType,
+    ObjectType,
+    Overflow,
+    Type,
+)
 
 _IDENT = re.compile(r"[^A-Za-z0-9_]")
 
@@ -120,6 +130,11 @@ def declare_type(t: Type, span: Span | None = None) -> Declared:
         if t.overflow is Overflow.ERROR and t.lo is not None and t.hi is not None:
             check = (t.lo, t.hi)
         return Declared("int", length, tuple(dims), check=check)
+    if isinstance(t, ObjectType):
+        raise UnsupportedError.at(
+            span, f"unsupported construct: a PAT library object (var<{t.library}>, "
+            f"PAT.Lib.{t.library}) has no Promela form",
+        )
     raise UnsupportedError.at(span, f"type {type(t).__name__} has no Promela form")
 
 
@@ -351,6 +366,8 @@ class ExprWriter:
             if self.scope.builtin is None:
                 return e.name
             return self.scope.builtin(e)
+        if isinstance(e, Call):
+            return self.call(e)
         if isinstance(e, ElseGuard):
             if self.scope.else_guard is None:
                 raise UnsupportedError.at(e.span, f"{self.scope.where}: 'else' outside a guard")
@@ -360,6 +377,24 @@ class ExprWriter:
         if isinstance(e, GetPriority):
             return f"get_priority({self.expr(e.pid)})"
         raise UnsupportedError.at(None, f"{self.scope.where}: expression {type(e).__name__}")
+
+    def call(self, e: Call) -> str:
+        """Return PAT.Math's ``Abs``/``Max``/``Min`` as conditional expressions and
+        ``Pow`` with a constant exponent as a product; refuse the rest by name."""
+        args = [self.expr(a) for a in e.args]
+        if e.function == "Math.Abs":
+            return f"((({args[0]}) < 0) -> (-({args[0]})) : ({args[0]}))"
+        if e.function in ("Math.Max", "Math.Min"):
+            op = ">" if e.function == "Math.Max" else "<"
+            return f"((({args[0]}) {op} ({args[1]})) -> ({args[0]}) : ({args[1]}))"
+        if e.function == "Math.Pow" and isinstance(e.args[1], Const) and (
+                0 <= int(e.args[1].value) <= 64):
+            return "(" + " * ".join([f"({args[0]})"] * int(e.args[1].value) or ["1"]) + ")"
+        shown = e.function.removeprefix("Math.")
+        what = (f"call({shown}, ...) of PAT.Math" + (" with an exponent known only at run time"
+                                                     if shown == "Pow" else "")
+                if e.function.startswith("Math.") else f"the PAT library operation {e.function}")
+        raise UnsupportedError.at(e.span, f"unsupported construct: {what} has no Promela form")
 
     def recv_args(self, args: tuple[RecvArg, ...], poll: bool = False) -> str:
         parts: list[str] = []

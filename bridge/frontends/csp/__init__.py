@@ -1,8 +1,9 @@
 """The CSP# front-end: ``load_csp`` reads a PAT CSP-module file into the IR.
 
 ``parse.py`` (lark, ``grammars/csp.lark``) builds the syntax tree of ``syntax.py``;
-``lower.py`` turns process terms into control-flow graphs and assertions into
-properties; ``ltl.py`` parses PAT's LTL text; ``catalogue.py`` holds the known mistakes
+``lower.py`` (with ``context``, ``expressions``, ``fold``, ``terms``,
+``configurations``, ``steps``, ``leaf`` and ``system``: see its docstring) turns process
+terms into control-flow graphs and assertions into properties; ``ltl.py`` parses PAT's LTL text; ``catalogue.py`` holds the known mistakes
 and their hints. Reference: cspsharp.md.
 """
 

@@ -22,7 +22,7 @@ from bridge.ir import LtlBinary, LtlConst, LtlEvent, LtlState, LtlUnary
 from bridge.ir.property import Ltl
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bridge.frontends.csp.lower import _Lowerer
+    from bridge.frontends.csp.context import Lowerer
 
 _TOKEN = re.compile(
     r"""
@@ -81,7 +81,7 @@ def _at_text(parser: _Parser, offset: int, width: int) -> Span:
 
 
 class _Parser:
-    def __init__(self, text: str, span: Span, low: _Lowerer) -> None:
+    def __init__(self, text: str, span: Span, low: Lowerer) -> None:
         self.text = text
         self.span = span
         self.low = low
@@ -192,7 +192,8 @@ class _Parser:
     def quoted(self, inner: str, span: Span) -> Ltl:
         """Return the atom of a quoted proposition: a name as usual, otherwise a
         state expression over the model's variables and constants."""
-        from bridge.frontends.csp.lower import _Ctx, _without_spans
+        from bridge.frontends.csp.expressions import Ctx
+        from bridge.frontends.csp.fold import without_spans
         from bridge.frontends.csp.parse import parse_expression
 
         text = inner.strip()
@@ -201,13 +202,13 @@ class _Parser:
             return self.named(text, span)
         try:
             expr = self.low.bool_expr(
-                parse_expression(text, span), _Ctx(), "a quoted proposition"
+                parse_expression(text, span), Ctx(), "a quoted proposition"
             )
         except SourceError as error:  # report it at the string, not inside it
             first = error.diagnostics[0]
             raise type(error).at(span, first.message, *first.notes) from None
         # positions inside the string are not file positions: keep none
-        return LtlState(_without_spans(expr), text, span)
+        return LtlState(without_spans(expr), text, span)
 
     def components(self, rest: str, span: Span) -> str:
         out = []
@@ -249,7 +250,7 @@ def _const(value: bool):
     return Const(value)
 
 
-def parse_ltl(text: str, span: Span | None, low: _Lowerer) -> Ltl:
+def parse_ltl(text: str, span: Span | None, low: Lowerer) -> Ltl:
     """Return the LTL formula of ``text`` (PAT syntax) with atoms resolved against the
     model's events, channels, propositions and constants."""
     if span is None:

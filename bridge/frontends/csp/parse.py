@@ -4,11 +4,14 @@
 relative to the including file). Errors are ``ParseError``s with a span and a message
 listing the expected tokens in words, plus a hint from ``catalogue.py`` when the mistake
 is a known one (lark's ``match_examples``). Constructs of the timed/probabilistic PAT
-modules and C# libraries are rejected with ``UnsupportedError``.
+modules are rejected with ``UnsupportedError``; ``#import``s are recorded and judged by
+the lowering. A UTF-8 byte-order mark is skipped; a file included twice is read once;
+the main file's assertions come first (PAT's numbering).
 
-The one non-LALR(1) spot of the language (a ';' that ends a definition versus one that
-composes sequentially) is settled by ``mark_item_ends`` before lark runs; see the
-comment at the top of ``grammars/csp.lark``.
+The spots of the language that are not LALR(1) (a ';' that ends a definition versus one
+that composes sequentially, the '(' of a macro's parameters, the '.' of a method call)
+are settled by ``mark_item_ends`` before lark runs; see the comment at the top of
+``grammars/csp.lark``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from bridge.diagnostics import ParseError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 
 END_MARK = "\u204f"
+BOM = "\ufeff"
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|^\\\\")
 
 _ITEM_KEYWORDS = ("var", "hvar", "channel", "enum")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -39,9 +44,17 @@ _UNSUPPORTED = (
     (re.compile(r"->>"), "urgent prefix '->>' (PAT real-time module)"),
     (re.compile(r"\bpcase\s*\{"), "pcase (PAT probabilistic module)"),
     (re.compile(r"\bprob\s*\("), "prob (PAT probabilistic module)"),
-    (re.compile(r"\bvar\s*<"), "C# object variable var<T>"),
-    (re.compile(r"#\s*define\s+[A-Za-z_][A-Za-z0-9_]*\("), "parameterised #define macro"),
 )
+MACRO_OPEN = "\u2045"
+METHOD_DOT = "\u2024"
+# ``#define name(a, b) body``: a macro when a parameter list of names is followed by a
+# body (``#define p(x == 1);`` and ``#define q(x);`` are a proposition and a constant).
+_MACRO = re.compile(
+    r"#[ \t]*define\s+[A-Za-z_][A-Za-z0-9_]*(\()\s*(?:[A-Za-z_][A-Za-z0-9_]*"
+    r"(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)?\s*\)\s*(?=[^\s;])"
+)
+# ``obj.Method(`` (a method of a library object), not ``ev.call(`` (an event component).
+_METHOD = re.compile(r"(?<=[A-Za-z0-9_)\]])\s*(\.)\s*(?!call\b)[A-Za-z_][A-Za-z0-9_]*\s*\(")
 
 
 @cache
@@ -130,6 +143,10 @@ def mark_item_ends(text: str) -> str:
     """Return ``text`` with every item-ending ';' replaced by ``END_MARK``."""
     clean = _blank_comments(text)
     out = list(text)
+    for m in _MACRO.finditer(clean):
+        out[m.start(1)] = MACRO_OPEN
+    for m in _METHOD.finditer(clean):
+        out[m.start(1)] = METHOD_DOT
     depth = 0
     skip_to = -1
     for i, c in enumerate(clean):
@@ -173,6 +190,8 @@ def _offset_span(path: str, text: str, start: int, end: int) -> Span:
 
 _TOKEN_WORDS = {
     "_END": "';'",
+    "MACRO_OPEN": "'('",
+    "METHOD_DOT": "'.'",
     "SEMICOLON": "';'",
     "NAME": "a name",
     "INT": "a number",
@@ -381,6 +400,17 @@ class _Builder(Transformer_NonRecursive):
     def call(self, meta, children):
         return s.SCall(str(children[0]), tuple(children[1:]), self._sp(meta))
 
+    @v_args(meta=True)
+    def method_call(self, meta, children):
+        target, _dot, name, *args = children
+        return s.SMethodCall(target, str(name), tuple(a for a in args if a is not None),
+                             self._sp(meta))
+
+    @v_args(meta=True)
+    def new_object(self, meta, children):
+        name, *args = children
+        return s.SNew(str(name), tuple(a for a in args if a is not None), self._sp(meta))
+
     # -- statements -------------------------------------------------------------------
     @v_args(meta=True)
     def block(self, meta, children):
@@ -520,19 +550,23 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def send_prefix(self, meta, children):
-        name, fields, block, body = children
+        name, index, fields, block, body = children
         return s.SendPrefix(
-            self._sp(meta), str(name), fields, block, body, _tspan(self.path, name)
+            self._sp(meta), str(name), fields, block, body, _tspan(self.path, name), index
         )
 
     @v_args(meta=True)
     def recv_prefix(self, meta, children):
-        name, guard, fields, block, body = children
+        name, index, guard, fields, block, body = children
         return s.RecvPrefix(
-            self._sp(meta), str(name), guard, fields, block, body, _tspan(self.path, name)
+            self._sp(meta), str(name), guard, fields, block, body, _tspan(self.path, name),
+            index,
         )
 
     def recv_guard(self, children):
+        return children[0]
+
+    def chan_index(self, children):
         return children[0]
 
     def fields(self, children):
@@ -654,6 +688,29 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
                     _tspan(path, name_tok),
                 )
             )
+        elif kind == "define_if":
+            # ``#define d if (c) {e1} else {e2};`` (PAT 3.4.1: macros with if and
+            # while): a block macro; used as a value it is the branch's expression.
+            name_tok = item.children[1]
+            cond, then, otherwise = (builder.transform(c) if isinstance(c, Tree) else c
+                                     for c in item.children[2].children)
+            stmt = s.SIf(cond, then, otherwise, _span(path, item.children[2].meta))
+            program.defines.append(
+                s.Define(str(name_tok), None, s.SBlock((stmt,), stmt.span), span,
+                         _tspan(path, name_tok))
+            )
+        elif kind == "define_macro":
+            name_tok = item.children[1]
+            params_tree = item.children[3]
+            params = tuple(str(p) for p in params_tree.children if p is not None)
+            body = builder.transform(item.children[4])
+            is_block = isinstance(body, s.SBlock)
+            program.defines.append(
+                s.Define(
+                    str(name_tok), None if is_block else body, body if is_block else None,
+                    span, _tspan(path, name_tok), params,
+                )
+            )
         elif kind == "enum_decl":
             names = tuple(
                 (str(t), _tspan(path, t)) for t in item.children if isinstance(t, Token)
@@ -704,9 +761,16 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
             assert string_tok is not None
             rel = str(string_tok)[1:-1]
             target = Path(path).parent / rel
+            if not target.exists() and _WINDOWS_PATH.match(rel):
+                # PAT on Windows resolves 'C:\\Users\\...\\lib.csp' where the model was
+                # written; elsewhere the file is the one of that name beside this one.
+                beside = Path(path).parent / re.split(r"[\\/]", rel)[-1]
+                if beside.exists():
+                    target = beside
             key = str(target.resolve()) if target.exists() else str(target)
-            if key in seen:
-                raise ParseError.at(_tspan(path, string_tok), f"#include cycle through {rel!r}")
+            if key in program.included:
+                continue  # PAT reads a file once, however often (or circularly) included
+            program.included.add(key)
             try:
                 inc_text = target.read_text(encoding="utf-8")
             except OSError as exc:
@@ -715,16 +779,14 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
                 ) from None
             _parse_into(program, str(target), inc_text, seen | {key})
         elif kind == "import_decl":
-            raise UnsupportedError.at(
-                span,
-                "unsupported construct: #import of a C# library",
-                "bridge runs models without PAT's C# libraries; inline the operations "
-                "as event blocks",
-            )
+            string_tok = _tok(item, "STRING")
+            assert string_tok is not None
+            program.imports.append((str(string_tok)[1:-1], _tspan(path, string_tok)))
 
 
 def _var_decl(builder: _Builder, path: str, item: Tree, span: Span) -> s.VarDecl:
-    kind_tree, name_tok, dims_tree, range_tree, init_tree = item.children[:5]
+    kind_tree, type_tree, name_tok, dims_tree, range_tree, init_tree = item.children[:6]
+    object_type = str(type_tree.children[0]) if isinstance(type_tree, Tree) else None
     hidden = isinstance(kind_tree, Tree) and kind_tree.data == "hidden_var"
     dims = tuple(builder.transform(c) for c in dims_tree.children) if dims_tree else ()
     rng = None
@@ -742,7 +804,8 @@ def _var_decl(builder: _Builder, path: str, item: Tree, span: Span) -> s.VarDecl
         else:
             init = builder.transform(init_tree)
     return s.VarDecl(
-        str(name_tok), hidden, dims, rng, init, wildcard, span, _tspan(path, name_tok)
+        str(name_tok), hidden, dims, rng, init, wildcard, span, _tspan(path, name_tok),
+        object_type,
     )
 
 
@@ -772,6 +835,9 @@ def _assertion(builder: _Builder, path: str, text: str, item: Tree, span: Span) 
 
 
 def _parse_into(program: s.Program, path: str, text: str, seen: set[str]) -> None:
+    # PAT's Windows editor saves a UTF-8 byte-order mark; PAT reads past it (so do
+    # editors: columns on the first line do not count it).
+    text = text.removeprefix(BOM)
     program.sources[path] = text
     _check_unsupported(path, text)
     marked = mark_item_ends(text)
@@ -787,7 +853,7 @@ def parse_csp(path: str, text: str | None = None) -> s.Program:
     reading the file), with ``#include``s merged in.
 
     Raises ``ParseError`` (bad syntax) or ``UnsupportedError`` (constructs of other PAT
-    modules, ``#import``), each with a span.
+    modules), each with a span.
     """
     if text is None:
         try:
@@ -796,7 +862,12 @@ def parse_csp(path: str, text: str | None = None) -> s.Program:
             raise ParseError.at(None, f"cannot read {path}: {exc.strerror}") from None
     program = s.Program(path)
     key = str(Path(path).resolve()) if Path(path).exists() else path
+    program.included.add(key)
     _parse_into(program, path, text, {key})
+    # PAT numbers the main file's assertions first, then those of the included files
+    # (in the order the files are read), whatever the position of the #include.
+    main = [a for a in program.assertions if a.span.file == path]
+    program.assertions[:] = main + [a for a in program.assertions if a.span.file != path]
     return program
 
 

@@ -78,6 +78,25 @@ class SCall:
 
 
 @dataclass(frozen=True, slots=True)
+class SMethodCall:
+    """``obj.Method(args)``: a method of a PAT library object (``s.Add(3)``)."""
+
+    target: SExpr
+    method: str
+    args: tuple[SExpr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SNew:
+    """``new Set()``: a fresh object of a PAT library class."""
+
+    type_name: str
+    args: tuple[SExpr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class SIndexedOp:
     """``(&& i:{0..2} @ e)``, also ``||`` and ``xor``: the operator over every index."""
 
@@ -89,6 +108,7 @@ class SIndexedOp:
 
 SExpr = (
     SInt | SBool | SName | SIndex | SUnary | SBinary | SAssign | SIncDec | SCall | SIndexedOp
+    | SMethodCall | SNew
 )
 
 # ---------------------------------------------------------------------------------
@@ -238,6 +258,7 @@ class SendPrefix(Term):
     block: SBlock | None
     body: Term
     channel_span: Span | None = None
+    index: SExpr | None = None  # ``c[i]!v``: an element of a channel array
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,6 +269,7 @@ class RecvPrefix(Term):
     block: SBlock | None
     body: Term
     channel_span: Span | None = None
+    index: SExpr | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -306,11 +328,15 @@ class Case(Term):
 
 @dataclass(frozen=True, slots=True)
 class Define:
+    """``#define name expr;``, ``#define name {block};`` or, with ``params``, a macro
+    ``#define name(p1, p2) body;`` used as ``call(name, a1, a2)`` (PAT 3.4.2)."""
+
     name: str
     expr: SExpr | None
     block: SBlock | None
     span: Span
     name_span: Span
+    params: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +355,7 @@ class VarDecl:
     wildcard: bool
     span: Span
     name_span: Span
+    object_type: str | None = None  # ``var<Set> s;``: a PAT library class
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +414,8 @@ class AlphabetDecl:
 
 @dataclass
 class Program:
-    """A parsed file with its ``#include``s merged in (items in file order)."""
+    """A parsed file with its ``#include``s merged in (items in file order, except
+    ``assertions``: the main file's first, as PAT numbers them)."""
 
     path: str
     defines: list[Define] = field(default_factory=list)
@@ -397,4 +425,7 @@ class Program:
     processes: list[ProcDef] = field(default_factory=list)
     assertions: list[Assertion] = field(default_factory=list)
     alphabets: list[AlphabetDecl] = field(default_factory=list)
+    imports: list[tuple[str, Span]] = field(default_factory=list)  # ``#import "PAT.Math";``
     sources: dict[str, str] = field(default_factory=dict)
+    # Resolved paths of the files read (the main file and each #include, once).
+    included: set[str] = field(default_factory=set)

@@ -156,8 +156,6 @@ def test_missing_include_is_a_parse_error(tmp_path: Path) -> None:
         ("P = Wait[5]; Skip;", "Wait"),
         ("P = a -> Skip within[3];", "within"),
         ("P = pcase { 1 : a -> Skip };", "pcase"),
-        ('#import "PAT.Lib.Set";', "#import"),
-        ("#define twice(v) v * 2;", "parameterised #define"),
     ],
 )
 def test_other_pat_modules_are_unsupported(text: str, fragment: str) -> None:

@@ -1,0 +1,308 @@
+"""CSP# as PAT 3.5 accepts it (issue 15): each construct on a model of our own, with
+the verdict PAT gives (cspsharp.md section 10) or one derived by hand in the docstring.
+
+The models are ``tests/models/csp/pat35_*.csp``; counts are states and transitions of
+the native engine, which keeps one state per PAT state.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from bridge import api
+from bridge.diagnostics import SemanticError
+from bridge.frontends.csp import load_csp
+from bridge.ir import ModelFile, Outcome
+
+explore_mod = importlib.import_module("bridge.semantics.explore")
+
+MODELS = Path(__file__).resolve().parents[3] / "models" / "csp"
+
+
+def model(name: str) -> ModelFile:
+    return load_csp(str(MODELS / name))
+
+
+def results(name: str) -> dict[int, tuple[Outcome, int, int]]:
+    """Return assertion number -> (outcome, states, transitions)."""
+    out = {}
+    for system, prop in model(name).properties():
+        v = api.check_property(system, prop, api.CheckOptions())
+        out[prop.number] = (v.outcome, v.statistics.states, v.statistics.transitions)
+    return out
+
+
+def test_byte_order_mark_includes_and_assertion_numbers() -> None:
+    """The main file and one include start with a UTF-8 byte-order mark; ``lib_a`` is
+    included twice and ``LIMIT`` is defined identically in both libraries (PAT reads the
+    file once and accepts the repeated constant). PAT numbers the main file's assertions
+    first (1, 2), then those of the included files in the order they are read (3 from
+    lib_a, 4 from lib_b). Switch cycles lamps 0 -> 1 -> 2 -> 0: 3 states, 3 steps;
+    deadlock-free (VALID), reaches full (VALID), []<> reset (VALID: the only run takes
+    reset every third step), reaches overfull (NOT VALID)."""
+    texts = {p.number: p.text for _, p in model("pat35_bom_includes.csp").properties()}
+    assert texts == {
+        1: "Switch() deadlockfree",
+        2: "Switch() reaches full",
+        3: "Switch() |= []<> reset",
+        4: "Switch() reaches overfull",
+    }
+    r = results("pat35_bom_includes.csp")
+    assert r[1] == (Outcome.HOLDS, 3, 3)
+    assert r[2][0] is Outcome.HOLDS and r[3][0] is Outcome.HOLDS
+    assert r[4] == (Outcome.VIOLATED, 3, 3)
+
+
+def test_byte_order_mark_does_not_shift_columns() -> None:
+    """Columns of the first line do not count the mark (editors do not show it)."""
+    with pytest.raises(SemanticError) as info:
+        load_csp("t.csp", "\ufeffvar x = y;\nP = Skip;\n#assert P deadlockfree;")
+    span = info.value.diagnostics[0].span
+    assert (span.line, span.col) == (1, 9)
+
+
+def test_different_constants_are_still_declared_twice() -> None:
+    with pytest.raises(SemanticError, match="'N' is declared twice"):
+        load_csp("t.csp", "#define N 2;\n#define N 3;\nP = Skip;\n#assert P deadlockfree;")
+
+
+def test_channel_array_elements_are_independent_channels() -> None:
+    """PAT (cspsharp.md 10.2): ``c[0]!3 -> c[0]?x -> c[1]!x -> c[1]?y{got = y;} -> Stop``
+    reaches got == 3: VALID, 5 states, 4 transitions; it then deadlocks."""
+    r = results("pat35_channel_array.csp")
+    assert r[1] == (Outcome.HOLDS, 5, 4)
+    assert r[2] == (Outcome.VIOLATED, 5, 4)
+
+
+def test_channel_array_indices_from_parameters_and_variables() -> None:
+    """Four Sender/Receiver pairs meet on ``peer[i * N + j]`` (a handshake each, in any
+    order: 2^4 combinations) while Mail sends on ``post[slot]`` with ``slot`` a
+    variable (1, then 0 after the receive): 4 locations. 16 * 4 = 64 states; 32
+    handshakes per Mail location (4 * 128) and 3 Mail steps per combination (16 * 3):
+    176 transitions. All 4 pairs and Mail done: seen == 0+1+1+2, slot == 0 (VALID);
+    everything ends in Stop: deadlock (NOT VALID)."""
+    r = results("pat35_channel_grid.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2] == (Outcome.VIOLATED, 64, 176)
+
+
+def test_channel_of_several_arities() -> None:
+    """PAT (cspsharp.md 10.3): ``c!1.2 -> c!5 -> c?x -> c?y -> Stop`` on a buffered
+    channel deadlocks after the two sends (3 states, 2 transitions): the head message
+    has 2 fields and ``c?x`` takes only a 1-field message."""
+    assert results("pat35_channel_arities.csp")[1] == (Outcome.VIOLATED, 3, 2)
+
+
+def test_synchronous_channel_of_several_arities() -> None:
+    """Rx offers ``link?a.b`` and ``link?v``; the pair 1.2 meets the first (sum 3), the
+    single 5 the second (sum 53): 3 states, 2 transitions, then deadlock."""
+    r = results("pat35_channel_arities_sync.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2] == (Outcome.VIOLATED, 3, 2)
+
+
+def test_channel_events_show_only_the_message() -> None:
+    """The arity PAT does not show is not in the event names (``c!1.2``, ``c!5``)."""
+    system, prop = model("pat35_channel_arities.csp").properties()[0]
+    v = explore_mod.check_property(system, prop)
+    assert [s.event for s in v.trace.steps] == ["c!1.2", "c!5"]
+
+
+def test_define_with_parenthesised_condition_is_a_proposition() -> None:
+    """PAT (cspsharp.md 10.4): ``#define isone(x == 1);`` with ``var x = 1`` makes
+    ``reaches isone`` VALID (at the initial state); ``istwo`` after one bump: VALID."""
+    r = results("pat35_proposition_parens.csp")
+    assert r[1][0] is Outcome.HOLDS and r[1][1] == 1
+    assert r[2][0] is Outcome.HOLDS
+
+
+def test_macros_are_called_with_call() -> None:
+    """PAT 3.4.2's macros: ``call(multi, 3, 4)`` is 12, not > 12, so Pick does
+    ``small`` (``<> small`` VALID); ``reset1`` zeroes x and y, ``call(reset, 1)`` sets
+    both to 1, ``call(bump, z)`` makes z 3: reaches goal VALID. ``unused(k)`` is
+    defined and never called (PAT accepts it)."""
+    r = results("pat35_macros.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2][0] is Outcome.HOLDS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # cspsharp.md 10.5: a macro used by its name like a function is an error in PAT.
+        "#define f(i) (i + 1);\nvar x = 0;\nP = a{x = f(x)} -> Skip;\n#assert P deadlockfree;",
+        "#define g(i) (x == i);\nvar x = 0;\nP = [g(1)] a -> Skip;\n#assert P deadlockfree;",
+    ],
+)
+def test_macros_called_like_functions_are_refused(text: str) -> None:
+    with pytest.raises(Exception, match="unexpected"):
+        load_csp("t.csp", text)
+
+
+def test_indexed_boolean_operators_without_parentheses() -> None:
+    """PAT (cspsharp.md 10.6): ``[&& j:{0..1}@(a[j] == 0)] ok -> Stop`` with
+    a = [0, 0, 1]: the guard holds, so deadlockfree is NOT VALID after 1 transition.
+    Q: ``[|| j:{0..2}@(a[j] == 1)]`` holds, ``[&& j:{0..2}@(a[j] == 0)]`` does not, so
+    ``<> some`` is VALID."""
+    r = results("pat35_indexed_guard.csp")
+    assert r[1] == (Outcome.VIOLATED, 2, 1)
+    assert r[2][0] is Outcome.HOLDS
+
+
+def test_math_library() -> None:
+    """``call(Pow, 2, 10)`` is 1024; ``Max(Abs(-3), Min(7, 5))`` is 5: VALID."""
+    assert results("pat35_math.csp")[1][0] is Outcome.HOLDS
+
+
+def test_set_library_has_value_semantics() -> None:
+    """Add(2) ||| Add(1) interleave; both orders give the set {1, 2}, one state (PAT's
+    Set is sorted, so its ID is the same): 4 states before ``fill``, 5 with it, and 5
+    transitions; Count 2, Get(0) 1, Contains(2), overlapping {1, 3}: VALID; Stop
+    deadlocks (NOT VALID)."""
+    r = results("pat35_library_set.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2] == (Outcome.VIOLATED, 5, 5)
+
+
+def test_queue_and_stack_libraries() -> None:
+    """Queue 4, 9: Dequeue gives 4 and First is then 9; Stack 4, 9: Pop gives 9 and
+    Peek is then 4; one element left in each (size 2): VALID; 4 states, then Stop."""
+    r = results("pat35_library_queue_stack.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2] == (Outcome.VIOLATED, 4, 3)
+
+
+def test_list_and_hashtable_libraries() -> None:
+    """List [4, 5, 6] after Add 5, Add 6, Insert(0, 4): Get(1) is 5, IndexOf(6) is 2;
+    table {1: 10, 2: 20}: GetValue(2) is 20: VALID."""
+    assert results("pat35_library_list_table.csp")[1][0] is Outcome.HOLDS
+
+
+def test_library_runtime_error_is_a_violation_with_a_trace() -> None:
+    """PAT's Queue throws "Access an empty queue!" on Dequeue of an empty queue; the
+    verification stops there. bridge reports it at the call, after the step ``a``."""
+    system, prop = model("pat35_library_error.csp").properties()[0]
+    v = explore_mod.check_property(system, prop)
+    assert v.outcome is Outcome.VIOLATED
+    assert "empty queue" in " ".join(v.notes)
+    assert [s.event for s in v.trace.steps] == ["a"]
+
+
+def test_guarded_cycle_of_process_references() -> None:
+    """Visit(0) skips to Visit(1) while cap[0] == 0, Visit(1) buys while cap[1] > 0
+    (it stays 1) and would skip on to Visit(2) and back to Visit(0): the guards decide
+    in each state, so the unfolding ends. States (Visit(0), 0), (Visit(1), 1),
+    (Visit(1), 0): 3 states, 3 transitions, deadlock-free (VALID); served == 1 VALID."""
+    r = results("pat35_guarded_cycle.csp")
+    assert r[1][0] is Outcome.HOLDS
+    assert r[2] == (Outcome.HOLDS, 3, 3)
+
+
+def test_unguarded_cycle_through_a_choice_is_refused() -> None:
+    with pytest.raises(SemanticError, match="unfolds without end"):
+        load_csp("t.csp", "P = P [] a -> P;\n#assert P deadlockfree;")
+
+
+DEEP = 3000
+
+
+@pytest.mark.parametrize(
+    "text, states",
+    [
+        ("P = " + " [] ".join(f"a.{i} -> Skip" for i in range(DEEP)) + ";", 3),
+        ("P = " + "; ".join(f"a.{i} -> Skip" for i in range(DEEP)) + ";", DEEP + 2),
+        ("P = " + " -> ".join(f"a.{i}" for i in range(DEEP)) + " -> Skip;", DEEP + 2),
+        ("P = " + "".join(f"(a.{i} -> Skip [] " for i in range(DEEP)) + "Skip"
+         + ")" * DEEP + ";", 3),
+        ("var x = 3;\nP = " + " else ".join(f"if (x == {i}) {{ a.{i} -> Skip }}"
+                                         for i in range(DEEP)) + ";", 7),
+        ("var x = 3;\nP = [" + " || ".join(f"x == {i}" for i in range(DEEP))
+         + "] a -> Skip;", 3),
+    ],
+    ids=["choices", "sequence", "prefixes", "nested-choices", "else-if", "guard"],
+)
+def test_deep_models_load_and_check(text: str, states: int) -> None:
+    """Thousands-long chains of choices, sequential compositions, prefixes, nested
+    choices, else-ifs and a thousands-long guard (machine-written models): PAT parses
+    them; they must load and be explored (deadlock-free: every run ends in Skip). The
+    else-if chain with x == 3: four tau steps (the conditions x == 0..3), a.3, the
+    terminate: 7 states."""
+    system = load_csp("deep.csp", text + "\n#assert P deadlockfree;").systems[0]
+    v = explore_mod.check_property(system, system.properties[0])
+    assert v.outcome is Outcome.HOLDS
+    assert v.statistics.states == states
+
+
+# ---------------------------------------------------------------------------------
+# Constructs the public-model survey found beyond the issue's list
+# (benchmarks/survey_csp.md); each on a small model of our own.
+
+
+def outcomes(text: str, path: str = "t.csp") -> list[Outcome]:
+    return [api.check_property(s, p, api.CheckOptions()).outcome
+            for s, p in load_csp(path, text).properties()]
+
+
+def test_initialiser_reads_a_variable_declared_before() -> None:
+    """``var size = 100; var cap = size;``: PAT initialises variables in order, so cap
+    starts at 100 and ``reaches full`` (cap == 100) is VALID at once."""
+    text = "var size = 100;\nvar cap = size;\nP = a -> P;\n#define full cap == 100;\n" \
+           "#assert P reaches full;"
+    assert outcomes(text) == [Outcome.HOLDS]
+
+
+def test_block_array_literal_of_variables() -> None:
+    """``var m = [x, y, x + y];`` in an event block takes the current values: with
+    x = 2, y = 3, m[2] is 5 and ``reaches five`` is VALID."""
+    text = ("var x = 2;\nvar y = 3;\nvar r = 0;\n"
+            "P = go{var m = [x, y, x + y]; r = m[2];} -> Stop;\n"
+            "#define five r == 5;\n#assert P reaches five;")
+    assert outcomes(text) == [Outcome.HOLDS]
+
+
+def test_if_macro_used_as_a_value() -> None:
+    """``#define dist if (x > t) {x - t} else {t - x};`` (PAT 3.4.1: macros with if)
+    is the distance to t = 4; x runs 1..6 and ``with min(dist)`` over the states where
+    x > 4 is 1 (at x == 5; 2 at x == 6)."""
+    text = ("var x = 1;\nvar t = 4;\n#define dist if (x > t) {x - t} else {t - x};\n"
+            "P = [x < 6] r{x++} -> P;\n#define far x > 4;\n"
+            "#assert P reaches far with min(dist);")
+    system, prop = load_csp("t.csp", text).properties()[0]
+    v = api.check_property(system, prop, api.CheckOptions())
+    assert v.outcome is Outcome.HOLDS and v.value == 1
+
+
+def test_windows_include_path_falls_back_to_the_file_beside(tmp_path: Path) -> None:
+    """``#include "C:\\Users\\me\\lib.csp";`` (written on the author's machine) reads
+    ``lib.csp`` beside the including file; files including each other circularly are
+    read once each (PAT reads a file once)."""
+    (tmp_path / "lib.csp").write_text('#include "main.csp";\n#define N 2;\n')
+    main = tmp_path / "main.csp"
+    main.write_text('#include "C:\\Users\\me\\lib.csp";\nvar x = N;\nP = a -> P;\n'
+                    "#define two x == 2;\n#assert P reaches two;\n")
+    assert [api.check_property(s, p, api.CheckOptions()).outcome
+            for s, p in load_csp(str(main)).properties()] == [Outcome.HOLDS]
+
+
+def test_shipped_demo_library_may_be_imported_unused() -> None:
+    """``#import "PAT.Lib.Example";`` is a library PAT ships: importing it is fine; a
+    call of one of its functions is refused by name (bridge does not implement it)."""
+    assert outcomes('#import "PAT.Lib.Example";\nP = a -> P;\n#assert P deadlockfree;') \
+        == [Outcome.HOLDS]
+    with pytest.raises(Exception, match=r"call\(max, \.\.\.\)"):
+        load_csp("t.csp", '#import "PAT.Lib.Example";\nvar x;\n'
+                 "P = a{x = call(max, 1, 2)} -> P;\n#assert P deadlockfree;")
+
+
+def test_parameter_growing_without_bound_is_kept_in_a_local() -> None:
+    """``P(n) = [n < 2000] a -> P(n + 1)``: 2000 values of n, each a PAT state (2001
+    with the final one, where the guard blocks: deadlock). The lowering keeps n in a
+    local instead of specialising 2000 locations."""
+    system = load_csp("t.csp", "P(n) = [n < 2000] a -> P(n + 1);\n"
+                               "#assert P(0) deadlockfree;").systems[0]
+    assert len(system.processes[0].locations) < 10
+    v = api.check_property(system, system.properties[0], api.CheckOptions())
+    assert v.outcome is Outcome.VIOLATED and v.statistics.states == 2001
