@@ -165,7 +165,17 @@ class _Field:
     type: Type | None  # None for a record field
     record: str | None
     length: int | None
-    init: Expr | tuple[Expr, ...] | None = None
+    init: Expr | tuple[Expr, ...] | _ChanInit | None = None
+
+
+@dataclass(frozen=True)
+class _ChanInit:
+    """A typedef field ``chan c = [capacity] of { fields }``: every variable of the
+    record type gets a channel of its own for the field (SPIN creates it with the
+    variable)."""
+
+    capacity: int
+    fields: tuple[Type, ...]
 
 
 @dataclass
@@ -644,10 +654,13 @@ class _Lowering:
             for fname, ftype, frec, flen, finit, tok in self.decl_items(d):
                 if any(f.name == fname for f in fields):
                     raise self.error(tok, f"field '{fname}' declared twice in {name}")
-                if ftype is not None and isinstance(ftype, ChanType) and finit is not None:
-                    raise self.unsupported(tok, "a channel initialiser inside a typedef")
-                init = None if finit is None or isinstance(finit, Tree) and finit.data == "ch_init" \
-                    else self.initial_value(finit, flen)
+                init: Expr | tuple[Expr, ...] | _ChanInit | None = None
+                if isinstance(finit, Tree) and finit.data == "ch_init":
+                    if not isinstance(ftype, ChanType):
+                        raise self.error(tok, f"chan initialiser for non-channel '{fname}'")
+                    init = _ChanInit(*self.channel_spec(finit))
+                elif finit is not None:
+                    init = self.initial_value(finit, flen)
                 fields.append(_Field(fname, ftype, frec, flen, init))
         self.typedefs[name] = fields
 
@@ -777,7 +790,13 @@ class _Lowering:
                 for suffix, lt, dims, linit in self.leaves(rec):
                     full_dims = outer + dims
                     vinit = None
-                    if linit is not None:
+                    if isinstance(linit, _ChanInit):
+                        made = self.record_channels(irname, suffix, len(outer), full_dims,
+                                                    linit, pb, tok)
+                        if made is None:
+                            continue  # channels only: the leaf names them
+                        vinit = made
+                    elif linit is not None:
                         count = 1
                         for n in full_dims:
                             count *= n
@@ -838,6 +857,34 @@ class _Lowering:
                 var = replace(var, init=None)
             (self.globals if pb is None else pb.locals).append(var)
         return late
+
+    def record_channels(self, irname: str, suffix: str, outer: int, dims: tuple[int, ...],
+                        spec: _ChanInit, pb: _ProcBuilder | None, tok: Token
+                        ) -> tuple[Expr, ...] | None:
+        """Create the channels of a record variable's field ``chan c = [n] of {...}``.
+
+        Return None when the leaf is one channel named by the leaf path itself (read as
+        its id, like a declared ``chan``), or the ids of an array leaf's channels (a
+        global array variable holding them, like a global channel array). Inside a
+        proctype an array leaf would need ids known only when the instance is created:
+        refused by name."""
+        span = self.span(tok)
+        if not dims:
+            channel = Channel(f"{irname}.{suffix}", spec.capacity, spec.fields, span)
+            (self.channels if pb is None else pb.channels).append(channel)
+            return None
+        if pb is not None:
+            raise self.unsupported(
+                tok, "an array of records (or a record's array field) with a channel "
+                "initialiser declared inside a proctype")
+        ids: list[Expr] = []
+        for combo in _index_tuples(dims):
+            head = "".join(f"[{i}]" for i in combo[:outer])
+            tail = "".join(f"[{i}]" for i in combo[outer:])
+            self.channels.append(
+                Channel(f"{irname}{head}.{suffix}{tail}", spec.capacity, spec.fields, span))
+            ids.append(Const(len(self.channels)))
+        return tuple(ids)
 
     def inline_def(self, u: Tree) -> None:
         kids = u.children
@@ -972,6 +1019,8 @@ class _Lowering:
         pb = self.pb
         assert pb is not None
         kind = st.data
+        if kind == "labeled_skip":
+            st, kind = _labeled_skip(st), "labeled"
         if kind == "labeled":
             label_tok = st.children[0]
             label = str(label_tok)
@@ -1168,6 +1217,9 @@ class _Lowering:
         pb = self.pb
         assert pb is not None
         kids = _children(st)
+        if st.data == "for_in" and self.record_cells(kids[1]) is not None:
+            self.for_in_channel(st, s, e)
+            return
         var = self.lvalue(kids[1])
         span = self.span(st)
         if st.data == "for_range":
@@ -1175,11 +1227,7 @@ class _Lowering:
             hi = self.expr(kids[4])
             body = kids[5]
         else:
-            arr = self.expr(kids[3])
-            t = self.type_of(arr)
-            if not isinstance(t, ArrayType):
-                raise self.unsupported(kids[3], "for (x in ...) over a non-array")
-            lo, hi = Const(0), Const(t.length - 1)
+            lo, hi = Const(0), Const(self.for_in_length(kids[3]) - 1)
             body = kids[4]
         head = pb.new_loc()
         pb.add_edge(_Edge(s, head, None, effect=(Assign(var, lo, span),),
@@ -1196,6 +1244,71 @@ class _Lowering:
             pb.loops.pop()
         pb.add_edge(_Edge(c, head, None, effect=(Assign(var, Binary("+", var, Const(1)), span),),
                           text=f"{self.text(kids[1])}++", span=span))
+
+    def for_in_length(self, tree: Tree) -> int:
+        """Return the length of the array that ``for (i in a)`` walks (SPIN's
+        ``for_index``: any array, an array of channels included)."""
+        sub = self.substitute(tree) if tree.data == "varref" else None
+        target = sub if sub is not None else tree
+        if target.data == "varref":
+            fields = _subtrees(target)
+            sym = self.lookup(str(fields[0].children[0]))
+            if len(fields) == 1 and fields[0].children[1] is None and sym is not None \
+                    and sym.kind == "chanarray" and sym.length is not None:
+                return sym.length
+        t = self.type_of(self.expr(tree))
+        if not isinstance(t, ArrayType):
+            raise self.unsupported(tree, "for (x in ...) over a non-array")
+        return t.length
+
+    def for_in_channel(self, st: Tree, s: int, e: int) -> None:
+        """Lower ``for (r in q)`` with a record ``r``: SPIN's ``for_index`` walks the
+        messages of channel ``q`` with a counter of its own, receiving each message into
+        ``r`` and sending it back (so after a full loop ``q`` is as before)."""
+        pb = self.pb
+        assert pb is not None
+        kids = _children(st)
+        span = self.span(st)
+        record, cells = self.record_cells(kids[1])  # type: ignore[misc]
+        chan = self.chan_ref(kids[3])
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None or sym.capacity in (None, 0):
+            raise self.error(kids[3], f"for ({self.text(kids[1])} in ...): "
+                             f"'{self.text(kids[3])}' must be a buffered channel of {record}")
+        self.check_arity(chan, len(cells), st)
+        counter = Var(self.fresh_local(f"_for{len(pb.locals)}", BYTE, span), "local", span)
+        walk = tuple(RecvBind(c, span) for c in cells)
+        head, b, c = pb.new_loc(), pb.new_loc(), pb.new_loc()
+        pb.add_edge(_Edge(s, head, None, effect=(Assign(counter, Const(0), span),),
+                          text=f"{counter.name} = 0", span=span))
+        pb.add_edge(_Edge(head, b, Binary("<", counter, ChanQuery("len", chan, span), span),
+                          text=f"{counter.name} < len({self.text(kids[3])})", span=span))
+        pb.add_edge(_Edge(head, e, ElseGuard(span), text="else", span=span))
+        got, put = pb.new_loc(), pb.new_loc()
+        pb.add_edge(_Edge(b, got, comm=Receive(chan, walk, False, False, span),
+                          text=f"{self.text(kids[3])}?{self.text(kids[1])}", span=span))
+        pb.add_edge(_Edge(got, put, comm=Send(chan, tuple(cells), False, span),
+                          text=f"{self.text(kids[3])}!{self.text(kids[1])}", span=span))
+        pb.loops.append(e)
+        try:
+            self.sequence(kids[4], put, c, shared=False)
+        finally:
+            pb.loops.pop()
+        pb.add_edge(_Edge(c, head, None,
+                          effect=(Assign(counter, Binary("+", counter, Const(1)), span),),
+                          text=f"{counter.name}++", span=span))
+
+    def fresh_local(self, base: str, t: Type, span: Span | None) -> str:
+        """Return the name of a new local of type ``t`` that bridge adds to the process
+        (no user name can clash: it is not a declared name of the proctype)."""
+        pb = self.pb
+        assert pb is not None
+        taken = {v.name for v in pb.locals} | {c.name for c in pb.channels}
+        name, k = base, 1
+        while name in taken or name in pb.symbols:
+            name, k = f"{base}_{k}", k + 1
+        pb.locals.append(Variable(name, t, None, False, span))
+        return name
 
     def select(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb
@@ -1370,6 +1483,8 @@ class _Lowering:
                 out.extend(self.flat_steps(_subtrees(step)[0]))
             elif step.data == "labeled":
                 out.append(step.children[1])
+            elif step.data == "labeled_skip":
+                out.append(_labeled_skip(step).children[1])
             elif step.data == "inline_call":
                 out.append(step)
             else:
@@ -1542,7 +1657,7 @@ class _Lowering:
     def receive(self, st: Tree) -> Receive:
         chan = self.chan_ref(st.children[0])
         args_tree = [c for c in st.children if isinstance(c, Tree)
-                     and c.data in ("recv_args", "recv_args_call")][0]
+                     and c.data == "recv_args"][0]
         args = self.recv_args(args_tree)
         self.check_arity(chan, len(args), st)
         random = st.data in ("random_receive", "random_peek_receive")
@@ -2009,6 +2124,13 @@ def _mentions_timeout(e: Expr | None) -> bool:
     if isinstance(e, Unary):
         return _mentions_timeout(e.operand)
     return False
+
+
+def _labeled_skip(st: Tree) -> Tree:
+    """Return ``L: skip`` for the ``L:`` that closes a block (spin.y: ``NAME ':'``)."""
+    label = st.children[0]
+    skip = Tree("skip", [Token.new_borrow_pos("SKIP", "skip", label)], st.meta)
+    return Tree("labeled", [label, Tree("expr_stmt", [skip], st.meta)], st.meta)
 
 
 def _first_step(seq: Tree) -> Tree | None:
