@@ -772,7 +772,11 @@ class _Structured:
 
     def _location_labels(self, process: Process, lid: int) -> list[str]:
         loc = next(x for x in process.locations if x.id == lid)
-        labels = [sanitize(lab) for lab in loc.labels]
+        # A label the front-end kept at several locations (one per inline expansion or
+        # block, SPIN 6 scopes labels to blocks) is emitted once per location, renamed
+        # apart after its first occurrence (the prefix end/progress/accept is kept).
+        earlier = {lab for x in process.locations if x.id < lid for lab in x.labels}
+        labels = [sanitize(lab) + (f"_L{lid}" if lab in earlier else "") for lab in loc.labels]
         labels.append(f"L{lid}")
         if loc.end and not any(lab.startswith("end") for lab in labels):
             labels.insert(0, f"end_L{lid}")

@@ -81,7 +81,8 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from lark import Token, Tree
@@ -233,6 +234,44 @@ class _Edge:
     origin: int | None = None
 
 
+@dataclass(eq=False)
+class _Escape:
+    """The escape of one ``unless``, as it applies at one of its main locations.
+
+    SPIN gives an executable escape priority over *every* transition of the state,
+    so at a location shared with sibling options (an unless that starts an option of
+    an if/do) the siblings are pre-empted as well (checked with pan). ``guard`` is
+    the escape's executability (None until a jump escape is resolved in ``finish``);
+    ``pending`` the edges still to be conjoined with ``!guard`` then.
+    """
+
+    guard: Expr | None
+    pending: list[_Edge] = field(default_factory=list)
+
+    def pre_empt(self, edge: _Edge) -> None:
+        """Let this escape take priority over ``edge`` (now, or once resolved)."""
+        if isinstance(edge.guard, ElseGuard):
+            return  # else is taken only when no sibling, the escape included, can be
+        if self.guard is None:
+            self.pending.append(edge)
+            return
+        neg = Unary("!", self.guard, edge.span)
+        edge.guard = neg if edge.guard is None else Binary("&&", edge.guard, neg, edge.span)
+
+
+@dataclass(eq=False)
+class _JumpEscape:
+    """An escape whose first statement is a jump: SPIN eliminates the jump, so the
+    escape is the statement at the jump's target, known only in ``finish``."""
+
+    escape: _Escape
+    entry: int
+    main_locs: set[int]
+    end: int
+    where: Tree
+    copies: set[int] = field(default_factory=set)  # got the main's edges by copy_out
+
+
 class _ProcBuilder:
     """Collects locations and edges of one process; ``finish`` returns the Process."""
 
@@ -241,9 +280,11 @@ class _ProcBuilder:
         self.locs: list[_Loc] = []
         self.edges: list[_Edge] = []
         self.parent: dict[int, int] = {}
-        self.labels: dict[str, int] = {}
+        # label -> every (block scope path, location) it names: SPIN 6 scopes labels to
+        # their block, so two inline expansions (or two blocks) may each have one.
+        self.labels: dict[str, list[tuple[tuple[int, ...], int]]] = {}
         self.label_spans: dict[str, Span | None] = {}
-        self.gotos: list[tuple[int, str, Span | None, bool, str]] = []
+        self.gotos: list[tuple[int, str, Span | None, bool, str, tuple[int, ...]]] = []
         self.atomic_depth = 0
         self.loops: list[int] = []
         self.locals: list[Variable] = []
@@ -253,6 +294,10 @@ class _ProcBuilder:
         self.stmt_seen = False
         self.in_dstep = False
         self.has_provided = False
+        # location -> escapes that apply there, each with the ids of its edges there
+        # that it already covers (its own, or pre-empted already)
+        self.escapes: dict[int, list[tuple[_Escape, set[int]]]] = {}
+        self.jump_escapes: list[_JumpEscape] = []
 
     def new_loc(self, span: Span | None = None) -> int:
         self.locs.append(_Loc(atomic=self.atomic_depth > 0, span=span))
@@ -286,24 +331,65 @@ class _ProcBuilder:
         if root != src:
             self.add_edge(_Edge(dst, root, None, text="goto"))
             return
+        copied: set[int] = set()
         for e in list(self.out_edges(src)):
             origin = e.origin if e.origin is not None else e.source
-            self.add_edge(replace(e, source=dst, origin=origin))
+            copy = self.add_edge(replace(e, source=dst, origin=origin))
+            copied.add(id(copy))
+            for escape, _covered in self.escapes.get(src, ()):
+                if any(p is e for p in escape.pending):
+                    escape.pending.append(copy)
+        for escape, _covered in self.escapes.get(src, ()):
+            self.escapes.setdefault(dst, []).append((escape, set(copied)))
+        for jump in self.jump_escapes:
+            if src in jump.main_locs or src in jump.copies:
+                jump.copies.add(dst)  # it gets the escape's edges when resolved
+
+    def pre_empt_siblings(self, loc: int) -> None:
+        """Give the escapes that apply at ``loc`` priority over every other edge there
+        (the options of an if/do whose first statement is an unless)."""
+        for escape, covered in self.escapes.get(loc, ()):
+            for edge in self.out_edges(loc):
+                if id(edge) not in covered:
+                    covered.add(id(edge))
+                    escape.pre_empt(edge)
+
+    def resolve_jump_escapes(self, executable: Callable[[list[_Edge], Tree], Expr]) -> None:
+        """Resolve escapes that start with a jump (after the gotos): the escape's edges
+        are those of the statement the jump leads to."""
+        for jump in self.jump_escapes:
+            target = self.find(next(e.target for e in self.edges if e.source == jump.entry))
+            edges = [e for e in self.edges if self.find(e.source) == target]
+            if not edges:
+                raise UnsupportedError.at(None, "an escape that jumps to the end of a process")
+            jump.escape.guard = executable(edges, jump.where)
+            for edge in jump.escape.pending:
+                jump.escape.pre_empt(edge)
+            jump.escape.pending.clear()
+            at = {loc for loc in jump.main_locs if loc != self.find(jump.end)} | jump.copies
+            for loc in sorted(at):
+                if self.find(loc) == loc:
+                    for edge in edges:
+                        self.add_edge(replace(edge, source=loc))
 
     def finish(
         self, terminal: int, span: Span | None, provided: Expr | None, initial: int = 0,
-        executable: Callable[[list[_Edge]], Expr] | None = None,
+        executable: Callable[[list[_Edge], Tree | None], Expr] | None = None,
     ) -> Process:
-        for src, label, lspan, as_edge, text in self.gotos:
+        for src, label, lspan, as_edge, text, path in self.gotos:
             if label not in self.labels:
                 known = ", ".join(sorted(self.labels)) or "none"
                 raise SemanticError.at(
                     lspan, f"undefined label '{label}' in {self.name}", f"labels defined: {known}"
                 )
+            target = _label_target(self.labels[label], path)
             if as_edge:
-                self.add_edge(_Edge(src, self.labels[label], None, text=text, span=lspan))
+                self.add_edge(_Edge(src, target, None, text=text, span=lspan))
             else:
-                self.alias(src, self.labels[label], lspan)
+                self.alias(src, target, lspan)
+        if self.jump_escapes:
+            assert executable is not None
+            self.resolve_jump_escapes(executable)
         roots: list[int] = []
         index: dict[int, int] = {}
         for i in range(len(self.locs)):
@@ -349,7 +435,7 @@ class _ProcBuilder:
                     if executable is None or not siblings:
                         raise UnsupportedError.at(
                             e.span, "'else' in a proctype with a provided clause is not supported")
-                    guard = Unary("!", executable(siblings), e.span)
+                    guard = Unary("!", executable(siblings, None), e.span)
                 guard = provided if guard is None else Binary("&&", guard, provided, e.span)
             labs = locations[src].labels
             if e.origin is not None:
@@ -402,6 +488,8 @@ class _Lowering:
         # Block scopes of inline expansions (SPIN 6 scopes a declaration to its block):
         # a name declared in an inline body is local to that expansion.
         self.scopes: list[dict[str, _Sym]] = []
+        self.scope_ids: list[int] = []  # a number per open block (labels' scope paths)
+        self.scope_count = 0
         self.flags = 0
         self.unless_depth = 0  # > 0 while lowering the main part of an unless
 
@@ -965,7 +1053,7 @@ class _Lowering:
             seq = _subtrees(body)[0]
             self.sequence(seq, start, end, shared=False)
             proc = pb.finish(end, span, provided, start,
-                             lambda edges: self.executable(edges, body))
+                             lambda edges, where: self.executable(edges, where or body))
         finally:
             self.pb = None
         self.proc_locals[proc.name] = pb.symbols
@@ -1004,6 +1092,20 @@ class _Lowering:
                 self.step(item, cur, target, first_shared)  # type: ignore[arg-type]
             cur = target
 
+    @contextmanager
+    def block_scope(self) -> Iterator[None]:
+        """Open a block scope for the statements lowered inside (SPIN 6: every ``{ }``
+        is one, its declarations and labels are its own; a name declared in two
+        sibling blocks is two variables, renamed apart in the IR)."""
+        self.scope_count += 1
+        self.scopes.append({})
+        self.scope_ids.append(self.scope_count)
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+            self.scope_ids.pop()
+
     def at_private(self, s: int, shared: bool, compile_at: Callable[[int], None]) -> None:
         """Compile at ``s``, or at a fresh location copied onto ``s`` when shared."""
         pb = self.pb
@@ -1024,11 +1126,12 @@ class _Lowering:
         if kind == "labeled":
             label_tok = st.children[0]
             label = str(label_tok)
-            if label in pb.labels:
+            path = tuple(self.scope_ids)
+            if any(p == path for p, _ in pb.labels.get(label, ())):
                 raise self.error(label_tok, f"duplicate label '{label}' in {pb.name}")
 
             def at(h: int) -> None:
-                pb.labels[label] = h
+                pb.labels.setdefault(label, []).append((path, h))
                 pb.locs[h].labels.append(label)
                 self.step(st.children[1], h, e, False)
 
@@ -1054,11 +1157,13 @@ class _Lowering:
         if kind == "block":
             # SPIN: a { } block is a sub-sequence node of its own, so a loop that
             # starts it gets a head distinct from the block's entry (as in an option).
-            self.sequence(st.children[0], s, e, shared=True)
+            with self.block_scope():
+                self.sequence(st.children[0], s, e, shared=True)
             return
         if kind == "atomic_stmt":
             if pb.in_dstep:
-                self.sequence(_subtrees(st)[0], s, e, shared)
+                with self.block_scope():
+                    self.sequence(_subtrees(st)[0], s, e, shared)
                 return
             if self.collapse_atomic(st, s, e):
                 return
@@ -1066,7 +1171,8 @@ class _Lowering:
             pb.locs[h].atomic = True
             pb.atomic_depth += 1
             try:
-                self.sequence(_subtrees(st)[0], h, e, False)
+                with self.block_scope():
+                    self.sequence(_subtrees(st)[0], h, e, False)
             finally:
                 pb.atomic_depth -= 1
             pb.copy_out(h, s)
@@ -1090,7 +1196,15 @@ class _Lowering:
             return
         if kind == "goto_stmt":
             label_tok = st.children[1]
-            pb.gotos.append((s, str(label_tok), self.span(label_tok), shared, self.text(st)))
+            if shared:
+                # A goto that starts an option (or an escape) is a step of its own:
+                # the edge exists now (an escape copies it at once), and its target
+                # location is merged into the label's when the labels are known.
+                g = pb.new_loc()
+                pb.add_edge(_Edge(s, g, None, text=self.text(st), span=self.span(label_tok)))
+                s = g
+            pb.gotos.append((s, str(label_tok), self.span(label_tok), False, self.text(st),
+                             tuple(self.scope_ids)))
             return
         if kind == "inline_call":
             self.inline_call(st, s, e, shared)
@@ -1212,6 +1326,7 @@ class _Lowering:
             raise self.error(_first_step(elses[1]), "more than one 'else' in one if/do")
         for q in seqs:
             self.sequence(q, s, e, shared=True)
+        self.pb.pre_empt_siblings(s)  # type: ignore[union-attr]
 
     def for_loop(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb
@@ -1239,7 +1354,8 @@ class _Lowering:
         pb.add_edge(_Edge(head, e, ElseGuard(span), text="else", span=span))
         pb.loops.append(e)
         try:
-            self.sequence(body, b, c, shared=False)
+            with self.block_scope():
+                self.sequence(body, b, c, shared=False)
         finally:
             pb.loops.pop()
         pb.add_edge(_Edge(c, head, None, effect=(Assign(var, Binary("+", var, Const(1)), span),),
@@ -1291,7 +1407,8 @@ class _Lowering:
                           text=f"{self.text(kids[3])}!{self.text(kids[1])}", span=span))
         pb.loops.append(e)
         try:
-            self.sequence(kids[4], put, c, shared=False)
+            with self.block_scope():
+                self.sequence(kids[4], put, c, shared=False)
         finally:
             pb.loops.pop()
         pb.add_edge(_Edge(c, head, None,
@@ -1347,7 +1464,8 @@ class _Lowering:
         self.unless_depth += 1
         try:
             if main.data == "block":
-                self.sequence(main.children[0], s, e, shared=False)
+                with self.block_scope():
+                    self.sequence(main.children[0], s, e, shared=False)
             else:
                 self.step(main, s, e, False)
         finally:
@@ -1355,21 +1473,27 @@ class _Lowering:
         main_locs = {s} | set(range(first_loc, len(pb.locs)))
         main_edges = pb.edges[first_edge:]
         entry = pb.new_loc()
-        self.step(escape, entry, e, False)
-        esc_edges = pb.out_edges(entry)
-        if pb.find(entry) != entry or not esc_edges:
-            raise self.unsupported(escape, "an escape sequence that starts with a jump")
-        guard = self.executable(esc_edges, escape)
+        if _starts_with_jump(escape):
+            # spin.y: the escape's first element is a goto, which SPIN's jump
+            # elimination replaces by the statement at its target (not lowered yet).
+            self.step(_as_block(escape), entry, e, False)
+            record = _Escape(None)
+            pb.jump_escapes.append(_JumpEscape(record, entry, main_locs, e, escape))
+        else:
+            self.step(escape, entry, e, False)
+            esc_edges = pb.out_edges(entry)
+            if pb.find(entry) != entry or not esc_edges:
+                raise self.unsupported(escape, "an escape sequence that starts with a jump")
+            record = _Escape(self.executable(esc_edges, escape))
         for edge in main_edges:
             if edge.source in main_locs and pb.find(edge.source) == edge.source:
-                if isinstance(edge.guard, ElseGuard):
-                    continue
-                neg = Unary("!", guard, edge.span)
-                edge.guard = neg if edge.guard is None else Binary("&&", edge.guard, neg, edge.span)
-        for loc in sorted(main_locs):
-            if pb.find(loc) == loc and loc != pb.find(e):
-                for edge in esc_edges:
-                    pb.add_edge(replace(edge, source=loc))
+                record.pre_empt(edge)
+        if record.guard is not None:
+            for loc in sorted(main_locs):
+                if pb.find(loc) == loc and loc != pb.find(e):
+                    for edge in esc_edges:
+                        pb.add_edge(replace(edge, source=loc))
+        pb.escapes.setdefault(s, []).append((record, {id(x) for x in pb.out_edges(s)}))
 
     def executable(self, edges: list[_Edge], where: Tree) -> Expr:
         """Return an expression that is true iff one of ``edges`` can be taken."""
@@ -1411,14 +1535,15 @@ class _Lowering:
         env = dict(zip(params, args, strict=True))
         self.inline_env.append(env)
         self.inline_stack.append(name)
-        self.scopes.append({})
         try:
-            # SPIN wraps an inline body in { } (spin -I): a block, see ``step``.
-            self.sequence(_subtrees(body)[0], s, e, shared=True)
+            # SPIN wraps an inline body in { } (spin -I): a block, see ``step``; each
+            # expansion is a block scope of its own, so its declarations and labels
+            # do not clash with those of another expansion.
+            with self.block_scope():
+                self.sequence(_subtrees(body)[0], s, e, shared=True)
         finally:
             self.inline_env.pop()
             self.inline_stack.pop()
-            self.scopes.pop()
 
     # ------------------------------------------------------------------ d_step
 
@@ -1604,12 +1729,12 @@ class _Lowering:
                     raise self.error(st, f"inline {name_tok} takes {len(params)} argument(s), "
                                      f"{len(args)} given")
                 self.inline_env.append(dict(zip(params, args, strict=True)))
-                self.scopes.append({})
                 try:
-                    out.extend(self.dstep_effects(self.flat_steps(_subtrees(body_tree)[0]), brk))
+                    with self.block_scope():
+                        out.extend(self.dstep_effects(self.flat_steps(_subtrees(body_tree)[0]),
+                                                      brk))
                 finally:
                     self.inline_env.pop()
-                    self.scopes.pop()
                 continue
             if kind == "expr_stmt" and not (isinstance(st.children[0], Tree)
                                             and st.children[0].data == "run_expr"):
@@ -1797,10 +1922,34 @@ class _Lowering:
                     last = afields[-1]
                     if last.children[1] is not None:
                         raise self.error(tree, f"cannot index the inline argument '{self.text(actual)}'")
-                    afields[-1] = Tree("field", [last.children[0], idx], last.meta)
-                return Tree("varref", afields + fields[1:], tree.meta)
+                    afields[-1] = Tree("field", [last.children[0], self.substitute_all(idx)],
+                                       last.meta)
+                rest = [self.substitute_indices(f) for f in fields[1:]]
+                return Tree("varref", afields + rest, tree.meta)
             break
         return None
+
+    def substitute_indices(self, f: Tree) -> Tree:
+        """Return a ``field`` whose index has the inline's parameters substituted."""
+        idx = f.children[1]
+        if idx is None:
+            return f
+        return Tree("field", [f.children[0], self.substitute_all(idx)], f.meta)
+
+    def substitute_all(self, tree: Tree | Token) -> Tree | Token:
+        """Return ``tree`` with every parameter of the innermost inline replaced by its
+        argument. The part of a varref that follows a substituted parameter
+        (``p.f[i]`` for argument ``a``: ``a.f[i]``) is lowered outside the inline's
+        parameter scope, so its indices must not mention the parameters any more."""
+        if not isinstance(tree, Tree):
+            return tree
+        if tree.data == "varref":
+            sub = self.substitute(tree)
+            if sub is not None:
+                return sub
+            return Tree("varref", [self.substitute_indices(f) for f in _subtrees(tree)],
+                        tree.meta)
+        return Tree(tree.data, [self.substitute_all(c) for c in tree.children], tree.meta)
 
     def varref(self, tree: Tree) -> Expr:
         sub = self.substitute(tree)
@@ -2124,6 +2273,36 @@ def _mentions_timeout(e: Expr | None) -> bool:
     if isinstance(e, Unary):
         return _mentions_timeout(e.operand)
     return False
+
+
+def _label_target(found: list[tuple[tuple[int, ...], int]], path: tuple[int, ...]) -> int:
+    """Return the location a ``goto`` in block scope ``path`` jumps to (SPIN's
+    ``get_labspec``): the label of the same block, else of the innermost enclosing
+    block, else the one declared last."""
+    enclosing = [(p, loc) for p, loc in found if path[: len(p)] == p]
+    if enclosing:
+        return max(enclosing, key=lambda item: len(item[0]))[1]
+    return found[-1][1]
+
+
+def _starts_with_jump(tree: Tree) -> bool:
+    """Return True if the first statement of ``tree`` is a ``break`` or ``goto``."""
+    while tree.data in ("block", "labeled"):
+        if tree.data == "labeled":
+            tree = tree.children[1]
+            continue
+        first = _first_step(tree.children[0])
+        if first is None:
+            return False
+        tree = first
+    return tree.data in ("break_stmt", "goto_stmt")
+
+
+def _as_block(tree: Tree) -> Tree:
+    """Return ``tree`` as a block (so a leading jump is lowered as an edge)."""
+    if tree.data == "block":
+        return tree
+    return Tree("block", [Tree("sequence", [tree], tree.meta)], tree.meta)
 
 
 def _labeled_skip(st: Tree) -> Tree:
