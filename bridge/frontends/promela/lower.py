@@ -1024,6 +1024,11 @@ class _Lowering:
                     pb.symbols[pname] = _Sym("var", pname, "local", type=t, span=self.span(tok))
                     pb.parameters.append(pname)
                     pb.locals.append(Variable(pname, t, None, False, self.span(tok)))
+        if _receives_into_pid(body):
+            # pan keeps _pid in the process's state and a receive into it overwrites
+            # it (spin -a accepts; only simulation warns): the process reads a copy.
+            pb.symbols["_pid"] = _Sym("var", "_pid", "local", type=PID, span=self.span(u))
+            pb.locals.append(Variable("_pid", PID, Builtin("_pid"), False, self.span(u)))
         provided = None
         if provided_tree is not None:
             provided = self.expr(_children(provided_tree)[1])
@@ -1295,6 +1300,7 @@ class _Lowering:
             edge.comm = self.send(st)
         elif kind in ("receive", "random_receive", "peek_receive", "random_peek_receive"):
             edge.comm = self.receive(st)
+            edge.effect = self.receive_fault(st)
         elif kind == "assert_stmt":
             edge.effect = (AssertStmt(self.expr(st.children[1]), text, span),)
         elif kind == "printf_stmt":
@@ -1565,7 +1571,7 @@ class _Lowering:
                     edge.effect = self.dstep_effects(rest, None)
                 elif kind in ("receive", "random_receive", "peek_receive", "random_peek_receive"):
                     edge.comm = self.receive(first)
-                    edge.effect = self.dstep_effects(rest, None)
+                    edge.effect = self.receive_fault(first) + self.dstep_effects(rest, None)
                 elif kind == "expr_stmt" and not (
                     isinstance(first.children[0], Tree) and first.children[0].data == "run_expr"
                 ):
@@ -1783,11 +1789,50 @@ class _Lowering:
         chan = self.chan_ref(st.children[0])
         args_tree = [c for c in st.children if isinstance(c, Tree)
                      and c.data == "recv_args"][0]
-        args = self.recv_args(args_tree)
-        self.check_arity(chan, len(args), st)
+        args = self.fit_receive(chan, self.recv_args(args_tree), st)
         random = st.data in ("random_receive", "random_peek_receive")
         peek = st.data in ("peek_receive", "random_peek_receive")
         return Receive(chan, args, random, peek, self.span(st))
+
+    def fit_receive(self, chan: Expr, args: tuple[RecvArg, ...], st: Tree,
+                    poll: bool = False) -> tuple[RecvArg, ...]:
+        """Return a receive's (or poll's) arguments fitted to the channel's fields.
+
+        SPIN accepts any number (pan.c ``qrecv``): a receive with fewer arguments
+        takes the message and reports "missing pars in receive" (a peek ``?<>`` takes
+        nothing and reports nothing), one with more reads
+        past the last field and reports "too many fields in recv" (``receive_fault``
+        adds that error to the step; the missing fields are wildcards, the extra
+        ones dropped). A poll tests only the fields it names; a constant past the
+        last field would make evaluating it an error, which is refused by name."""
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None:
+            return args
+        k = len(sym.fields)
+        if len(args) <= k:
+            wildcard = RecvBind(None, args[-1].span if args else None)
+            return args + (wildcard,) * (k - len(args))
+        if any(isinstance(a, RecvMatch) for a in args[k:]):
+            raise self.unsupported(
+                st, f"a {'poll' if poll else 'receive'} that compares a value past the last "
+                f"field of channel '{sym.name}' ({k} field{'s' if k != 1 else ''}; pan "
+                "reports 'too many fields in recv' when it evaluates it)")
+        return args[:k]
+
+    def receive_fault(self, st: Tree) -> tuple[Stmt, ...]:
+        """Return the run-time error pan reports when a receive whose argument count
+        differs from its channel's fields executes (see ``fit_receive``), or ()."""
+        chan = self.chan_ref(st.children[0])
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None:
+            return ()
+        args_tree = next(c for c in st.children if isinstance(c, Tree) and c.data == "recv_args")
+        n = len(self.recv_args(args_tree))
+        peek = st.data in ("peek_receive", "random_peek_receive")
+        if n == len(sym.fields) or (peek and n < len(sym.fields)):
+            return ()  # a peek leaves the message, pan checks the count only on removal
+        what = "missing pars in receive" if n < len(sym.fields) else "too many fields in recv"
+        return (AssertStmt(Const(0), f"{what}: {self.text(st)}", self.span(st)),)
 
     def recv_args(self, tree: Tree) -> tuple[RecvArg, ...]:
         out: list[RecvArg] = []
@@ -1966,6 +2011,8 @@ class _Lowering:
         idx_tree = fields[0].children[1]
         span = self.span(tree)
         if head in _BUILTINS and len(fields) == 1 and idx_tree is None:
+            if head == "_pid" and self.pb is not None and "_pid" in self.pb.symbols:
+                return Var("_pid", "local", span)  # see _receives_into_pid
             return Builtin(head, span)
         if head == "_priority":
             raise self.unsupported(head_tok, "_priority")
@@ -2058,8 +2105,7 @@ class _Lowering:
             return ChanQuery(op, self.chan_ref(_subtrees(tree)[0]), span)
         if kind in ("poll", "random_poll"):
             chan = self.chan_ref(tree.children[0])
-            args = self.recv_args(tree.children[2])
-            self.check_arity(chan, len(args), tree)
+            args = self.fit_receive(chan, self.recv_args(tree.children[2]), tree, poll=True)
             return ChanPoll(chan, args, kind == "random_poll", span)
         if kind == "run_expr":
             raise self.error(tree, "'run' may only be used as a statement or as x = run P(...)")
@@ -2283,6 +2329,17 @@ def _label_target(found: list[tuple[tuple[int, ...], int]], path: tuple[int, ...
     if enclosing:
         return max(enclosing, key=lambda item: len(item[0]))[1]
     return found[-1][1]
+
+
+def _receives_into_pid(body: Tree) -> bool:
+    """Return True if a receive in ``body`` binds ``_pid`` (``c?x(_pid)``)."""
+    for t in body.iter_subtrees():
+        if t.data == "recv_args":
+            for a in _subtrees(t):
+                if a.data == "varref" and len(_subtrees(a)) == 1 \
+                        and str(a.children[0].children[0]) == "_pid":
+                    return True
+    return False
 
 
 def _starts_with_jump(tree: Tree) -> bool:
