@@ -39,6 +39,8 @@ REFUSED = {
     "m39_local_chan_array": "process-local channel",
     "m56_for_in_channels": "process-local channel",
     "m57_typedef_channel": "process-local channel",
+    "m65_trace": "trace/notrace",
+    "m66_notrace": "trace/notrace",
 }
 # ltl blocks the explicit-pc style refuses (np_: SPIN's own non-progress variable)
 LTL_REFUSED = {"m41_hidden_show_np": "np_"}

@@ -101,7 +101,8 @@ def _classify_pan(message: str) -> str:
 
 # pan's run-time errors of a receive whose argument count differs from its channel's
 # fields; bridge states them as a failed assertion with pan's message as its text.
-_RECEIVE_COUNT = re.compile(r"missing pars in receive|too many fields in recv")
+_RECEIVE_COUNT = re.compile(
+    r"missing pars in receive|too many fields in recv|event_trace error")
 
 
 def _classify_bridge(reason: str, notes: tuple[str, ...]) -> str:

@@ -313,6 +313,12 @@ def emit_promela(
             f"{', '.join(STRONG_GLOBAL_FORMS)}"
         )
     properties = (property,) if property is not None else system.properties
+    if system.end_condition is not None and any(
+            p.kind is PropertyKind.SAFETY for p in properties):
+        raise UnsupportedError.at(
+            system.end_condition.span if hasattr(system.end_condition, "span") else None,
+            "the end-state rule of a Promela trace/notrace (pan: 'event_trace not "
+            "completed') cannot be written back; translate the ltl properties only")
     if encoding == "action-process" and fairness is Fairness.STRONG_GLOBAL:
         raise UnsupportedError.at(
             None,

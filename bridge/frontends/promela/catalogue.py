@@ -98,5 +98,6 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("missing_include", '#include "nowhere.h"\nactive proctype P() { skip }\n', "ParseError", 1, 1, "not found"),
     BadInput("assign_to_constant", "mtype = { a };\nactive proctype P() {\n  a = 1\n}\n", "SemanticError", 3, 3, "cannot assign"),
     BadInput("remote_unknown_label", "active proctype P() { L: skip }\nltl p { [] P@M }\n", "SemanticError", 2, 14, "label 'M'"),
+    BadInput("trace_not_an_event", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\ntrace {\n  q!1;\n  skip\n}\n", "UnsupportedError", 3, 1, "not an event"),
     BadInput("hidden_local", "active proctype P() {\n  hidden byte x;\n  skip\n}\n", "SemanticError", 2, 3, "hidden"),
 )

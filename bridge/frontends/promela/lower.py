@@ -491,6 +491,7 @@ class _Lowering:
         self.scope_ids: list[int] = []  # a number per open block (labels' scope paths)
         self.scope_count = 0
         self.flags = 0
+        self.end_condition: Expr | None = None  # set by a trace/notrace
         self.unless_depth = 0  # > 0 while lowering the main part of an unless
 
     # ------------------------------------------------------------------ spans/text
@@ -553,6 +554,7 @@ class _Lowering:
         instances: list[Instance] = []
         ltls: list[Tree] = []
         never: Process | None = None
+        trace: Tree | None = None
         init_seen = False
         pending_procs: list[tuple[str, Tree]] = []
         for u in units:
@@ -577,7 +579,9 @@ class _Lowering:
                 pending_procs.append(("never", u))
                 never = True  # type: ignore[assignment]
             elif kind == "trace":
-                raise self.unsupported(u, "trace/notrace")
+                if trace is not None:
+                    raise self.error(u, "a second trace/notrace (SPIN: 'trace redefined')")
+                trace = u
             elif kind == "ltl":
                 ltls.append(u)
             elif kind == "c_thing":
@@ -606,6 +610,8 @@ class _Lowering:
                 instances.append(Instance(proc.name, (), ":init:", self.span(u)))
             else:
                 never = self.never(u)
+        if trace is not None:
+            processes = self.event_trace(trace, processes)
         self.check_remote(processes)
         properties: list[Property] = []
         from bridge.frontends.promela.ltl import lower_ltl
@@ -646,8 +652,83 @@ class _Lowering:
             properties=tuple(properties),
             enums=tuple(self.enums),
             source_files=tuple(files),
+            end_condition=self.end_condition,
             never=never,
         )
+
+    # ------------------------------------------------------------------ trace/notrace
+
+    def event_trace(self, u: Tree, processes: list[Process]) -> list[Process]:
+        """Return ``processes`` checked against the ``trace`` (or ``notrace``) ``u``.
+
+        SPIN (pan.c ``require``): the trace is an automaton over the sends and
+        receives of the channels it names (sends only for a channel it only sends on,
+        likewise receives); its state ``_event`` is part of the system state. Each such
+        operation must match a step from the current state (a send after the message
+        went in, a receive as it takes the message; constants must be equal, anything
+        else is a wildcard), which the trace then takes; no match is the error "event_trace
+        error (no matching event)", and so is any such operation once the trace has
+        ended. A ``notrace`` is the reverse: reaching its end is the error "event_trace
+        error (all events matched)", and its first mismatch switches it off for good.
+
+        The trace becomes a global ``_event`` and, after every send or receive that may
+        touch a traced channel, a statement that moves it or fails (an assertion whose
+        text is pan's message). A receive into ``_`` binds a hidden scratch variable so
+        the received value can be compared.
+        """
+        negated = u.children[0].type == "NOTRACE"
+        pb = _ProcBuilder(":notrace:" if negated else ":trace:")
+        pb.symbols["_"] = _Sym("var", "_", "local", type=INT)  # a wildcard in a trace send
+        tproc = self.build_body(pb, _subtrees(u)[-1], None, self.span(u))
+        end = next(loc.id for loc in tproc.locations if loc.terminal)
+        steps: list[tuple[int, int, str, int, tuple[Expr | None, ...]]] = []
+        for edge in tproc.edges:
+            comm = edge.comm
+            if comm is None or edge.guard is not None or edge.effect or \
+                    (isinstance(comm, Receive) and (comm.peek or comm.random)):
+                raise self.unsupported(u, "a trace statement other than a send or a receive "
+                                       "('not an event' in SPIN)")
+            cid = self.static_channel_id(comm.channel)
+            if cid is None:
+                raise self.error(u, "a trace names global channels only")
+            if isinstance(comm, Send):
+                fields = tuple(a if isinstance(a, Const) else None for a in comm.args)
+                steps.append((edge.source, edge.target, "s", cid, fields))
+            else:
+                fields = tuple(a.value if isinstance(a, RecvMatch) else None for a in comm.args)
+                steps.append((edge.source, edge.target, "r", cid, fields))
+        for i, a in enumerate(steps):
+            for b in steps[i + 1:]:
+                if a[0] == b[0] and a[2:4] == b[2:4] and _may_match_alike(a[4], b[4]):
+                    raise self.unsupported(u, "a trace with two steps that can match the same "
+                                           "operation (pan: 'non-determinism in event-trace')")
+        dead = len(tproc.locations)
+        span = self.span(u)
+        event = Var("_event", "global", span)
+        self.globals.append(Variable("_event", IntType(0, dead, Overflow.WRAP, "byte"),
+                                     Const(tproc.initial), False, span))
+        trace = _EventTrace(event, tuple(steps), end, dead, negated, span)
+        # pan's endstate(): a deadlock is valid only with the trace at an end state
+        stops = [loc.id for loc in tproc.locations if loc.end] + ([dead] if negated else [])
+        condition: Expr = Binary("==", event, Const(stops[0]), span)
+        for loc in stops[1:]:
+            condition = Binary("||", condition, Binary("==", event, Const(loc), span), span)
+        self.end_condition = condition
+        return [trace.instrument(p, self) for p in processes]
+
+    def static_channel_id(self, chan: Expr) -> int | None:
+        """Return the id of the global channel ``chan`` names, if known statically."""
+        if isinstance(chan, Var) and chan.scope == "global":
+            for i, c in enumerate(self.channels, start=1):
+                if c.name == chan.name:
+                    return i
+        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global":
+            k = _fold(chan.index)
+            var = next((v for v in self.globals if v.name == chan.base.name), None)
+            if var is not None and isinstance(var.init, tuple) and k is not None \
+                    and 0 <= k < len(var.init):
+                return _fold(var.init[k])
+        return None
 
     def propositions(self) -> list[Proposition]:
         """Return a Proposition for every object-like #define that is a boolean
@@ -2329,6 +2410,132 @@ def _label_target(found: list[tuple[tuple[int, ...], int]], path: tuple[int, ...
     if enclosing:
         return max(enclosing, key=lambda item: len(item[0]))[1]
     return found[-1][1]
+
+
+def _may_match_alike(a: tuple[Expr | None, ...], b: tuple[Expr | None, ...]) -> bool:
+    """Return True if two trace steps' field patterns can match the same message
+    (a pattern that is not a constant, like ``eval(x)``, is taken to differ)."""
+    for x, y in zip(a, b, strict=False):
+        if x is not None and y is not None:
+            fx, fy = _fold(x), _fold(y)
+            if fx is None or fy is None or fx != fy:
+                return False
+    return True
+
+
+@dataclass
+class _EventTrace:
+    """A lowered trace/notrace (``_Lowering.event_trace``) and its instrumentation."""
+
+    event: Var
+    steps: tuple[tuple[int, int, str, int, tuple[Expr | None, ...]], ...]
+    end: int
+    dead: int
+    negated: bool
+    span: Span | None
+    scratch: int = 0
+
+    def monitored(self, kind: str) -> set[int]:
+        return {cid for _s, _t, k, cid, _f in self.steps if k == kind}
+
+    def instrument(self, proc: Process, lowering: _Lowering) -> Process:
+        """Return ``proc`` with a trace step after each of its sends and receives."""
+        edges = []
+        for edge in proc.edges:
+            comm, before = edge.comm, ()
+            if isinstance(comm, Send):
+                before = self.step("s", comm.channel, comm.args, lowering)
+            elif isinstance(comm, Receive) and not comm.peek:
+                comm, values = self.bound(comm, lowering)
+                before = self.step("r", comm.channel, values, lowering)
+            effect = tuple(before) + self.walk(edge.effect, lowering)
+            edges.append(replace(edge, comm=comm, effect=effect))
+        return replace(proc, edges=tuple(edges))
+
+    def walk(self, stmts: tuple[Stmt, ...], lowering: _Lowering) -> tuple[Stmt, ...]:
+        out: list[Stmt] = []
+        for st in stmts:
+            if isinstance(st, Send):
+                out.append(st)
+                out.extend(self.step("s", st.channel, st.args, lowering))
+            elif isinstance(st, Receive) and not st.peek:
+                st, values = self.bound(st, lowering)
+                out.append(st)
+                out.extend(self.step("r", st.channel, values, lowering))
+            elif isinstance(st, If):
+                out.append(If(tuple((g, self.walk(b, lowering)) for g, b in st.branches),
+                              self.walk(st.otherwise, lowering), st.span))
+            elif isinstance(st, While):
+                out.append(While(st.cond, self.walk(st.body, lowering), st.span))
+            else:
+                out.append(st)
+        return tuple(out)
+
+    def bound(self, comm: Receive, lowering: _Lowering) -> tuple[Receive, tuple[Expr, ...]]:
+        """Return the receive with ``_`` bound to hidden scratch variables (when its
+        channel may be traced) and the values of the message's fields after it."""
+        if not self.may_touch("r", comm.channel, lowering):
+            return comm, ()
+        args: list[RecvArg] = []
+        values: list[Expr] = []
+        for k, a in enumerate(comm.args):
+            if isinstance(a, RecvMatch):
+                args.append(a)
+                values.append(a.value)
+            elif a.target is None:
+                name = f"_trace_field{k}"
+                if not any(v.name == name for v in lowering.globals):
+                    lowering.globals.append(Variable(name, INT, None, True, self.span))
+                target = Var(name, "global", a.span)
+                args.append(RecvBind(target, a.span))
+                values.append(target)
+            else:
+                args.append(a)
+                values.append(a.target)
+        return replace(comm, args=tuple(args)), tuple(values)
+
+    def may_touch(self, kind: str, chan: Expr, lowering: _Lowering) -> bool:
+        cid = lowering.static_channel_id(chan)
+        return bool(self.monitored(kind)) and (cid is None or cid in self.monitored(kind))
+
+    def step(self, kind: str, chan: Expr, values: tuple[Expr, ...],
+             lowering: _Lowering) -> tuple[Stmt, ...]:
+        """Return the statements that move the trace on operation ``kind`` of ``chan``
+        carrying ``values`` (nothing when ``chan`` is never traced for ``kind``)."""
+        if not self.may_touch(kind, chan, lowering):
+            return ()
+        span = self.span
+        cid = lowering.static_channel_id(chan)
+        ids = sorted(self.monitored(kind))
+        branches: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        for source, target, k, tid, fields in self.steps:
+            if k != kind or (cid is not None and cid != tid):
+                continue
+            cond: Expr = Binary("==", self.event, Const(source), span)
+            if cid is None:
+                cond = Binary("&&", cond, Binary("==", chan, Const(tid), span), span)
+            for value, want in zip(values, fields, strict=False):
+                if want is not None:
+                    cond = Binary("&&", cond, Binary("==", value, want, span), span)
+            if any(want is not None for want in fields[len(values):]):
+                continue  # compares a field the operation does not carry: no match
+            body: tuple[Stmt, ...] = (Assign(self.event, Const(target), span),)
+            if self.negated and target == self.end:
+                body += (AssertStmt(Const(0), "event_trace error (all events matched)", span),)
+            branches.append((cond, body))
+        miss: tuple[Stmt, ...]
+        if self.negated:
+            miss = (Assign(self.event, Const(self.dead), span),)
+        else:
+            miss = (AssertStmt(Const(0), "event_trace error (no matching event)", span),)
+        if cid is None:
+            traced: Expr = Binary("==", chan, Const(ids[0]), span)
+            for other in ids[1:]:
+                traced = Binary("||", traced, Binary("==", chan, Const(other), span), span)
+            miss = (If(((traced, miss),), (), span),)
+        if not branches:
+            return miss
+        return (If(tuple(branches), miss, span),)
 
 
 def _receives_into_pid(body: Tree) -> bool:
