@@ -1638,6 +1638,9 @@ class _Lowering:
         pb = self.pb
         assert pb is not None
         seq = _subtrees(st)[0]
+        if self.jumps_in(seq):
+            self.dstep_graph(st, s, e)
+            return
         steps = self.flat_steps(seq)
         span = self.span(st)
         text = self.text(st)
@@ -1670,6 +1673,87 @@ class _Lowering:
                     edge.effect = self.dstep_effects(steps, None)
         finally:
             pb.in_dstep = False
+        pb.add_edge(edge)
+
+    def jumps_in(self, tree: Tree) -> bool:
+        """Return True if ``tree`` (inline bodies it calls included) has a ``goto``."""
+        for t in tree.iter_subtrees():
+            if t.data == "goto_stmt":
+                return True
+            if t.data == "inline_call":
+                name = next(str(c) for c in t.children if isinstance(c, Token)
+                            and c.type == "INAME")
+                if name in self.inlines and name not in self.inline_stack:
+                    self.inline_stack.append(name)
+                    try:
+                        if self.jumps_in(self.inlines[name][1]):
+                            return True
+                    finally:
+                        self.inline_stack.pop()
+        return False
+
+    def dstep_graph(self, st: Tree, s: int, e: int) -> None:
+        """Lower a ``d_step`` with gotos as one edge that runs its control flow graph.
+
+        The body is lowered like any sequence (gotos and labels included) into
+        locations of its own; the edge's guard is the executability of the body's
+        first statements and its effect a loop over a block-local program counter that
+        takes, at each location, the first executable edge (SPIN: d_step is
+        deterministic) until the end; no executable edge is "block in d_step".
+        """
+        pb = self.pb
+        assert pb is not None
+        span = self.span(st)
+        first_edge, first_goto, first_loc = len(pb.edges), len(pb.gotos), len(pb.locs)
+        labels_before = {k: len(v) for k, v in pb.labels.items()}
+        entry, done = pb.new_loc(), pb.new_loc()
+        pb.in_dstep = True
+        try:
+            with self.block_scope():
+                self.sequence(_subtrees(st)[0], entry, done, shared=False)
+        finally:
+            pb.in_dstep = False
+        for src, label, lspan, _as_edge, _text, path in pb.gotos[first_goto:]:
+            inside = pb.labels.get(label, [])[labels_before.get(label, 0):]
+            if not inside:
+                raise SemanticError.at(lspan, f"a goto out of a d_step (to '{label}')")
+            pb.alias(src, _label_target(inside, path), lspan)
+        del pb.gotos[first_goto:]
+        for label in list(pb.labels):  # a label inside a d_step cannot be a goto target
+            pb.labels[label] = pb.labels[label][:labels_before.get(label, 0)]
+            if not pb.labels[label]:
+                del pb.labels[label]
+        for k in range(first_loc, len(pb.locs)):  # nor a remote reference's (unreachable)
+            pb.locs[k].labels.clear()
+        body = pb.edges[first_edge:]
+        del pb.edges[first_edge:]
+        at = {id(x): pb.find(x.source) for x in body}
+        start, end = pb.find(entry), pb.find(done)
+        first = [x for x in body if at[id(x)] == start]
+        if not first:
+            raise self.unsupported(st, "a d_step that starts with a jump")
+        pc = Var(f"_dpc{len(pb.locs)}", "block", span)
+        branches: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        for x in body:
+            if any(_mentions_timeout(g) for g in (x.guard,)):
+                raise self.unsupported(st, "timeout inside d_step")
+            here = Binary("==", pc, Const(at[id(x)]), span)
+            if isinstance(x.guard, ElseGuard):
+                others = [o for o in body if o is not x and at[id(o)] == at[id(x)]]
+                cond = here if not others else \
+                    Binary("&&", here, Unary("!", self.executable(others, st), span), span)
+            else:
+                cond = Binary("&&", here, self.executable([x], st), span)
+            moves = ((x.comm,) if x.comm is not None else ()) + x.effect
+            branches.append((cond, moves + (Assign(pc, Const(pb.find(x.target)), span),)))
+        stuck = (AssertStmt(Const(0), f"block in d_step seq: {self.text(st)}", span),)
+        guard = None if any(isinstance(x.guard, ElseGuard) for x in first) \
+            else self.executable(first, st)  # an else makes the first statement executable
+        edge = _Edge(s, e, guard, text=self.text(st), span=span)
+        edge.effect = (LocalVar(pc.name, IntType(0, len(pb.locs), Overflow.WRAP, "int"),
+                                Const(start), span),
+                       While(Binary("!=", pc, Const(end), span),
+                             (If(tuple(branches), stuck, span),), span))
         pb.add_edge(edge)
 
     def fresh_flag(self) -> str:
