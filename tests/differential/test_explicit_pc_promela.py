@@ -40,6 +40,7 @@ REFUSED = {
     "m56_for_in_channels": "process-local channel",
     "m57_typedef_channel": "process-local channel",
     "m65_trace": "trace/notrace",
+    "m68_channel_reassigned": "process-local channel",
     "m66_notrace": "trace/notrace",
 }
 # ltl blocks the explicit-pc style refuses (np_: SPIN's own non-progress variable)

@@ -89,7 +89,7 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("unknown_mtype_constant", "mtype = { a, b };\nmtype m = c;\nactive proctype P() { skip }\n", "SemanticError", 2, 11, "undeclared"),
     BadInput("send_arity", "chan q = [1] of { byte, byte };\nactive proctype P() {\n  q!1\n}\n", "SemanticError", 3, 3, "2 fields"),
     BadInput("receive_value_past_fields", "chan q = [1] of { byte };\nbyte a;\nactive proctype P() {\n  q?a,5\n}\n", "UnsupportedError", 4, 3, "past the last field"),
-    BadInput("array_size_not_constant", "byte n;\nbyte a[n];\nactive proctype P() { skip }\n", "SemanticError", 2, 8, "constant"),
+    BadInput("array_size_not_constant", "byte n;\nbyte a[n + 1];\nactive proctype P() { skip }\n", "SemanticError", 2, 8, "constant"),
     BadInput("inline_arity", "inline f(a) { a = 1 }\nbyte x;\nactive proctype P() {\n  f(x, x)\n}\n", "SemanticError", 4, 3, "argument"),
     BadInput("pid_as_name", "active proctype P() {\n  byte pid;\n  skip\n}\n", "ParseError", 2, 8, "unexpected"),
     BadInput("ltl_chan_predicate", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\nltl p { [] empty(q) }\n", "SemanticError", 3, 12, "ltl"),

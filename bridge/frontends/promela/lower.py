@@ -193,6 +193,9 @@ class _Sym:
     fields: tuple[Type, ...] | None = None  # message fields of a declared channel
     capacity: int | None = None
     span: Span | None = None
+    # a local channel the proctype assigns to (``c = d``, or receives into): which
+    # channel the name stands for is known only at run time
+    reassigned: bool = False
 
 
 def _wrap(t: Type, dims: Sequence[int]) -> Type:
@@ -294,6 +297,7 @@ class _ProcBuilder:
         self.stmt_seen = False
         self.in_dstep = False
         self.has_provided = False
+        self.assigned: set[str] = set()  # names the body assigns to (see _Sym.reassigned)
         # location -> escapes that apply there, each with the ids of its edges there
         # that it already covers (its own, or pre-empted already)
         self.escapes: dict[int, list[tuple[_Escape, set[int]]]] = {}
@@ -865,7 +869,7 @@ class _Lowering:
             init = None
             for c in ch[1:]:
                 if isinstance(c, Tree) and c.data == "array_size":
-                    length = self.const_int(c.children[0], "an array size")
+                    length = self.array_bound(c.children[0])
                     if length < 1:
                         raise self.error(c, "an array size must be positive")
                 elif isinstance(c, Token) and c.type == "ASGN":
@@ -873,6 +877,22 @@ class _Lowering:
                 else:
                     init = c
             yield str(name_tok), t, rec, length, init, name_tok
+
+    def array_bound(self, tree: Tree) -> int:
+        """Return an array size: a constant, or (spin.y ``NAME '[' NAME ']'``, with a
+        warning in SPIN) a variable's name, which stands for its initial value when
+        that is a positive constant and for 1 otherwise."""
+        fields = _subtrees(tree) if tree.data == "varref" else []
+        if len(fields) == 1 and fields[0].children[1] is None:
+            sym = self.lookup(str(fields[0].children[0]))
+            if sym is not None and sym.kind == "var" and sym.length is None:
+                var = next((v for v in (self.globals if sym.scope == "global" else
+                                        (self.pb.locals if self.pb else []))
+                            if v.name == sym.name), None)
+                init = var.init if var is not None else None
+                value = _fold(init) if init is not None and not isinstance(init, tuple) else None
+                return value if value is not None and value > 0 else 1
+        return self.const_int(tree, "an array size")
 
     def leaves(self, record: str) -> list[tuple[str, Type, tuple[int, ...], object]]:
         """Return (path suffix, scalar type, dims, init) of each leaf field of a record."""
@@ -1010,7 +1030,8 @@ class _Lowering:
                 else:
                     pb.channels.append(Channel(irname, capacity, fields, span))
                     table[name] = _Sym("chan", irname, scope, type=t, fields=fields,
-                                       capacity=capacity, span=span)
+                                       capacity=capacity, span=span,
+                                       reassigned=name in pb.assigned)
                 continue
             vtype = t if length is None else ArrayType(t, length)
             table[name] = _Sym("var", irname, scope, type=vtype, length=length, span=span)
@@ -1098,13 +1119,15 @@ class _Lowering:
             for pd in _subtrees(params_tree):
                 for pname, t, rec, _length, _init, tok in self.decl_items(pd):
                     if rec is not None:
-                        raise self.unsupported(tok, "a record parameter")
+                        self.record_parameter(pb, pname, rec, tok)
+                        continue
                     if pname in pb.symbols:
                         raise self.error(tok, f"parameter '{pname}' declared twice")
                     assert t is not None
                     pb.symbols[pname] = _Sym("var", pname, "local", type=t, span=self.span(tok))
                     pb.parameters.append(pname)
                     pb.locals.append(Variable(pname, t, None, False, self.span(tok)))
+        pb.assigned = _assigned_names(body)
         if _receives_into_pid(body):
             # pan keeps _pid in the process's state and a receive into it overwrites
             # it (spin -a accepts; only simulation warns): the process reads a copy.
@@ -1116,6 +1139,25 @@ class _Lowering:
             pb.has_provided = True
         proc = self.build_body(pb, body, provided, self.span(u))
         return proc, count
+
+    def record_parameter(self, pb: _ProcBuilder, name: str, record: str, tok: Token) -> None:
+        """Declare parameter ``name`` of typedef ``record``: SPIN passes a record as its
+        fields, one parameter each in field order (``run P(r)`` sends ``r.a, r.b``);
+        a record with an array field cannot be a parameter (SPIN: "hidden array in
+        parameter")."""
+        if record not in self.typedefs:
+            raise self.error(tok, f"unknown type '{record}'")
+        if name in pb.symbols:
+            raise self.error(tok, f"parameter '{name}' declared twice")
+        span = self.span(tok)
+        leaves = self.leaves(record)
+        if any(dims for _suffix, _t, dims, _init in leaves):
+            raise self.error(tok, f"a record with an array field cannot be a parameter "
+                             f"(SPIN: 'hidden array in parameter {name}')")
+        pb.symbols[name] = _Sym("record", name, "local", record=record, span=span)
+        for suffix, leaf_type, _dims, _init in leaves:
+            pb.parameters.append(f"{name}.{suffix}")
+            pb.locals.append(Variable(f"{name}.{suffix}", leaf_type, None, False, span))
 
     def init(self, u: Tree) -> Process:
         for c in _children(u):
@@ -1296,8 +1338,8 @@ class _Lowering:
             self.inline_call(st, s, e, shared)
             return
         if kind == "else_stmt":
-            if not shared:
-                raise self.error(st, "'else' must be the first statement of an option")
+            # Not first in an option, an else is a statement of its own that pan takes
+            # when nothing else leaves its state: there, always (spin -a accepts it).
             pb.add_edge(_Edge(s, e, ElseGuard(self.span(st)), text="else", span=self.span(st)))
             return
         # Simple statements: one edge.
@@ -1941,7 +1983,8 @@ class _Lowering:
         if not isinstance(base, Var):
             return None
         table = self.pb.symbols if (self.pb is not None and base.scope == "local") else self.symbols
-        return table.get(base.name)
+        sym = table.get(base.name)
+        return None if sym is not None and sym.reassigned else sym
 
     def send(self, st: Tree) -> Send:
         chan = self.chan_ref(st.children[0])
@@ -2071,7 +2114,7 @@ class _Lowering:
         name = str(name_tok)
         if any(isinstance(c, Token) and c.type == "PRIORITY" for c in kids):
             raise self.unsupported(tree, "run with a priority")
-        args = tuple(self.expr(c) for c in kids[2:] if isinstance(c, Tree))
+        args = self.send_values([c for c in kids[2:] if isinstance(c, Tree)])  # records: fields
         if name not in self.proctypes:
             raise self.error(name_tok, f"unknown proctype '{name}'")
         nparams = len(self.param_names(name))
@@ -2086,8 +2129,11 @@ class _Lowering:
             for c in _children(u):
                 if isinstance(c, Tree) and c.data == "param_list":
                     for pd in _subtrees(c):
-                        for nm, *_rest in self.decl_items(pd):
-                            names.append(nm)
+                        for nm, _t, rec, *_rest in self.decl_items(pd):
+                            if rec is not None and rec in self.typedefs:
+                                names.extend(f"{nm}.{leaf[0]}" for leaf in self.leaves(rec))
+                            else:
+                                names.append(nm)
             self.proc_params[proctype] = names
         return self.proc_params[proctype]
 
@@ -2107,8 +2153,8 @@ class _Lowering:
             raise self.error(tree, f"cannot assign to constant '{self.text(tree)}'")
         if isinstance(e, Builtin) or not isinstance(e, (Var, Index, RemoteVar)):
             raise self.error(tree, f"cannot assign to '{self.text(tree)}'")
-        if isinstance(e, Var) and self.lookup(e.name) is not None and \
-                self.lookup(e.name).kind == "chan":  # type: ignore[union-attr]
+        sym = self.lookup(e.name) if isinstance(e, Var) else None
+        if sym is not None and sym.kind == "chan" and not sym.reassigned:
             raise self.error(tree, f"cannot assign to channel '{e.name}'")
         return e
 
@@ -2620,6 +2666,21 @@ class _EventTrace:
         if not branches:
             return miss
         return (If(tuple(branches), miss, span),)
+
+
+def _assigned_names(body: Tree) -> set[str]:
+    """Return the names ``body`` assigns to or receives into (first field only)."""
+    names: set[str] = set()
+    for t in body.iter_subtrees():
+        targets: list[Tree] = []
+        if t.data in ("assign", "incr", "decr") and isinstance(t.children[0], Tree):
+            targets.append(t.children[0])
+        elif t.data == "recv_args":
+            targets.extend(a for a in _subtrees(t) if a.data == "varref")
+        for ref in targets:
+            if ref.data == "varref":
+                names.add(str(_subtrees(ref)[0].children[0]))
+    return names
 
 
 def _receives_into_pid(body: Tree) -> bool:

@@ -84,22 +84,26 @@ def _raw_tokens(basic: BasicLexer, state: LexerState, pre: Preprocessed | None) 
 
 def _convert(tokens: list[Token]) -> list[Token]:
     """Classify names (PNAME/UNAME/INAME/IN) and switch on LTL mode inside ltl blocks."""
-    pnames: set[str] = set()
-    unames: set[str] = set()
-    inames: set[str] = set()
+    # name -> index of the token that declares it: SPIN's lexer knows a name as a
+    # proctype (typedef, inline) only once its declaration has been read, so an
+    # earlier use is a plain name (``byte shuttle`` before ``proctype shuttle``); ltl
+    # blocks are parsed at the end (DEFER_LTL) and see every proctype.
+    pnames: dict[str, int] = {}
+    unames: dict[str, int] = {}
+    inames: dict[str, int] = {}
     declaring: set[int] = set()
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if nxt.type != "NAME":
             continue
         if tok.type in ("PROCTYPE", "D_PROCTYPE"):
-            pnames.add(nxt.value)
+            pnames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
         elif tok.type == "TYPEDEF":
-            unames.add(nxt.value)
+            unames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
         elif tok.type == "INLINE":
-            inames.add(nxt.value)
+            inames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
     out: list[Token] = []
     depth = 0
@@ -130,11 +134,12 @@ def _convert(tokens: list[Token]) -> list[Token]:
                 for_paren = None
             paren -= 1
         if t == "NAME" and i not in declaring:
-            if tok.value in pnames:
+            in_ltl = ltl_depth is not None and depth >= ltl_depth
+            if tok.value in pnames and (in_ltl or pnames[tok.value] < i):
                 tok = _new("PNAME", tok.value, tok)
-            elif tok.value in unames:
+            elif tok.value in unames and unames[tok.value] < i:
                 tok = _new("UNAME", tok.value, tok)
-            elif tok.value in inames:
+            elif tok.value in inames and inames[tok.value] < i:
                 tok = _new("INAME", tok.value, tok)
             elif tok.value == "in" and for_paren == paren:
                 tok = _new("IN", tok.value, tok)
