@@ -272,6 +272,7 @@ class _JumpEscape:
     main_locs: set[int]
     end: int
     where: Tree
+    span: Span | None = None
     copies: set[int] = field(default_factory=set)  # got the main's edges by copy_out
 
 
@@ -365,7 +366,8 @@ class _ProcBuilder:
             target = self.find(next(e.target for e in self.edges if e.source == jump.entry))
             edges = [e for e in self.edges if self.find(e.source) == target]
             if not edges:
-                raise UnsupportedError.at(None, "an escape that jumps to the end of a process")
+                raise UnsupportedError.at(jump.span, "an escape that jumps to the end of a "
+                                          "process is not supported by bridge")
             jump.escape.guard = executable(edges, jump.where)
             for edge in jump.escape.pending:
                 jump.escape.pre_empt(edge)
@@ -1607,7 +1609,8 @@ class _Lowering:
             # elimination replaces by the statement at its target (not lowered yet).
             self.step(_as_block(escape), entry, e, False)
             record = _Escape(None)
-            pb.jump_escapes.append(_JumpEscape(record, entry, main_locs, e, escape))
+            pb.jump_escapes.append(_JumpEscape(record, entry, main_locs, e, escape,
+                                               self.span(escape)))
         else:
             self.step(escape, entry, e, False)
             esc_edges = pb.out_edges(entry)

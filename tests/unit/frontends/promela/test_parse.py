@@ -67,6 +67,12 @@ SNIPPETS: list[tuple[str, str, bool]] = [
     ("mtype_leading_comma", "mtype = { , a };\nactive proctype P() { skip }\n", False),
     # spin.y: NAME ':' alone is a label on an implied skip
     ("label_closes_body", "active proctype P() {\n goto done;\ndone:\n}\n", True),
+    # SPIN's lexer knows a proctype/inline name only after its declaration, but an
+    # inline body is read where it is expanded
+    ("variable_named_like_a_later_proctype", "active proctype P() {\n byte w;\n w = 1\n}\n"
+     "proctype w() { skip }\n", True),
+    ("inline_calls_a_later_inline", "byte x;\ninline f() { g() }\ninline g() { x++ }\n"
+     "active proctype P() { f() }\n", True),
     ("label_closes_block", "active proctype P() {\n { skip; L: }\n skip\n}\n", True),
 ]
 
