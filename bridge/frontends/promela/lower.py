@@ -1686,6 +1686,13 @@ class _Lowering:
         if self.jumps_in(seq):
             self.dstep_graph(st, s, e)
             return
+        with self.block_scope():  # the d_step's braces are a block of their own
+            self.dstep_structured(st, seq, s, e)
+
+    def dstep_structured(self, st: Tree, seq: Tree, s: int, e: int) -> None:
+        """Lower a ``d_step`` without gotos as one edge with a structured effect."""
+        pb = self.pb
+        assert pb is not None
         steps = self.flat_steps(seq)
         span = self.span(st)
         text = self.text(st)

@@ -1,6 +1,7 @@
 /* SPIN 6 block scopes: a name declared in two sibling blocks (and in two expansions
    of one inline) is two variables; a label inside an inline, reached by a goto of the
-   same expansion, exists once per expansion; sibling blocks may reuse a label */
+   same expansion, exists once per expansion; sibling blocks (d_steps too) may reuse
+   a label or a name */
 byte total, steps;
 inline bump(amount) {
   byte t = amount;
@@ -21,5 +22,7 @@ active proctype P() {
   fi;
   { byte w = 1; goto again; again: total = total + w };
   { byte w = 2; goto again; again: total = total + w };
-  assert(total == 9 || total == 10)
+  d_step { byte d = 1; total = total + d };
+  d_step { byte d = 2; total = total + d };
+  assert(total == 12 || total == 13)
 }
