@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pcpp
 import pcpp.preprocessor
@@ -63,7 +64,7 @@ class Preprocessed:
             end_col = 0
         if hint:
             original = self._original_line(f, ln)
-            produced = self.text.split("\n")[line - 1] if 1 <= line <= len(self.origin) else None
+            produced = self._lines[line - 1] if 1 <= line <= len(self.origin) else None
             if original is not None and produced is not None and original != produced:
                 found = original.find(hint)
                 if found >= 0:
@@ -73,11 +74,21 @@ class Preprocessed:
         return Span(f, ln, col, ln, end_col)
 
     def _original_line(self, file: str, line: int) -> str | None:
-        text = self.sources.get(file)
-        if text is None:
-            return None
-        lines = text.split("\n")
+        lines = self._source_lines.get(file)
+        if lines is None:
+            text = self.sources.get(file)
+            if text is None:
+                return None
+            lines = self._source_lines[file] = text.split("\n")
         return lines[line - 1] if 1 <= line <= len(lines) else None
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def _source_lines(self) -> dict[str, list[str]]:
+        return {}
 
 
 def read_source(path: str) -> str:
