@@ -223,12 +223,31 @@ def run_worker(model: Path, check: bool, timeout: float, max_states: int) -> dic
     return {"load": "crashed", "message": f"exit {status}: {tail[0]}"}
 
 
+def _result_from(data: dict) -> Result:
+    data = dict(data)
+    data["entry"] = ModelEntry(**data["entry"])
+    return Result(**data)
+
+
 def survey(directory: Path, check: bool, timeout: float, max_states: int,
-           only: str | None = None) -> list[Result]:
-    """Return one ``Result`` per model of ``directory`` (see the module docstring)."""
+           only: str | None = None, progress: Path | None = None) -> list[Result]:
+    """Return one ``Result`` per model of ``directory`` (see the module docstring).
+
+    With ``progress``, each result is appended to that JSON-lines file as soon as it
+    is known, and models already in it are not surveyed again (a long ``--check`` run
+    can be resumed)."""
+    done: dict[str, Result] = {}
+    if progress is not None and progress.is_file():
+        for line in progress.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                r = _result_from(json.loads(line))
+                done[r.entry.file] = r
     results = []
     for entry in read_manifest(directory):
         if only and only not in entry.file:
+            continue
+        if entry.file in done:
+            results.append(done[entry.file])
             continue
         model = (directory / entry.file).resolve()
         result = Result(entry)
@@ -243,6 +262,9 @@ def survey(directory: Path, check: bool, timeout: float, max_states: int,
                                           answer.get("never", False), timeout)
         print(f"{entry.file}: spin {'accepts' if result.spin_accepts else 'refuses'}, "
               f"bridge {result.load} {result.message}", file=sys.stderr)
+        if progress is not None:
+            with progress.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(asdict(result)) + "\n")
         results.append(result)
     return results
 
@@ -306,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the raw results to this file")
     parser.add_argument("--write-manifest", action="store_true")
     parser.add_argument("--only", help="survey only models whose file contains this")
+    parser.add_argument("--progress", help="JSON-lines file: append each result, resume")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -314,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.directory:
         parser.error("the directory of models is required")
     directory = Path(args.directory)
-    results = survey(directory, args.check, args.timeout, args.max_states, args.only)
+    results = survey(directory, args.check, args.timeout, args.max_states, args.only,
+                     Path(args.progress) if args.progress else None)
     if args.write_manifest:
         write_manifest(directory, results)
     table = markdown(results, args.check)
