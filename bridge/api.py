@@ -229,8 +229,12 @@ def load_model(path: str, defines: Mapping[str, str] | None = None) -> ModelFile
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigurationError(f"{path}: not UTF-8 text ({error.reason} at byte "
-                                 f"{error.start})") from None
+        if language == "promela":
+            # SPIN's cpp reads bytes: Latin-1 comments are fine (one char per byte)
+            text = file.read_bytes().decode("latin-1")
+        else:
+            raise ConfigurationError(f"{path}: not UTF-8 text ({error.reason} at byte "
+                                     f"{error.start})") from None
     except OSError as error:
         raise ConfigurationError(f"{path}: cannot read: {error.strerror}") from None
     if language == "promela":

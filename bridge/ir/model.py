@@ -240,6 +240,10 @@ class TransitionSystem:
     properties: tuple[Property, ...] = ()
     enums: tuple[tuple[str, int], ...] = ()  # symbolic constant name -> value, for printing
     source_files: tuple[str, ...] = ()
+    # Promela trace/notrace: a state where no instance can move is a valid end state
+    # only if this also holds (pan: "event_trace not completed" unless the trace is at
+    # one of its end states). None: no such condition.
+    end_condition: Expr | None = None
     max_instances: int = 255  # SPIN's limit on simultaneously running processes
     notes: tuple[str, ...] = field(default=())
     # Promela ``never { }`` claim, kept as parsed (a Process that is not an instance;

@@ -393,6 +393,8 @@ def print_system(system: TransitionSystem) -> str:
             lines.extend(_INDENT + item for item in items)
     for p in system.processes:
         lines.extend(_process(p))
+    if system.end_condition is not None:
+        lines.append(f"valid end states also need: {print_expr(system.end_condition)}")
     if system.never is not None:
         lines.append("never claim:")
         lines.extend(_INDENT + line for line in _process(system.never))

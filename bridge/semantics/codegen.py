@@ -43,6 +43,7 @@ from bridge.ir import (
     Call,
     ChanPoll,
     ChanQuery,
+    ChanType,
     Conditional,
     Const,
     Edge,
@@ -404,6 +405,9 @@ class Generator:
                 )
             lslot = ctx.proc.locals.get(e.name)
             if lslot is None:
+                for c in ctx.proc.channels:
+                    if c.name == e.name:  # Promela ``c = d`` on a local channel: its id slot
+                        return (ctx.rel(c.offset - 1), ChanType(), None)
                 raise UnsupportedError.at(
                     e.span, f"unknown local variable '{e.name}' of '{ctx.proc.process.name}'"
                 )

@@ -994,10 +994,15 @@ class CompiledStateSpace:
         return all(state[b] in term for (_, b, _, _, term) in rl.runners)
 
     def is_valid_end(self, state: StateVector) -> bool:
-        """Return True if every live instance is terminated or at an end location."""
+        """Return True if every live instance is terminated or at an end location (and
+        the system's ``end_condition``, if any, holds)."""
         rl = self.layout_of(state)
         ends = self._end_sets
-        return all(state[b] in ends[t] for (_, b, _, _, _), t in zip(rl.runners, rl.templates, strict=True))
+        if not all(state[b] in ends[t]
+                   for (_, b, _, _, _), t in zip(rl.runners, rl.templates, strict=True)):
+            return False
+        condition = self.system.end_condition  # a Promela trace's end states
+        return condition is None or self.predicate(condition)(state)
 
     def instance_name(self, i: int, state: StateVector | None = None) -> str:
         """Return the printable name of instance ``i`` (in ``state``, for pids reused by

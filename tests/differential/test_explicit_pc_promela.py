@@ -44,6 +44,11 @@ REFUSED = {
     "m74_enabled_self": "enabled",
     "m80_xr_violated": "channel assertion 'xr'",
     "m81_xr_xs_respected": "channel assertion 'xs'",
+    "m56_for_in_channels": "process-local channel",
+    "m57_typedef_channel": "process-local channel",
+    "m65_trace": "trace/notrace",
+    "m68_channel_reassigned": "process-local channel",
+    "m66_notrace": "trace/notrace",
 }
 # ltl blocks the explicit-pc style refuses (np_: SPIN's own non-progress variable; P@L
 # without a pid when P has several instances)

@@ -51,7 +51,10 @@ for the documented SPIN issue #38 case (``m37_issue38``), where pan with ``-f`` 
 a stutter-only acceptance cycle that bridge reports.
 
 SPIN's ``block in d_step seq`` error is reported by bridge as an assertion-like model
-error whose text starts with ``block in d_step``; both count as an "other" error kind.
+error whose text starts with ``block in d_step``; both count as an "other" error kind,
+and so do pan's ``missing pars in receive`` / ``too many fields in recv`` (a receive
+with fewer or more arguments than its channel's fields), which bridge states the same
+way.
 
 **Channel assertions.** ``xr``/``xs`` are checked only by pan built the default way
 (partial order reduction on; ``-DNOREDUCE`` defines ``XUSAFE``, which drops the
@@ -102,11 +105,17 @@ def _classify_pan(message: str) -> str:
     return "other"
 
 
+# pan's run-time errors of a receive whose argument count differs from its channel's
+# fields; bridge states them as a failed assertion with pan's message as its text.
+_RECEIVE_COUNT = re.compile(
+    r"missing pars in receive|too many fields in recv|event_trace error")
+
+
 def _classify_bridge(reason: str, notes: tuple[str, ...]) -> str:
     text = " ".join((reason, *notes))
     if "invalid end state" in text:
         return "invalid end state"
-    if "block in d_step" in text or "index" in text:
+    if "block in d_step" in text or "index" in text or _RECEIVE_COUNT.search(text):
         return "other"
     if "xr assertion" in text or "xs assertion" in text:
         return "other"  # pan: "error, partial order reduction invalid"

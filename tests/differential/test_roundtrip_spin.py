@@ -115,6 +115,10 @@ def test_fairness_changes_the_verdicts_as_the_papers_say(tmp_path: Path) -> None
 # Promela -> IR -> Promela keeps SPIN's verdict and (-DNOREDUCE) state count, on every
 # model (the layout rules are in bridge/backends/spin/layout.py)
 
+# models whose safety check the back-end refuses to write back (by name)
+_NOT_WRITTEN_BACK = {"m65_trace": "trace/notrace", "m66_notrace": "trace/notrace"}
+_STATED_AS_ASSERT = frozenset(
+    {"block in d_step seq", "missing pars in receive", "too many fields in recv"})
 _PROMELA = sorted((Path(__file__).resolve().parents[1] / "models" / "promela").glob("*.pml"))
 @pytest.mark.parametrize("path", _PROMELA, ids=lambda p: p.name)
 def test_promela_round_trip_keeps_spin_results(path: Path) -> None:
@@ -122,16 +126,24 @@ def test_promela_round_trip_keeps_spin_results(path: Path) -> None:
     from bridge.frontends.promela import load_promela
 
     text = path.read_text()
+    if path.stem in _NOT_WRITTEN_BACK:
+        from bridge.diagnostics import UnsupportedError
+        from bridge.frontends.promela import load_promela
+
+        with pytest.raises(UnsupportedError, match=_NOT_WRITTEN_BACK[path.stem]):
+            emit_promela(load_promela(str(path), text).systems[0], "plain", style="structured")
+        return
     options = SpinOptions(defines=("NOREDUCE",), timeout=60)
     original = run_spin(text, dataclasses.replace(options, include_dirs=(str(path.parent),)))
     system = load_promela(str(path), text).systems[0]
     emitted = emit_promela(system, "plain", style="structured")
     again = run_spin(emitted.text, options)
     assert (again.errors > 0) == (original.errors > 0), emitted.text
-    if original.error_kind != "block in d_step seq":
+    if original.error_kind not in _STATED_AS_ASSERT:
         assert again.error_kind == original.error_kind
-    # else: the IR states a d_step that blocks as a failing assert in the effect, so
-    # the emitted model reports "assertion violated" for the same run.
+    # else: the IR states a d_step that blocks, and a receive whose argument count
+    # differs from its channel's, as a failing assert in the effect, so the emitted
+    # model reports "assertion violated" for the same run.
     assert again.states_stored == original.states_stored, emitted.text
     if system.never is not None:
         # the claim itself, with acceptance cycles (pan -a -N name) on both sides

@@ -507,6 +507,9 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
     emitter.check()
     # Remote labels in properties need pc variables: find them before the processes.
     props = list(properties if properties is not None else system.properties)
+    if system.end_condition is not None and any(p.kind is PropertyKind.SAFETY for p in props):
+        raise UnsupportedError.at(None, "the end-state rule of a Promela trace/notrace "
+                                  "(pan: 'event_trace not completed') has no CSP# form")
     for p in props:
         exprs = [p.condition] if p.condition is not None else []
         stack: list[Ltl] = [p.formula] if p.formula is not None else []

@@ -329,6 +329,12 @@ def emit_promela(
             f"{', '.join(STRONG_GLOBAL_FORMS)}"
         )
     properties = (property,) if property is not None else system.properties
+    if system.end_condition is not None and any(
+            p.kind is PropertyKind.SAFETY for p in properties):
+        raise UnsupportedError.at(
+            system.end_condition.span if hasattr(system.end_condition, "span") else None,
+            "the end-state rule of a Promela trace/notrace (pan: 'event_trace not "
+            "completed') cannot be written back; translate the ltl properties only")
     if encoding == "action-process" and fairness is Fairness.STRONG_GLOBAL:
         raise UnsupportedError.at(
             None,
@@ -812,7 +818,11 @@ class _Structured:
 
     def _location_labels(self, process: Process, lid: int) -> list[str]:
         loc = next(x for x in process.locations if x.id == lid)
-        labels = [sanitize(lab) for lab in loc.labels]
+        # A label the front-end kept at several locations (one per inline expansion or
+        # block, SPIN 6 scopes labels to blocks) is emitted once per location, renamed
+        # apart after its first occurrence (the prefix end/progress/accept is kept).
+        earlier = {lab for x in process.locations if x.id < lid for lab in x.labels}
+        labels = [sanitize(lab) + (f"_L{lid}" if lab in earlier else "") for lab in loc.labels]
         labels.append(f"L{lid}")
         if loc.end and not any(lab.startswith("end") for lab in labels):
             labels.insert(0, f"end_L{lid}")

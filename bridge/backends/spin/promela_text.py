@@ -402,7 +402,10 @@ class ExprWriter:
             if isinstance(a, RecvBind):
                 parts.append("_" if a.target is None or poll else self.expr(a.target))
             elif isinstance(a, RecvMatch):
-                if isinstance(a.value, Const):
+                if isinstance(a.value, Const) and isinstance(a.value.value, int) \
+                        and a.value.value < 0:
+                    parts.append(str(a.value.value))  # spin.y rarg: '-' CONST, no parentheses
+                elif isinstance(a.value, Const):
                     parts.append(self.expr(a.value))
                 else:
                     parts.append(f"eval({self.expr(a.value)})")

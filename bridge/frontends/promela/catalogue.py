@@ -88,8 +88,8 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("duplicate_proctype", "proctype P() { skip }\nproctype P() { skip }\ninit { skip }\n", "SemanticError", 2, 10, "already declared"),
     BadInput("unknown_mtype_constant", "mtype = { a, b };\nmtype m = c;\nactive proctype P() { skip }\n", "SemanticError", 2, 11, "undeclared"),
     BadInput("send_arity", "chan q = [1] of { byte, byte };\nactive proctype P() {\n  q!1,2,3\n}\n", "SemanticError", 3, 3, "2 fields"),
-    BadInput("receive_arity", "chan q = [1] of { byte };\nbyte a, b;\nactive proctype P() {\n  q?a,b\n}\n", "SemanticError", 4, 3, "1 field"),
-    BadInput("array_size_not_constant", "byte n;\nbyte a[n];\nactive proctype P() { skip }\n", "SemanticError", 2, 8, "constant"),
+    BadInput("receive_value_past_fields", "chan q = [1] of { byte };\nbyte a;\nactive proctype P() {\n  q?a,5\n}\n", "UnsupportedError", 4, 3, "past the last field"),
+    BadInput("array_size_not_constant", "byte n;\nbyte a[n + 1];\nactive proctype P() { skip }\n", "SemanticError", 2, 8, "constant"),
     BadInput("inline_arity", "inline f(a) { a = 1 }\nbyte x;\nactive proctype P() {\n  f(x, x)\n}\n", "SemanticError", 4, 3, "argument"),
     BadInput("pid_as_name", "active proctype P() {\n  byte pid;\n  skip\n}\n", "ParseError", 2, 8, "unexpected"),
     BadInput("ltl_chan_predicate", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\nltl p { [] empty(q) }\n", "SemanticError", 3, 12, "ltl"),
@@ -98,5 +98,6 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("missing_include", '#include "nowhere.h"\nactive proctype P() { skip }\n', "ParseError", 1, 1, "not found"),
     BadInput("assign_to_constant", "mtype = { a };\nactive proctype P() {\n  a = 1\n}\n", "SemanticError", 3, 3, "cannot assign"),
     BadInput("remote_unknown_label", "active proctype P() { L: skip }\nltl p { [] P@M }\n", "SemanticError", 2, 14, "label 'M'"),
+    BadInput("trace_not_an_event", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\ntrace {\n  q!1;\n  skip\n}\n", "UnsupportedError", 3, 1, "not an event"),
     BadInput("hidden_local", "active proctype P() {\n  hidden byte x;\n  skip\n}\n", "SemanticError", 2, 3, "hidden"),
 )

@@ -81,7 +81,8 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from lark import Token, Tree
@@ -169,7 +170,17 @@ class _Field:
     type: Type | None  # None for a record field
     record: str | None
     length: int | None
-    init: Expr | tuple[Expr, ...] | None = None
+    init: Expr | tuple[Expr, ...] | _ChanInit | None = None
+
+
+@dataclass(frozen=True)
+class _ChanInit:
+    """A typedef field ``chan c = [capacity] of { fields }``: every variable of the
+    record type gets a channel of its own for the field (SPIN creates it with the
+    variable)."""
+
+    capacity: int
+    fields: tuple[Type, ...]
 
 
 @dataclass
@@ -186,6 +197,9 @@ class _Sym:
     fields: tuple[Type, ...] | None = None  # message fields of a declared channel
     capacity: int | None = None
     span: Span | None = None
+    # a local channel the proctype assigns to (``c = d``, or receives into): which
+    # channel the name stands for is known only at run time
+    reassigned: bool = False
 
 
 def _wrap(t: Type, dims: Sequence[int]) -> Type:
@@ -227,6 +241,45 @@ class _Edge:
     origin: int | None = None
 
 
+@dataclass(eq=False)
+class _Escape:
+    """The escape of one ``unless``, as it applies at one of its main locations.
+
+    SPIN gives an executable escape priority over *every* transition of the state,
+    so at a location shared with sibling options (an unless that starts an option of
+    an if/do) the siblings are pre-empted as well (checked with pan). ``guard`` is
+    the escape's executability (None until a jump escape is resolved in ``finish``);
+    ``pending`` the edges still to be conjoined with ``!guard`` then.
+    """
+
+    guard: Expr | None
+    pending: list[_Edge] = field(default_factory=list)
+
+    def pre_empt(self, edge: _Edge) -> None:
+        """Let this escape take priority over ``edge`` (now, or once resolved)."""
+        if isinstance(edge.guard, ElseGuard):
+            return  # else is taken only when no sibling, the escape included, can be
+        if self.guard is None:
+            self.pending.append(edge)
+            return
+        neg = Unary("!", self.guard, edge.span)
+        edge.guard = neg if edge.guard is None else Binary("&&", edge.guard, neg, edge.span)
+
+
+@dataclass(eq=False)
+class _JumpEscape:
+    """An escape whose first statement is a jump: SPIN eliminates the jump, so the
+    escape is the statement at the jump's target, known only in ``finish``."""
+
+    escape: _Escape
+    entry: int
+    main_locs: set[int]
+    end: int
+    where: Tree
+    span: Span | None = None
+    copies: set[int] = field(default_factory=set)  # got the main's edges by copy_out
+
+
 class _ProcBuilder:
     """Collects locations and edges of one process; ``finish`` returns the Process."""
 
@@ -235,9 +288,11 @@ class _ProcBuilder:
         self.locs: list[_Loc] = []
         self.edges: list[_Edge] = []
         self.parent: dict[int, int] = {}
-        self.labels: dict[str, int] = {}
+        # label -> every (block scope path, location) it names: SPIN 6 scopes labels to
+        # their block, so two inline expansions (or two blocks) may each have one.
+        self.labels: dict[str, list[tuple[tuple[int, ...], int]]] = {}
         self.label_spans: dict[str, Span | None] = {}
-        self.gotos: list[tuple[int, str, Span | None, bool, str]] = []
+        self.gotos: list[tuple[int, str, Span | None, bool, str, tuple[int, ...]]] = []
         self.atomic_depth = 0
         self.loops: list[int] = []
         self.locals: list[Variable] = []
@@ -248,6 +303,11 @@ class _ProcBuilder:
         self.in_dstep = False
         self.has_provided = False
         self.channel_assertions: list[ChannelAssertion] = []
+        self.assigned: set[str] = set()  # names the body assigns to (see _Sym.reassigned)
+        # location -> escapes that apply there, each with the ids of its edges there
+        # that it already covers (its own, or pre-empted already)
+        self.escapes: dict[int, list[tuple[_Escape, set[int]]]] = {}
+        self.jump_escapes: list[_JumpEscape] = []
 
     def new_loc(self, span: Span | None = None) -> int:
         self.locs.append(_Loc(atomic=self.atomic_depth > 0, span=span))
@@ -281,24 +341,66 @@ class _ProcBuilder:
         if root != src:
             self.add_edge(_Edge(dst, root, None, text="goto"))
             return
+        copied: set[int] = set()
         for e in list(self.out_edges(src)):
             origin = e.origin if e.origin is not None else e.source
-            self.add_edge(replace(e, source=dst, origin=origin))
+            copy = self.add_edge(replace(e, source=dst, origin=origin))
+            copied.add(id(copy))
+            for escape, _covered in self.escapes.get(src, ()):
+                if any(p is e for p in escape.pending):
+                    escape.pending.append(copy)
+        for escape, _covered in self.escapes.get(src, ()):
+            self.escapes.setdefault(dst, []).append((escape, set(copied)))
+        for jump in self.jump_escapes:
+            if src in jump.main_locs or src in jump.copies:
+                jump.copies.add(dst)  # it gets the escape's edges when resolved
+
+    def pre_empt_siblings(self, loc: int) -> None:
+        """Give the escapes that apply at ``loc`` priority over every other edge there
+        (the options of an if/do whose first statement is an unless)."""
+        for escape, covered in self.escapes.get(loc, ()):
+            for edge in self.out_edges(loc):
+                if id(edge) not in covered:
+                    covered.add(id(edge))
+                    escape.pre_empt(edge)
+
+    def resolve_jump_escapes(self, executable: Callable[[list[_Edge], Tree], Expr]) -> None:
+        """Resolve escapes that start with a jump (after the gotos): the escape's edges
+        are those of the statement the jump leads to."""
+        for jump in self.jump_escapes:
+            target = self.find(next(e.target for e in self.edges if e.source == jump.entry))
+            edges = [e for e in self.edges if self.find(e.source) == target]
+            if not edges:
+                raise UnsupportedError.at(jump.span, "an escape that jumps to the end of a "
+                                          "process is not supported by bridge")
+            jump.escape.guard = executable(edges, jump.where)
+            for edge in jump.escape.pending:
+                jump.escape.pre_empt(edge)
+            jump.escape.pending.clear()
+            at = {loc for loc in jump.main_locs if loc != self.find(jump.end)} | jump.copies
+            for loc in sorted(at):
+                if self.find(loc) == loc:
+                    for edge in edges:
+                        self.add_edge(replace(edge, source=loc))
 
     def finish(
         self, terminal: int, span: Span | None, provided: Expr | None, initial: int = 0,
-        executable: Callable[[list[_Edge]], Expr] | None = None,
+        executable: Callable[[list[_Edge], Tree | None], Expr] | None = None,
     ) -> Process:
-        for src, label, lspan, as_edge, text in self.gotos:
+        for src, label, lspan, as_edge, text, path in self.gotos:
             if label not in self.labels:
                 known = ", ".join(sorted(self.labels)) or "none"
                 raise SemanticError.at(
                     lspan, f"undefined label '{label}' in {self.name}", f"labels defined: {known}"
                 )
+            target = _label_target(self.labels[label], path)
             if as_edge:
-                self.add_edge(_Edge(src, self.labels[label], None, text=text, span=lspan))
+                self.add_edge(_Edge(src, target, None, text=text, span=lspan))
             else:
-                self.alias(src, self.labels[label], lspan)
+                self.alias(src, target, lspan)
+        if self.jump_escapes:
+            assert executable is not None
+            self.resolve_jump_escapes(executable)
         roots: list[int] = []
         index: dict[int, int] = {}
         for i in range(len(self.locs)):
@@ -344,7 +446,7 @@ class _ProcBuilder:
                     if executable is None or not siblings:
                         raise UnsupportedError.at(
                             e.span, "'else' in a proctype with a provided clause is not supported")
-                    guard = Unary("!", executable(siblings), e.span)
+                    guard = Unary("!", executable(siblings, None), e.span)
                 guard = provided if guard is None else Binary("&&", guard, provided, e.span)
             labs = locations[src].labels
             if e.origin is not None:
@@ -398,7 +500,10 @@ class _Lowering:
         # Block scopes of inline expansions (SPIN 6 scopes a declaration to its block):
         # a name declared in an inline body is local to that expansion.
         self.scopes: list[dict[str, _Sym]] = []
+        self.scope_ids: list[int] = []  # a number per open block (labels' scope paths)
+        self.scope_count = 0
         self.flags = 0
+        self.end_condition: Expr | None = None  # set by a trace/notrace
         self.unless_depth = 0  # > 0 while lowering the main part of an unless
         # Process priorities (SPIN's HAS_PRIORITY): set before any body is lowered.
         self.priority_scheduling = False
@@ -467,6 +572,7 @@ class _Lowering:
         instances: list[Instance] = []
         ltls: list[Tree] = []
         never: Process | None = None
+        trace: Tree | None = None
         init_seen = False
         pending_procs: list[tuple[str, Tree]] = []
         for u in units:
@@ -491,7 +597,9 @@ class _Lowering:
                 pending_procs.append(("never", u))
                 never = True  # type: ignore[assignment]
             elif kind == "trace":
-                raise self.unsupported(u, "trace/notrace")
+                if trace is not None:
+                    raise self.error(u, "a second trace/notrace (SPIN: 'trace redefined')")
+                trace = u
             elif kind == "ltl":
                 ltls.append(u)
             elif kind == "c_thing":
@@ -522,6 +630,8 @@ class _Lowering:
                                           self.declared_priority(u)))
             else:
                 never = self.never(u)
+        if trace is not None:
+            processes = self.event_trace(trace, processes)
         self.check_remote(processes)
         properties: list[Property] = []
         from bridge.frontends.promela.ltl import lower_ltl
@@ -564,9 +674,84 @@ class _Lowering:
             properties=tuple(properties),
             enums=tuple(self.enums),
             source_files=tuple(files),
+            end_condition=self.end_condition,
             never=never,
             priority_scheduling=self.priority_scheduling,
         )
+
+    # ------------------------------------------------------------------ trace/notrace
+
+    def event_trace(self, u: Tree, processes: list[Process]) -> list[Process]:
+        """Return ``processes`` checked against the ``trace`` (or ``notrace``) ``u``.
+
+        SPIN (pan.c ``require``): the trace is an automaton over the sends and
+        receives of the channels it names (sends only for a channel it only sends on,
+        likewise receives); its state ``_event`` is part of the system state. Each such
+        operation must match a step from the current state (a send after the message
+        went in, a receive as it takes the message; constants must be equal, anything
+        else is a wildcard), which the trace then takes; no match is the error "event_trace
+        error (no matching event)", and so is any such operation once the trace has
+        ended. A ``notrace`` is the reverse: reaching its end is the error "event_trace
+        error (all events matched)", and its first mismatch switches it off for good.
+
+        The trace becomes a global ``_event`` and, after every send or receive that may
+        touch a traced channel, a statement that moves it or fails (an assertion whose
+        text is pan's message). A receive into ``_`` binds a hidden scratch variable so
+        the received value can be compared.
+        """
+        negated = u.children[0].type == "NOTRACE"
+        pb = _ProcBuilder(":notrace:" if negated else ":trace:")
+        pb.symbols["_"] = _Sym("var", "_", "local", type=INT)  # a wildcard in a trace send
+        tproc = self.build_body(pb, _subtrees(u)[-1], None, self.span(u))
+        end = next(loc.id for loc in tproc.locations if loc.terminal)
+        steps: list[tuple[int, int, str, int, tuple[Expr | None, ...]]] = []
+        for edge in tproc.edges:
+            comm = edge.comm
+            if comm is None or edge.guard is not None or edge.effect or \
+                    (isinstance(comm, Receive) and (comm.peek or comm.random)):
+                raise self.unsupported(u, "a trace statement other than a send or a receive "
+                                       "('not an event' in SPIN)")
+            cid = self.static_channel_id(comm.channel)
+            if cid is None:
+                raise self.error(u, "a trace names global channels only")
+            if isinstance(comm, Send):
+                fields = tuple(a if isinstance(a, Const) else None for a in comm.args)
+                steps.append((edge.source, edge.target, "s", cid, fields))
+            else:
+                fields = tuple(a.value if isinstance(a, RecvMatch) else None for a in comm.args)
+                steps.append((edge.source, edge.target, "r", cid, fields))
+        for i, a in enumerate(steps):
+            for b in steps[i + 1:]:
+                if a[0] == b[0] and a[2:4] == b[2:4] and _may_match_alike(a[4], b[4]):
+                    raise self.unsupported(u, "a trace with two steps that can match the same "
+                                           "operation (pan: 'non-determinism in event-trace')")
+        dead = len(tproc.locations)
+        span = self.span(u)
+        event = Var("_event", "global", span)
+        self.globals.append(Variable("_event", IntType(0, dead, Overflow.WRAP, "byte"),
+                                     Const(tproc.initial), False, span))
+        trace = _EventTrace(event, tuple(steps), end, dead, negated, span)
+        # pan's endstate(): a deadlock is valid only with the trace at an end state
+        stops = [loc.id for loc in tproc.locations if loc.end] + ([dead] if negated else [])
+        condition: Expr = Binary("==", event, Const(stops[0]), span)
+        for loc in stops[1:]:
+            condition = Binary("||", condition, Binary("==", event, Const(loc), span), span)
+        self.end_condition = condition
+        return [trace.instrument(p, self) for p in processes]
+
+    def static_channel_id(self, chan: Expr) -> int | None:
+        """Return the id of the global channel ``chan`` names, if known statically."""
+        if isinstance(chan, Var) and chan.scope == "global":
+            for i, c in enumerate(self.channels, start=1):
+                if c.name == chan.name:
+                    return i
+        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global":
+            k = _fold(chan.index)
+            var = next((v for v in self.globals if v.name == chan.base.name), None)
+            if var is not None and isinstance(var.init, tuple) and k is not None \
+                    and 0 <= k < len(var.init):
+                return _fold(var.init[k])
+        return None
 
     def propositions(self) -> list[Proposition]:
         """Return a Proposition for every object-like #define that is a boolean
@@ -697,10 +882,13 @@ class _Lowering:
             for fname, ftype, frec, flen, finit, tok in self.decl_items(d):
                 if any(f.name == fname for f in fields):
                     raise self.error(tok, f"field '{fname}' declared twice in {name}")
-                if ftype is not None and isinstance(ftype, ChanType) and finit is not None:
-                    raise self.unsupported(tok, "a channel initialiser inside a typedef")
-                init = None if finit is None or isinstance(finit, Tree) and finit.data == "ch_init" \
-                    else self.initial_value(finit, flen)
+                init: Expr | tuple[Expr, ...] | _ChanInit | None = None
+                if isinstance(finit, Tree) and finit.data == "ch_init":
+                    if not isinstance(ftype, ChanType):
+                        raise self.error(tok, f"chan initialiser for non-channel '{fname}'")
+                    init = _ChanInit(*self.channel_spec(finit))
+                elif finit is not None:
+                    init = self.initial_value(finit, flen)
                 fields.append(_Field(fname, ftype, frec, flen, init))
         self.typedefs[name] = fields
 
@@ -736,7 +924,7 @@ class _Lowering:
             init = None
             for c in ch[1:]:
                 if isinstance(c, Tree) and c.data == "array_size":
-                    length = self.const_int(c.children[0], "an array size")
+                    length = self.array_bound(c.children[0])
                     if length < 1:
                         raise self.error(c, "an array size must be positive")
                 elif isinstance(c, Token) and c.type == "ASGN":
@@ -744,6 +932,22 @@ class _Lowering:
                 else:
                     init = c
             yield str(name_tok), t, rec, length, init, name_tok
+
+    def array_bound(self, tree: Tree) -> int:
+        """Return an array size: a constant, or (spin.y ``NAME '[' NAME ']'``, with a
+        warning in SPIN) a variable's name, which stands for its initial value when
+        that is a positive constant and for 1 otherwise."""
+        fields = _subtrees(tree) if tree.data == "varref" else []
+        if len(fields) == 1 and fields[0].children[1] is None:
+            sym = self.lookup(str(fields[0].children[0]))
+            if sym is not None and sym.kind == "var" and sym.length is None:
+                var = next((v for v in (self.globals if sym.scope == "global" else
+                                        (self.pb.locals if self.pb else []))
+                            if v.name == sym.name), None)
+                init = var.init if var is not None else None
+                value = _fold(init) if init is not None and not isinstance(init, tuple) else None
+                return value if value is not None and value > 0 else 1
+        return self.const_int(tree, "an array size")
 
     def leaves(self, record: str) -> list[tuple[str, Type, tuple[int, ...], object]]:
         """Return (path suffix, scalar type, dims, init) of each leaf field of a record."""
@@ -830,7 +1034,13 @@ class _Lowering:
                 for suffix, lt, dims, linit in self.leaves(rec):
                     full_dims = outer + dims
                     vinit = None
-                    if linit is not None:
+                    if isinstance(linit, _ChanInit):
+                        made = self.record_channels(irname, suffix, len(outer), full_dims,
+                                                    linit, pb, tok)
+                        if made is None:
+                            continue  # channels only: the leaf names them
+                        vinit = made
+                    elif linit is not None:
                         count = 1
                         for n in full_dims:
                             count *= n
@@ -875,7 +1085,8 @@ class _Lowering:
                 else:
                     pb.channels.append(Channel(irname, capacity, fields, span))
                     table[name] = _Sym("chan", irname, scope, type=t, fields=fields,
-                                       capacity=capacity, span=span)
+                                       capacity=capacity, span=span,
+                                       reassigned=name in pb.assigned)
                 continue
             vtype = t if length is None else ArrayType(t, length)
             table[name] = _Sym("var", irname, scope, type=vtype, length=length, span=span)
@@ -891,6 +1102,34 @@ class _Lowering:
                 var = replace(var, init=None)
             (self.globals if pb is None else pb.locals).append(var)
         return late
+
+    def record_channels(self, irname: str, suffix: str, outer: int, dims: tuple[int, ...],
+                        spec: _ChanInit, pb: _ProcBuilder | None, tok: Token
+                        ) -> tuple[Expr, ...] | None:
+        """Create the channels of a record variable's field ``chan c = [n] of {...}``.
+
+        Return None when the leaf is one channel named by the leaf path itself (read as
+        its id, like a declared ``chan``), or the ids of an array leaf's channels (a
+        global array variable holding them, like a global channel array). Inside a
+        proctype an array leaf would need ids known only when the instance is created:
+        refused by name."""
+        span = self.span(tok)
+        if not dims:
+            channel = Channel(f"{irname}.{suffix}", spec.capacity, spec.fields, span)
+            (self.channels if pb is None else pb.channels).append(channel)
+            return None
+        if pb is not None:
+            raise self.unsupported(
+                tok, "an array of records (or a record's array field) with a channel "
+                "initialiser declared inside a proctype")
+        ids: list[Expr] = []
+        for combo in _index_tuples(dims):
+            head = "".join(f"[{i}]" for i in combo[:outer])
+            tail = "".join(f"[{i}]" for i in combo[outer:])
+            self.channels.append(
+                Channel(f"{irname}{head}.{suffix}{tail}", spec.capacity, spec.fields, span))
+            ids.append(Const(len(self.channels)))
+        return tuple(ids)
 
     def inline_def(self, u: Tree) -> None:
         kids = u.children
@@ -935,19 +1174,45 @@ class _Lowering:
             for pd in _subtrees(params_tree):
                 for pname, t, rec, _length, _init, tok in self.decl_items(pd):
                     if rec is not None:
-                        raise self.unsupported(tok, "a record parameter")
+                        self.record_parameter(pb, pname, rec, tok)
+                        continue
                     if pname in pb.symbols:
                         raise self.error(tok, f"parameter '{pname}' declared twice")
                     assert t is not None
                     pb.symbols[pname] = _Sym("var", pname, "local", type=t, span=self.span(tok))
                     pb.parameters.append(pname)
                     pb.locals.append(Variable(pname, t, None, False, self.span(tok)))
+        pb.assigned = _assigned_names(body)
+        if _receives_into_pid(body):
+            # pan keeps _pid in the process's state and a receive into it overwrites
+            # it (spin -a accepts; only simulation warns): the process reads a copy.
+            pb.symbols["_pid"] = _Sym("var", "_pid", "local", type=PID, span=self.span(u))
+            pb.locals.append(Variable("_pid", PID, Builtin("_pid"), False, self.span(u)))
         provided = None
         if provided_tree is not None:
             provided = self.expr(_children(provided_tree)[1])
             pb.has_provided = True
         proc = self.build_body(pb, body, provided, self.span(u))
         return proc, count
+
+    def record_parameter(self, pb: _ProcBuilder, name: str, record: str, tok: Token) -> None:
+        """Declare parameter ``name`` of typedef ``record``: SPIN passes a record as its
+        fields, one parameter each in field order (``run P(r)`` sends ``r.a, r.b``);
+        a record with an array field cannot be a parameter (SPIN: "hidden array in
+        parameter")."""
+        if record not in self.typedefs:
+            raise self.error(tok, f"unknown type '{record}'")
+        if name in pb.symbols:
+            raise self.error(tok, f"parameter '{name}' declared twice")
+        span = self.span(tok)
+        leaves = self.leaves(record)
+        if any(dims for _suffix, _t, dims, _init in leaves):
+            raise self.error(tok, f"a record with an array field cannot be a parameter "
+                             f"(SPIN: 'hidden array in parameter {name}')")
+        pb.symbols[name] = _Sym("record", name, "local", record=record, span=span)
+        for suffix, leaf_type, _dims, _init in leaves:
+            pb.parameters.append(f"{name}.{suffix}")
+            pb.locals.append(Variable(f"{name}.{suffix}", leaf_type, None, False, span))
 
     def init(self, u: Tree) -> Process:
         self.declared_priority(u)
@@ -970,7 +1235,7 @@ class _Lowering:
             seq = _subtrees(body)[0]
             self.sequence(seq, start, end, shared=False)
             proc = pb.finish(end, span, provided, start,
-                             lambda edges: self.executable(edges, body))
+                             lambda edges, where: self.executable(edges, where or body))
         finally:
             self.pb = None
         self.proc_locals[proc.name] = pb.symbols
@@ -1024,6 +1289,20 @@ class _Lowering:
                 raise self.error(ref, f"'{self.text(ref)}' is not a channel")
             pb.channel_assertions.append(ChannelAssertion(kind, chan, self.span(step)))
 
+    @contextmanager
+    def block_scope(self) -> Iterator[None]:
+        """Open a block scope for the statements lowered inside (SPIN 6: every ``{ }``
+        is one, its declarations and labels are its own; a name declared in two
+        sibling blocks is two variables, renamed apart in the IR)."""
+        self.scope_count += 1
+        self.scopes.append({})
+        self.scope_ids.append(self.scope_count)
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+            self.scope_ids.pop()
+
     def at_private(self, s: int, shared: bool, compile_at: Callable[[int], None]) -> None:
         """Compile at ``s``, or at a fresh location copied onto ``s`` when shared."""
         pb = self.pb
@@ -1039,14 +1318,17 @@ class _Lowering:
         pb = self.pb
         assert pb is not None
         kind = st.data
+        if kind == "labeled_skip":
+            st, kind = _labeled_skip(st), "labeled"
         if kind == "labeled":
             label_tok = st.children[0]
             label = str(label_tok)
-            if label in pb.labels:
+            path = tuple(self.scope_ids)
+            if any(p == path for p, _ in pb.labels.get(label, ())):
                 raise self.error(label_tok, f"duplicate label '{label}' in {pb.name}")
 
             def at(h: int) -> None:
-                pb.labels[label] = h
+                pb.labels.setdefault(label, []).append((path, h))
                 pb.locs[h].labels.append(label)
                 self.step(st.children[1], h, e, False)
 
@@ -1072,11 +1354,13 @@ class _Lowering:
         if kind == "block":
             # SPIN: a { } block is a sub-sequence node of its own, so a loop that
             # starts it gets a head distinct from the block's entry (as in an option).
-            self.sequence(st.children[0], s, e, shared=True)
+            with self.block_scope():
+                self.sequence(st.children[0], s, e, shared=True)
             return
         if kind == "atomic_stmt":
             if pb.in_dstep:
-                self.sequence(_subtrees(st)[0], s, e, shared)
+                with self.block_scope():
+                    self.sequence(_subtrees(st)[0], s, e, shared)
                 return
             if self.collapse_atomic(st, s, e):
                 return
@@ -1084,7 +1368,8 @@ class _Lowering:
             pb.locs[h].atomic = True
             pb.atomic_depth += 1
             try:
-                self.sequence(_subtrees(st)[0], h, e, False)
+                with self.block_scope():
+                    self.sequence(_subtrees(st)[0], h, e, False)
             finally:
                 pb.atomic_depth -= 1
             pb.copy_out(h, s)
@@ -1108,14 +1393,22 @@ class _Lowering:
             return
         if kind == "goto_stmt":
             label_tok = st.children[1]
-            pb.gotos.append((s, str(label_tok), self.span(label_tok), shared, self.text(st)))
+            if shared:
+                # A goto that starts an option (or an escape) is a step of its own:
+                # the edge exists now (an escape copies it at once), and its target
+                # location is merged into the label's when the labels are known.
+                g = pb.new_loc()
+                pb.add_edge(_Edge(s, g, None, text=self.text(st), span=self.span(label_tok)))
+                s = g
+            pb.gotos.append((s, str(label_tok), self.span(label_tok), False, self.text(st),
+                             tuple(self.scope_ids)))
             return
         if kind == "inline_call":
             self.inline_call(st, s, e, shared)
             return
         if kind == "else_stmt":
-            if not shared:
-                raise self.error(st, "'else' must be the first statement of an option")
+            # Not first in an option, an else is a statement of its own that pan takes
+            # when nothing else leaves its state: there, always (spin -a accepts it).
             pb.add_edge(_Edge(s, e, ElseGuard(self.span(st)), text="else", span=self.span(st)))
             return
         # Simple statements: one edge.
@@ -1210,6 +1503,7 @@ class _Lowering:
             edge.comm = self.send(st)
         elif kind in ("receive", "random_receive", "peek_receive", "random_peek_receive"):
             edge.comm = self.receive(st)
+            edge.effect = self.receive_fault(st)
         elif kind == "assert_stmt":
             edge.effect = (AssertStmt(self.expr(st.children[1]), text, span),)
         elif kind == "printf_stmt":
@@ -1243,11 +1537,15 @@ class _Lowering:
             raise self.error(_first_step(elses[1]), "more than one 'else' in one if/do")
         for q in seqs:
             self.sequence(q, s, e, shared=True)
+        self.pb.pre_empt_siblings(s)  # type: ignore[union-attr]
 
     def for_loop(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb
         assert pb is not None
         kids = _children(st)
+        if st.data == "for_in" and self.record_cells(kids[1]) is not None:
+            self.for_in_channel(st, s, e)
+            return
         var = self.lvalue(kids[1])
         span = self.span(st)
         if st.data == "for_range":
@@ -1255,11 +1553,7 @@ class _Lowering:
             hi = self.expr(kids[4])
             body = kids[5]
         else:
-            arr = self.expr(kids[3])
-            t = self.type_of(arr)
-            if not isinstance(t, ArrayType):
-                raise self.unsupported(kids[3], "for (x in ...) over a non-array")
-            lo, hi = Const(0), Const(t.length - 1)
+            lo, hi = Const(0), Const(self.for_in_length(kids[3]) - 1)
             body = kids[4]
         head = pb.new_loc()
         pb.add_edge(_Edge(s, head, None, effect=(Assign(var, lo, span),),
@@ -1271,11 +1565,78 @@ class _Lowering:
         pb.add_edge(_Edge(head, e, ElseGuard(span), text="else", span=span))
         pb.loops.append(e)
         try:
-            self.sequence(body, b, c, shared=False)
+            with self.block_scope():
+                self.sequence(body, b, c, shared=False)
         finally:
             pb.loops.pop()
         pb.add_edge(_Edge(c, head, None, effect=(Assign(var, Binary("+", var, Const(1)), span),),
                           text=f"{self.text(kids[1])}++", span=span))
+
+    def for_in_length(self, tree: Tree) -> int:
+        """Return the length of the array that ``for (i in a)`` walks (SPIN's
+        ``for_index``: any array, an array of channels included)."""
+        sub = self.substitute(tree) if tree.data == "varref" else None
+        target = sub if sub is not None else tree
+        if target.data == "varref":
+            fields = _subtrees(target)
+            sym = self.lookup(str(fields[0].children[0]))
+            if len(fields) == 1 and fields[0].children[1] is None and sym is not None \
+                    and sym.kind == "chanarray" and sym.length is not None:
+                return sym.length
+        t = self.type_of(self.expr(tree))
+        if not isinstance(t, ArrayType):
+            raise self.unsupported(tree, "for (x in ...) over a non-array")
+        return t.length
+
+    def for_in_channel(self, st: Tree, s: int, e: int) -> None:
+        """Lower ``for (r in q)`` with a record ``r``: SPIN's ``for_index`` walks the
+        messages of channel ``q`` with a counter of its own, receiving each message into
+        ``r`` and sending it back (so after a full loop ``q`` is as before)."""
+        pb = self.pb
+        assert pb is not None
+        kids = _children(st)
+        span = self.span(st)
+        record, cells = self.record_cells(kids[1])  # type: ignore[misc]
+        chan = self.chan_ref(kids[3])
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None or sym.capacity in (None, 0):
+            raise self.error(kids[3], f"for ({self.text(kids[1])} in ...): "
+                             f"'{self.text(kids[3])}' must be a buffered channel of {record}")
+        self.check_arity(chan, len(cells), st)
+        counter = Var(self.fresh_local(f"_for{len(pb.locals)}", BYTE, span), "local", span)
+        walk = tuple(RecvBind(c, span) for c in cells)
+        head, b, c = pb.new_loc(), pb.new_loc(), pb.new_loc()
+        pb.add_edge(_Edge(s, head, None, effect=(Assign(counter, Const(0), span),),
+                          text=f"{counter.name} = 0", span=span))
+        pb.add_edge(_Edge(head, b, Binary("<", counter, ChanQuery("len", chan, span), span),
+                          text=f"{counter.name} < len({self.text(kids[3])})", span=span))
+        pb.add_edge(_Edge(head, e, ElseGuard(span), text="else", span=span))
+        got, put = pb.new_loc(), pb.new_loc()
+        pb.add_edge(_Edge(b, got, comm=Receive(chan, walk, False, False, span),
+                          text=f"{self.text(kids[3])}?{self.text(kids[1])}", span=span))
+        pb.add_edge(_Edge(got, put, comm=Send(chan, tuple(cells), False, span),
+                          text=f"{self.text(kids[3])}!{self.text(kids[1])}", span=span))
+        pb.loops.append(e)
+        try:
+            with self.block_scope():
+                self.sequence(kids[4], put, c, shared=False)
+        finally:
+            pb.loops.pop()
+        pb.add_edge(_Edge(c, head, None,
+                          effect=(Assign(counter, Binary("+", counter, Const(1)), span),),
+                          text=f"{counter.name}++", span=span))
+
+    def fresh_local(self, base: str, t: Type, span: Span | None) -> str:
+        """Return the name of a new local of type ``t`` that bridge adds to the process
+        (no user name can clash: it is not a declared name of the proctype)."""
+        pb = self.pb
+        assert pb is not None
+        taken = {v.name for v in pb.locals} | {c.name for c in pb.channels}
+        name, k = base, 1
+        while name in taken or name in pb.symbols:
+            name, k = f"{base}_{k}", k + 1
+        pb.locals.append(Variable(name, t, None, False, span))
+        return name
 
     def select(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb
@@ -1314,7 +1675,8 @@ class _Lowering:
         self.unless_depth += 1
         try:
             if main.data == "block":
-                self.sequence(main.children[0], s, e, shared=False)
+                with self.block_scope():
+                    self.sequence(main.children[0], s, e, shared=False)
             else:
                 self.step(main, s, e, False)
         finally:
@@ -1322,21 +1684,28 @@ class _Lowering:
         main_locs = {s} | set(range(first_loc, len(pb.locs)))
         main_edges = pb.edges[first_edge:]
         entry = pb.new_loc()
-        self.step(escape, entry, e, False)
-        esc_edges = pb.out_edges(entry)
-        if pb.find(entry) != entry or not esc_edges:
-            raise self.unsupported(escape, "an escape sequence that starts with a jump")
-        guard = self.executable(esc_edges, escape)
+        if _starts_with_jump(escape):
+            # spin.y: the escape's first element is a goto, which SPIN's jump
+            # elimination replaces by the statement at its target (not lowered yet).
+            self.step(_as_block(escape), entry, e, False)
+            record = _Escape(None)
+            pb.jump_escapes.append(_JumpEscape(record, entry, main_locs, e, escape,
+                                               self.span(escape)))
+        else:
+            self.step(escape, entry, e, False)
+            esc_edges = pb.out_edges(entry)
+            if pb.find(entry) != entry or not esc_edges:
+                raise self.unsupported(escape, "an escape sequence that starts with a jump")
+            record = _Escape(self.executable(esc_edges, escape))
         for edge in main_edges:
             if edge.source in main_locs and pb.find(edge.source) == edge.source:
-                if isinstance(edge.guard, ElseGuard):
-                    continue
-                neg = Unary("!", guard, edge.span)
-                edge.guard = neg if edge.guard is None else Binary("&&", edge.guard, neg, edge.span)
-        for loc in sorted(main_locs):
-            if pb.find(loc) == loc and loc != pb.find(e):
-                for edge in esc_edges:
-                    pb.add_edge(replace(edge, source=loc))
+                record.pre_empt(edge)
+        if record.guard is not None:
+            for loc in sorted(main_locs):
+                if pb.find(loc) == loc and loc != pb.find(e):
+                    for edge in esc_edges:
+                        pb.add_edge(replace(edge, source=loc))
+        pb.escapes.setdefault(s, []).append((record, {id(x) for x in pb.out_edges(s)}))
 
     def executable(self, edges: list[_Edge], where: Tree) -> Expr:
         """Return an expression that is true iff one of ``edges`` can be taken."""
@@ -1378,14 +1747,15 @@ class _Lowering:
         env = dict(zip(params, args, strict=True))
         self.inline_env.append(env)
         self.inline_stack.append(name)
-        self.scopes.append({})
         try:
-            # SPIN wraps an inline body in { } (spin -I): a block, see ``step``.
-            self.sequence(_subtrees(body)[0], s, e, shared=True)
+            # SPIN wraps an inline body in { } (spin -I): a block, see ``step``; each
+            # expansion is a block scope of its own, so its declarations and labels
+            # do not clash with those of another expansion.
+            with self.block_scope():
+                self.sequence(_subtrees(body)[0], s, e, shared=True)
         finally:
             self.inline_env.pop()
             self.inline_stack.pop()
-            self.scopes.pop()
 
     # ------------------------------------------------------------------ d_step
 
@@ -1393,6 +1763,16 @@ class _Lowering:
         pb = self.pb
         assert pb is not None
         seq = _subtrees(st)[0]
+        if self.jumps_in(seq):
+            self.dstep_graph(st, s, e)
+            return
+        with self.block_scope():  # the d_step's braces are a block of their own
+            self.dstep_structured(st, seq, s, e)
+
+    def dstep_structured(self, st: Tree, seq: Tree, s: int, e: int) -> None:
+        """Lower a ``d_step`` without gotos as one edge with a structured effect."""
+        pb = self.pb
+        assert pb is not None
         steps = self.flat_steps(seq)
         span = self.span(st)
         text = self.text(st)
@@ -1407,7 +1787,7 @@ class _Lowering:
                     edge.effect = self.dstep_effects(rest, None)
                 elif kind in ("receive", "random_receive", "peek_receive", "random_peek_receive"):
                     edge.comm = self.receive(first)
-                    edge.effect = self.dstep_effects(rest, None)
+                    edge.effect = self.receive_fault(first) + self.dstep_effects(rest, None)
                 elif kind == "expr_stmt" and not (
                     isinstance(first.children[0], Tree) and first.children[0].data == "run_expr"
                 ):
@@ -1425,6 +1805,87 @@ class _Lowering:
                     edge.effect = self.dstep_effects(steps, None)
         finally:
             pb.in_dstep = False
+        pb.add_edge(edge)
+
+    def jumps_in(self, tree: Tree) -> bool:
+        """Return True if ``tree`` (inline bodies it calls included) has a ``goto``."""
+        for t in tree.iter_subtrees():
+            if t.data == "goto_stmt":
+                return True
+            if t.data == "inline_call":
+                name = next(str(c) for c in t.children if isinstance(c, Token)
+                            and c.type == "INAME")
+                if name in self.inlines and name not in self.inline_stack:
+                    self.inline_stack.append(name)
+                    try:
+                        if self.jumps_in(self.inlines[name][1]):
+                            return True
+                    finally:
+                        self.inline_stack.pop()
+        return False
+
+    def dstep_graph(self, st: Tree, s: int, e: int) -> None:
+        """Lower a ``d_step`` with gotos as one edge that runs its control flow graph.
+
+        The body is lowered like any sequence (gotos and labels included) into
+        locations of its own; the edge's guard is the executability of the body's
+        first statements and its effect a loop over a block-local program counter that
+        takes, at each location, the first executable edge (SPIN: d_step is
+        deterministic) until the end; no executable edge is "block in d_step".
+        """
+        pb = self.pb
+        assert pb is not None
+        span = self.span(st)
+        first_edge, first_goto, first_loc = len(pb.edges), len(pb.gotos), len(pb.locs)
+        labels_before = {k: len(v) for k, v in pb.labels.items()}
+        entry, done = pb.new_loc(), pb.new_loc()
+        pb.in_dstep = True
+        try:
+            with self.block_scope():
+                self.sequence(_subtrees(st)[0], entry, done, shared=False)
+        finally:
+            pb.in_dstep = False
+        for src, label, lspan, _as_edge, _text, path in pb.gotos[first_goto:]:
+            inside = pb.labels.get(label, [])[labels_before.get(label, 0):]
+            if not inside:
+                raise SemanticError.at(lspan, f"a goto out of a d_step (to '{label}')")
+            pb.alias(src, _label_target(inside, path), lspan)
+        del pb.gotos[first_goto:]
+        for label in list(pb.labels):  # a label inside a d_step cannot be a goto target
+            pb.labels[label] = pb.labels[label][:labels_before.get(label, 0)]
+            if not pb.labels[label]:
+                del pb.labels[label]
+        for k in range(first_loc, len(pb.locs)):  # nor a remote reference's (unreachable)
+            pb.locs[k].labels.clear()
+        body = pb.edges[first_edge:]
+        del pb.edges[first_edge:]
+        at = {id(x): pb.find(x.source) for x in body}
+        start, end = pb.find(entry), pb.find(done)
+        first = [x for x in body if at[id(x)] == start]
+        if not first:
+            raise self.unsupported(st, "a d_step that starts with a jump")
+        pc = Var(f"_dpc{len(pb.locs)}", "block", span)
+        branches: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        for x in body:
+            if any(_mentions_timeout(g) for g in (x.guard,)):
+                raise self.unsupported(st, "timeout inside d_step")
+            here = Binary("==", pc, Const(at[id(x)]), span)
+            if isinstance(x.guard, ElseGuard):
+                others = [o for o in body if o is not x and at[id(o)] == at[id(x)]]
+                cond = here if not others else \
+                    Binary("&&", here, Unary("!", self.executable(others, st), span), span)
+            else:
+                cond = Binary("&&", here, self.executable([x], st), span)
+            moves = ((x.comm,) if x.comm is not None else ()) + x.effect
+            branches.append((cond, moves + (Assign(pc, Const(pb.find(x.target)), span),)))
+        stuck = (AssertStmt(Const(0), f"block in d_step seq: {self.text(st)}", span),)
+        guard = None if any(isinstance(x.guard, ElseGuard) for x in first) \
+            else self.executable(first, st)  # an else makes the first statement executable
+        edge = _Edge(s, e, guard, text=self.text(st), span=span)
+        edge.effect = (LocalVar(pc.name, IntType(0, len(pb.locs), Overflow.WRAP, "int"),
+                                Const(start), span),
+                       While(Binary("!=", pc, Const(end), span),
+                             (If(tuple(branches), stuck, span),), span))
         pb.add_edge(edge)
 
     def fresh_flag(self) -> str:
@@ -1451,6 +1912,8 @@ class _Lowering:
                 out.extend(self.flat_steps(_subtrees(step)[0]))
             elif step.data == "labeled":
                 out.append(step.children[1])
+            elif step.data == "labeled_skip":
+                out.append(_labeled_skip(step).children[1])
             elif step.data == "inline_call":
                 out.append(step)
             else:
@@ -1570,12 +2033,12 @@ class _Lowering:
                     raise self.error(st, f"inline {name_tok} takes {len(params)} argument(s), "
                                      f"{len(args)} given")
                 self.inline_env.append(dict(zip(params, args, strict=True)))
-                self.scopes.append({})
                 try:
-                    out.extend(self.dstep_effects(self.flat_steps(_subtrees(body_tree)[0]), brk))
+                    with self.block_scope():
+                        out.extend(self.dstep_effects(self.flat_steps(_subtrees(body_tree)[0]),
+                                                      brk))
                 finally:
                     self.inline_env.pop()
-                    self.scopes.pop()
                 continue
             if kind == "expr_stmt" and not (isinstance(st.children[0], Tree)
                                             and st.children[0].data in ("run_expr",
@@ -1612,7 +2075,8 @@ class _Lowering:
         if not isinstance(base, Var):
             return None
         table = self.pb.symbols if (self.pb is not None and base.scope == "local") else self.symbols
-        return table.get(base.name)
+        sym = table.get(base.name)
+        return None if sym is not None and sym.reassigned else sym
 
     def send(self, st: Tree) -> Send:
         chan = self.chan_ref(st.children[0])
@@ -1626,12 +2090,51 @@ class _Lowering:
     def receive(self, st: Tree) -> Receive:
         chan = self.chan_ref(st.children[0])
         args_tree = [c for c in st.children if isinstance(c, Tree)
-                     and c.data in ("recv_args", "recv_args_call")][0]
-        args = self.recv_args(args_tree)
-        self.check_arity(chan, len(args), st)
+                     and c.data == "recv_args"][0]
+        args = self.fit_receive(chan, self.recv_args(args_tree), st)
         random = st.data in ("random_receive", "random_peek_receive")
         peek = st.data in ("peek_receive", "random_peek_receive")
         return Receive(chan, args, random, peek, self.span(st))
+
+    def fit_receive(self, chan: Expr, args: tuple[RecvArg, ...], st: Tree,
+                    poll: bool = False) -> tuple[RecvArg, ...]:
+        """Return a receive's (or poll's) arguments fitted to the channel's fields.
+
+        SPIN accepts any number (pan.c ``qrecv``): a receive with fewer arguments
+        takes the message and reports "missing pars in receive" (a peek ``?<>`` takes
+        nothing and reports nothing), one with more reads
+        past the last field and reports "too many fields in recv" (``receive_fault``
+        adds that error to the step; the missing fields are wildcards, the extra
+        ones dropped). A poll tests only the fields it names; a constant past the
+        last field would make evaluating it an error, which is refused by name."""
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None:
+            return args
+        k = len(sym.fields)
+        if len(args) <= k:
+            wildcard = RecvBind(None, args[-1].span if args else None)
+            return args + (wildcard,) * (k - len(args))
+        if any(isinstance(a, RecvMatch) for a in args[k:]):
+            raise self.unsupported(
+                st, f"a {'poll' if poll else 'receive'} that compares a value past the last "
+                f"field of channel '{sym.name}' ({k} field{'s' if k != 1 else ''}; pan "
+                "reports 'too many fields in recv' when it evaluates it)")
+        return args[:k]
+
+    def receive_fault(self, st: Tree) -> tuple[Stmt, ...]:
+        """Return the run-time error pan reports when a receive whose argument count
+        differs from its channel's fields executes (see ``fit_receive``), or ()."""
+        chan = self.chan_ref(st.children[0])
+        sym = self.chan_sym(chan)
+        if sym is None or sym.fields is None:
+            return ()
+        args_tree = next(c for c in st.children if isinstance(c, Tree) and c.data == "recv_args")
+        n = len(self.recv_args(args_tree))
+        peek = st.data in ("peek_receive", "random_peek_receive")
+        if n == len(sym.fields) or (peek and n < len(sym.fields)):
+            return ()  # a peek leaves the message, pan checks the count only on removal
+        what = "missing pars in receive" if n < len(sym.fields) else "too many fields in recv"
+        return (AssertStmt(Const(0), f"{what}: {self.text(st)}", self.span(st)),)
 
     def recv_args(self, tree: Tree) -> tuple[RecvArg, ...]:
         out: list[RecvArg] = []
@@ -1713,7 +2216,7 @@ class _Lowering:
                 raise self.error(prio_tree, f"bad priority {value} in run {name}, valid "
                                  "range: 1..255")
             priority = Const(value, self.span(prio_tree)) if value else None
-        args = tuple(self.expr(c) for c in arg_trees)
+        args = self.send_values(arg_trees)  # records: fields
         if name not in self.proctypes:
             raise self.error(name_tok, f"unknown proctype '{name}'")
         nparams = len(self.param_names(name))
@@ -1748,8 +2251,11 @@ class _Lowering:
             for c in _children(u):
                 if isinstance(c, Tree) and c.data == "param_list":
                     for pd in _subtrees(c):
-                        for nm, *_rest in self.decl_items(pd):
-                            names.append(nm)
+                        for nm, _t, rec, *_rest in self.decl_items(pd):
+                            if rec is not None and rec in self.typedefs:
+                                names.extend(f"{nm}.{leaf[0]}" for leaf in self.leaves(rec))
+                            else:
+                                names.append(nm)
             self.proc_params[proctype] = names
         return self.proc_params[proctype]
 
@@ -1769,8 +2275,8 @@ class _Lowering:
             raise self.error(tree, f"cannot assign to constant '{self.text(tree)}'")
         if isinstance(e, Builtin) or not isinstance(e, (Var, Index, RemoteVar)):
             raise self.error(tree, f"cannot assign to '{self.text(tree)}'")
-        if isinstance(e, Var) and self.lookup(e.name) is not None and \
-                self.lookup(e.name).kind == "chan":  # type: ignore[union-attr]
+        sym = self.lookup(e.name) if isinstance(e, Var) else None
+        if sym is not None and sym.kind == "chan" and not sym.reassigned:
             raise self.error(tree, f"cannot assign to channel '{e.name}'")
         return e
 
@@ -1794,10 +2300,34 @@ class _Lowering:
                     last = afields[-1]
                     if last.children[1] is not None:
                         raise self.error(tree, f"cannot index the inline argument '{self.text(actual)}'")
-                    afields[-1] = Tree("field", [last.children[0], idx], last.meta)
-                return Tree("varref", afields + fields[1:], tree.meta)
+                    afields[-1] = Tree("field", [last.children[0], self.substitute_all(idx)],
+                                       last.meta)
+                rest = [self.substitute_indices(f) for f in fields[1:]]
+                return Tree("varref", afields + rest, tree.meta)
             break
         return None
+
+    def substitute_indices(self, f: Tree) -> Tree:
+        """Return a ``field`` whose index has the inline's parameters substituted."""
+        idx = f.children[1]
+        if idx is None:
+            return f
+        return Tree("field", [f.children[0], self.substitute_all(idx)], f.meta)
+
+    def substitute_all(self, tree: Tree | Token) -> Tree | Token:
+        """Return ``tree`` with every parameter of the innermost inline replaced by its
+        argument. The part of a varref that follows a substituted parameter
+        (``p.f[i]`` for argument ``a``: ``a.f[i]``) is lowered outside the inline's
+        parameter scope, so its indices must not mention the parameters any more."""
+        if not isinstance(tree, Tree):
+            return tree
+        if tree.data == "varref":
+            sub = self.substitute(tree)
+            if sub is not None:
+                return sub
+            return Tree("varref", [self.substitute_indices(f) for f in _subtrees(tree)],
+                        tree.meta)
+        return Tree(tree.data, [self.substitute_all(c) for c in tree.children], tree.meta)
 
     def varref(self, tree: Tree) -> Expr:
         sub = self.substitute(tree)
@@ -1814,6 +2344,8 @@ class _Lowering:
         idx_tree = fields[0].children[1]
         span = self.span(tree)
         if head in _BUILTINS and len(fields) == 1 and idx_tree is None:
+            if head == "_pid" and self.pb is not None and "_pid" in self.pb.symbols:
+                return Var("_pid", "local", span)  # see _receives_into_pid
             return Builtin(head, span)
         if head == "_priority" and len(fields) == 1 and idx_tree is None:
             if self.pb is None or self.pb is self.never_builder:
@@ -1908,8 +2440,7 @@ class _Lowering:
             return ChanQuery(op, self.chan_ref(_subtrees(tree)[0]), span)
         if kind in ("poll", "random_poll"):
             chan = self.chan_ref(tree.children[0])
-            args = self.recv_args(tree.children[2])
-            self.check_arity(chan, len(args), tree)
+            args = self.fit_receive(chan, self.recv_args(tree.children[2]), tree, poll=True)
             return ChanPoll(chan, args, kind == "random_poll", span)
         if kind == "run_expr":
             raise self.error(tree, "'run' may only be used as a statement or as x = run P(...)")
@@ -2130,6 +2661,195 @@ def _mentions_timeout(e: Expr | None) -> bool:
     if isinstance(e, Unary):
         return _mentions_timeout(e.operand)
     return False
+
+
+def _label_target(found: list[tuple[tuple[int, ...], int]], path: tuple[int, ...]) -> int:
+    """Return the location a ``goto`` in block scope ``path`` jumps to (SPIN's
+    ``get_labspec``): the label of the same block, else of the innermost enclosing
+    block, else the one declared last."""
+    enclosing = [(p, loc) for p, loc in found if path[: len(p)] == p]
+    if enclosing:
+        return max(enclosing, key=lambda item: len(item[0]))[1]
+    return found[-1][1]
+
+
+def _may_match_alike(a: tuple[Expr | None, ...], b: tuple[Expr | None, ...]) -> bool:
+    """Return True if two trace steps' field patterns can match the same message
+    (a pattern that is not a constant, like ``eval(x)``, is taken to differ)."""
+    for x, y in zip(a, b, strict=False):
+        if x is not None and y is not None:
+            fx, fy = _fold(x), _fold(y)
+            if fx is None or fy is None or fx != fy:
+                return False
+    return True
+
+
+@dataclass
+class _EventTrace:
+    """A lowered trace/notrace (``_Lowering.event_trace``) and its instrumentation."""
+
+    event: Var
+    steps: tuple[tuple[int, int, str, int, tuple[Expr | None, ...]], ...]
+    end: int
+    dead: int
+    negated: bool
+    span: Span | None
+    scratch: int = 0
+
+    def monitored(self, kind: str) -> set[int]:
+        return {cid for _s, _t, k, cid, _f in self.steps if k == kind}
+
+    def instrument(self, proc: Process, lowering: _Lowering) -> Process:
+        """Return ``proc`` with a trace step after each of its sends and receives."""
+        edges = []
+        for edge in proc.edges:
+            comm, before = edge.comm, ()
+            if isinstance(comm, Send):
+                before = self.step("s", comm.channel, comm.args, lowering)
+            elif isinstance(comm, Receive) and not comm.peek:
+                comm, values = self.bound(comm, lowering)
+                before = self.step("r", comm.channel, values, lowering)
+            effect = tuple(before) + self.walk(edge.effect, lowering)
+            edges.append(replace(edge, comm=comm, effect=effect))
+        return replace(proc, edges=tuple(edges))
+
+    def walk(self, stmts: tuple[Stmt, ...], lowering: _Lowering) -> tuple[Stmt, ...]:
+        out: list[Stmt] = []
+        for st in stmts:
+            if isinstance(st, Send):
+                out.append(st)
+                out.extend(self.step("s", st.channel, st.args, lowering))
+            elif isinstance(st, Receive) and not st.peek:
+                st, values = self.bound(st, lowering)
+                out.append(st)
+                out.extend(self.step("r", st.channel, values, lowering))
+            elif isinstance(st, If):
+                out.append(If(tuple((g, self.walk(b, lowering)) for g, b in st.branches),
+                              self.walk(st.otherwise, lowering), st.span))
+            elif isinstance(st, While):
+                out.append(While(st.cond, self.walk(st.body, lowering), st.span))
+            else:
+                out.append(st)
+        return tuple(out)
+
+    def bound(self, comm: Receive, lowering: _Lowering) -> tuple[Receive, tuple[Expr, ...]]:
+        """Return the receive with ``_`` bound to hidden scratch variables (when its
+        channel may be traced) and the values of the message's fields after it."""
+        if not self.may_touch("r", comm.channel, lowering):
+            return comm, ()
+        args: list[RecvArg] = []
+        values: list[Expr] = []
+        for k, a in enumerate(comm.args):
+            if isinstance(a, RecvMatch):
+                args.append(a)
+                values.append(a.value)
+            elif a.target is None:
+                name = f"_trace_field{k}"
+                if not any(v.name == name for v in lowering.globals):
+                    lowering.globals.append(Variable(name, INT, None, True, self.span))
+                target = Var(name, "global", a.span)
+                args.append(RecvBind(target, a.span))
+                values.append(target)
+            else:
+                args.append(a)
+                values.append(a.target)
+        return replace(comm, args=tuple(args)), tuple(values)
+
+    def may_touch(self, kind: str, chan: Expr, lowering: _Lowering) -> bool:
+        cid = lowering.static_channel_id(chan)
+        return bool(self.monitored(kind)) and (cid is None or cid in self.monitored(kind))
+
+    def step(self, kind: str, chan: Expr, values: tuple[Expr, ...],
+             lowering: _Lowering) -> tuple[Stmt, ...]:
+        """Return the statements that move the trace on operation ``kind`` of ``chan``
+        carrying ``values`` (nothing when ``chan`` is never traced for ``kind``)."""
+        if not self.may_touch(kind, chan, lowering):
+            return ()
+        span = self.span
+        cid = lowering.static_channel_id(chan)
+        ids = sorted(self.monitored(kind))
+        branches: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        for source, target, k, tid, fields in self.steps:
+            if k != kind or (cid is not None and cid != tid):
+                continue
+            cond: Expr = Binary("==", self.event, Const(source), span)
+            if cid is None:
+                cond = Binary("&&", cond, Binary("==", chan, Const(tid), span), span)
+            for value, want in zip(values, fields, strict=False):
+                if want is not None:
+                    cond = Binary("&&", cond, Binary("==", value, want, span), span)
+            if any(want is not None for want in fields[len(values):]):
+                continue  # compares a field the operation does not carry: no match
+            body: tuple[Stmt, ...] = (Assign(self.event, Const(target), span),)
+            if self.negated and target == self.end:
+                body += (AssertStmt(Const(0), "event_trace error (all events matched)", span),)
+            branches.append((cond, body))
+        miss: tuple[Stmt, ...]
+        if self.negated:
+            miss = (Assign(self.event, Const(self.dead), span),)
+        else:
+            miss = (AssertStmt(Const(0), "event_trace error (no matching event)", span),)
+        if cid is None:
+            traced: Expr = Binary("==", chan, Const(ids[0]), span)
+            for other in ids[1:]:
+                traced = Binary("||", traced, Binary("==", chan, Const(other), span), span)
+            miss = (If(((traced, miss),), (), span),)
+        if not branches:
+            return miss
+        return (If(tuple(branches), miss, span),)
+
+
+def _assigned_names(body: Tree) -> set[str]:
+    """Return the names ``body`` assigns to or receives into (first field only)."""
+    names: set[str] = set()
+    for t in body.iter_subtrees():
+        targets: list[Tree] = []
+        if t.data in ("assign", "incr", "decr") and isinstance(t.children[0], Tree):
+            targets.append(t.children[0])
+        elif t.data == "recv_args":
+            targets.extend(a for a in _subtrees(t) if a.data == "varref")
+        for ref in targets:
+            if ref.data == "varref":
+                names.add(str(_subtrees(ref)[0].children[0]))
+    return names
+
+
+def _receives_into_pid(body: Tree) -> bool:
+    """Return True if a receive in ``body`` binds ``_pid`` (``c?x(_pid)``)."""
+    for t in body.iter_subtrees():
+        if t.data == "recv_args":
+            for a in _subtrees(t):
+                if a.data == "varref" and len(_subtrees(a)) == 1 \
+                        and str(a.children[0].children[0]) == "_pid":
+                    return True
+    return False
+
+
+def _starts_with_jump(tree: Tree) -> bool:
+    """Return True if the first statement of ``tree`` is a ``break`` or ``goto``."""
+    while tree.data in ("block", "labeled"):
+        if tree.data == "labeled":
+            tree = tree.children[1]
+            continue
+        first = _first_step(tree.children[0])
+        if first is None:
+            return False
+        tree = first
+    return tree.data in ("break_stmt", "goto_stmt")
+
+
+def _as_block(tree: Tree) -> Tree:
+    """Return ``tree`` as a block (so a leading jump is lowered as an edge)."""
+    if tree.data == "block":
+        return tree
+    return Tree("block", [Tree("sequence", [tree], tree.meta)], tree.meta)
+
+
+def _labeled_skip(st: Tree) -> Tree:
+    """Return ``L: skip`` for the ``L:`` that closes a block (spin.y: ``NAME ':'``)."""
+    label = st.children[0]
+    skip = Tree("skip", [Token.new_borrow_pos("SKIP", "skip", label)], st.meta)
+    return Tree("labeled", [label, Tree("expr_stmt", [skip], st.meta)], st.meta)
 
 
 def _first_step(seq: Tree) -> Tree | None:

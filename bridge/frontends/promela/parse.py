@@ -84,27 +84,34 @@ def _raw_tokens(basic: BasicLexer, state: LexerState, pre: Preprocessed | None) 
 
 def _convert(tokens: list[Token]) -> list[Token]:
     """Classify names (PNAME/UNAME/INAME/IN) and switch on LTL mode inside ltl blocks."""
-    pnames: set[str] = set()
-    unames: set[str] = set()
-    inames: set[str] = set()
+    # name -> index of the token that declares it: SPIN's lexer knows a name as a
+    # proctype (typedef, inline) only once its declaration has been read, so an
+    # earlier use is a plain name (``byte shuttle`` before ``proctype shuttle``); ltl
+    # blocks are parsed at the end (DEFER_LTL) and see every proctype, and an inline
+    # body is lexed only where it is expanded, so it sees every declared name.
+    pnames: dict[str, int] = {}
+    unames: dict[str, int] = {}
+    inames: dict[str, int] = {}
     declaring: set[int] = set()
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if nxt.type != "NAME":
             continue
         if tok.type in ("PROCTYPE", "D_PROCTYPE"):
-            pnames.add(nxt.value)
+            pnames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
         elif tok.type == "TYPEDEF":
-            unames.add(nxt.value)
+            unames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
         elif tok.type == "INLINE":
-            inames.add(nxt.value)
+            inames.setdefault(nxt.value, i + 1)
             declaring.add(i + 1)
     out: list[Token] = []
     depth = 0
     ltl_depth: int | None = None  # brace depth of the ltl block's '{'
     pending_ltl = False
+    inline_depth: int | None = None  # brace depth of an inline body's '{'
+    pending_inline = False
     for_paren: int | None = None
     paren = 0
     i = 0
@@ -113,13 +120,19 @@ def _convert(tokens: list[Token]) -> list[Token]:
         t = tok.type
         if t == "LTL" and depth == 0:
             pending_ltl = True
+        elif t == "INLINE" and depth == 0:
+            pending_inline = True
         elif t == "LBRACE":
             depth += 1
             if pending_ltl:
                 ltl_depth, pending_ltl = depth, False
+            if pending_inline:
+                inline_depth, pending_inline = depth, False
         elif t == "RBRACE":
             if ltl_depth is not None and depth == ltl_depth:
                 ltl_depth = None
+            if inline_depth is not None and depth == inline_depth:
+                inline_depth = None
             depth -= 1
         elif t == "LPAR":
             paren += 1
@@ -130,11 +143,12 @@ def _convert(tokens: list[Token]) -> list[Token]:
                 for_paren = None
             paren -= 1
         if t == "NAME" and i not in declaring:
-            if tok.value in pnames:
+            late = (ltl_depth is not None and depth >= ltl_depth) or inline_depth is not None
+            if tok.value in pnames and (late or pnames[tok.value] < i):
                 tok = _new("PNAME", tok.value, tok)
-            elif tok.value in unames:
+            elif tok.value in unames and (late or unames[tok.value] < i):
                 tok = _new("UNAME", tok.value, tok)
-            elif tok.value in inames:
+            elif tok.value in inames and (late or inames[tok.value] < i):
                 tok = _new("INAME", tok.value, tok)
             elif tok.value == "in" and for_paren == paren:
                 tok = _new("IN", tok.value, tok)

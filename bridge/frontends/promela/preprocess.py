@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pcpp
 import pcpp.preprocessor
@@ -63,7 +64,7 @@ class Preprocessed:
             end_col = 0
         if hint:
             original = self._original_line(f, ln)
-            produced = self.text.split("\n")[line - 1] if 1 <= line <= len(self.origin) else None
+            produced = self._lines[line - 1] if 1 <= line <= len(self.origin) else None
             if original is not None and produced is not None and original != produced:
                 found = original.find(hint)
                 if found >= 0:
@@ -73,15 +74,100 @@ class Preprocessed:
         return Span(f, ln, col, ln, end_col)
 
     def _original_line(self, file: str, line: int) -> str | None:
-        text = self.sources.get(file)
-        if text is None:
-            return None
-        lines = text.split("\n")
+        lines = self._source_lines.get(file)
+        if lines is None:
+            text = self.sources.get(file)
+            if text is None:
+                return None
+            lines = self._source_lines[file] = text.split("\n")
         return lines[line - 1] if 1 <= line <= len(lines) else None
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def _source_lines(self) -> dict[str, list[str]]:
+        return {}
+
+
+def read_source(path: str) -> str:
+    """Return the text of a model file as SPIN's cpp sees it: UTF-8 or, failing that,
+    Latin-1 (cpp reads bytes; such bytes can only be in comments and strings), without
+    a leading byte-order mark (gcc skips it)."""
+    with open(path, "rb") as handle:
+        data = handle.read().removeprefix(b"\xef\xbb\xbf")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def _no_trigraphs(text: str) -> str:
     return text
+
+
+def blank_comments(text: str) -> str:
+    """Return ``text`` with every comment turned into blanks of the same shape.
+
+    gcc -E (SPIN's preprocessor) keeps every token on its source line and column, so
+    a comment that spans lines leaves its line breaks behind, and those end statements
+    in SPIN (``x = 1 /* ...\n... */ x = 2`` is two statements). pcpp would join the
+    lines instead, so comments are blanked here, before pcpp runs. A comment inside a
+    directive is one blank (the directive goes on past it, as in C) and its line
+    breaks follow the directive's end. Strings and character constants are skipped.
+    """
+    out: list[str] = []
+    i, n = 0, len(text)
+    line_start, directive, owed = True, False, 0
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            if directive and not (out and out[-1].endswith("\\")):
+                directive = False
+                out.append("\n" * (owed + 1))
+                owed = 0
+            else:
+                out.append(c)
+            line_start = True
+            i += 1
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n) if j < n and text[j] == c else j
+            out.append(text[i:j])
+            line_start, i = False, j
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                out.append(text[i:])  # unterminated: pcpp reports it
+                break
+            comment = text[i:end + 2]
+            if directive:
+                out.append(" ")
+                owed += comment.count("\n")
+            else:
+                out.append(re.sub(r"[^\n]", " ", comment))
+            i = end + 2
+            continue
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+            continue
+        if line_start and c == "#":
+            directive = True
+        if not c.isspace():
+            line_start = False
+        out.append(c)
+        i += 1
+    if owed:
+        out.append("\n" * owed)
+    return "".join(out)
 
 
 def _display_name(reported: str, path: str, base: str) -> str:
@@ -114,16 +200,12 @@ class _Preprocessor(pcpp.Preprocessor):
         self.return_code += 1
 
     def on_file_open(self, is_system_include: bool, includepath: str):  # type: ignore[no-untyped-def]
-        handle = super().on_file_open(is_system_include, includepath)
-        try:
-            text = handle.read()
-            handle.close()
-        except OSError:  # pragma: no cover - pcpp checked the path already
-            raise
+        # pcpp probes candidate paths with this: a missing one must raise OSError
+        text = read_source(includepath)  # as cpp reads it, bytes (pcpp's open is UTF-8)
         self.opened[includepath] = text
         self.opened[os.path.relpath(includepath)] = text
         self.opened[os.path.abspath(includepath)] = text
-        return io.StringIO(text)
+        return io.StringIO(blank_comments(text))
 
     def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):  # type: ignore[no-untyped-def]
         name = directive.value
@@ -150,8 +232,9 @@ def preprocess(
     directive, missing include) with the directive's file and line.
     """
     if text is None:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        text = read_source(path)
+    # a byte-order mark (read as UTF-8, or as Latin-1 by a caller), as gcc -E skips it
+    text = text.removeprefix("\ufeff").removeprefix("\xef\xbb\xbf")
     pp = _Preprocessor()
     base = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     pp.add_path(base)
@@ -164,7 +247,7 @@ def preprocess(
     saved = pcpp.preprocessor.trigraph
     pcpp.preprocessor.trigraph = _no_trigraphs
     try:
-        pp.parse(text, path)
+        pp.parse(blank_comments(text), path)
         out = io.StringIO()
         pp.write(out)
     finally:

@@ -1,3 +1,3 @@
 byte n;
-byte a[n];
+byte a[n + 1];
 active proctype P() { skip }

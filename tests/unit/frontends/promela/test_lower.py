@@ -299,3 +299,63 @@ def test_unsupported_constructs_are_rejected(text: str, message: str | None) -> 
     if message:
         assert isinstance(info.value, UnsupportedError)
         assert message in str(info.value)
+
+
+# ---------------------------------------------------------------------------------
+# SPIN 6.5.2 forms from issue 15 (each also a test model checked against pan)
+
+
+def test_receive_arguments_in_parentheses_are_one_flat_list() -> None:
+    p = proc("chan q = [1] of { byte, byte, byte };\nbyte a, b, c;\n"
+             "active proctype P() { q?(a, b, c); q?a(b, c); q?a, (b, c) }\n")
+    receives = [e.comm for e in p.edges if isinstance(e.comm, Receive)]
+    assert [len(r.args) for r in receives] == [3, 3, 3]
+
+
+def test_sibling_blocks_declare_two_variables() -> None:
+    p = proc("active proctype P() {\n  if\n  :: { byte k = 1; k++ }\n"
+             "  :: { byte k = 2; k-- }\n  fi\n}\n")
+    assert [v.name for v in p.locals] == ["k", "k__1"]
+
+
+def test_a_label_per_inline_expansion_and_gotos_stay_inside() -> None:
+    p = proc("byte n;\ninline f() { goto out; n++; out: skip }\n"
+             "active proctype P() { f(); f() }\n")
+    outs = [loc for loc in p.locations if "out" in loc.labels]
+    assert len(outs) == 2
+    jumps = [e for e in p.edges if e.text == "skip"]
+    assert {e.source for e in jumps} == {loc.id for loc in outs}
+
+
+def test_unless_at_an_option_start_pre_empts_the_siblings() -> None:
+    p = proc("byte x, y;\nactive proctype P() {\n  do\n  :: { x++ } unless { y == 1 }\n"
+             "  :: x > 2 -> break\n  od\n}\n")
+    sibling = next(e for e in p.edges if e.text == "x > 2")
+    # x > 2 && !(y == 1): the escape has priority over the other option too
+    assert isinstance(sibling.guard, Binary) and sibling.guard.op == "&&"
+    assert isinstance(sibling.guard.right, Unary) and sibling.guard.right.op == "!"
+
+
+def test_record_parameter_is_passed_field_by_field() -> None:
+    ts = system("typedef R { byte a; bool b };\nR g;\nproctype W(R r; byte k) { skip }\n"
+                "init { run W(g, 3) }\n")
+    assert ts.process("W").parameters == ("r.a", "r.b", "k")
+    run = next(s for e in ts.process(":init:").edges for s in e.effect if isinstance(s, Run))
+    assert len(run.args) == 3
+
+
+def test_trace_adds_the_event_variable_and_the_end_rule() -> None:
+    ts = system("chan c = [1] of { byte };\nactive proctype P() { c!1; c?_ }\n"
+                "trace { c!1; c?1 }\n")
+    assert any(v.name == "_event" for v in ts.globals)
+    assert ts.end_condition is not None
+    send = next(e for e in ts.process("P").edges if isinstance(e.comm, Send))
+    assert send.effect and isinstance(send.effect[0], If)
+
+
+def test_receive_with_fewer_arguments_reports_pans_error() -> None:
+    p = proc("chan q = [1] of { byte, byte };\nbyte a;\nactive proctype P() { q?a }\n")
+    edge = next(e for e in p.edges if isinstance(e.comm, Receive))
+    assert len(edge.comm.args) == 2
+    assert isinstance(edge.effect[0], AssertStmt)
+    assert "missing pars in receive" in edge.effect[0].text

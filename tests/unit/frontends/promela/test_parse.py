@@ -16,6 +16,9 @@ from bridge.diagnostics import ParseError
 from bridge.frontends.promela.parse import parse_promela
 from bridge.frontends.promela.preprocess import preprocess
 
+_RECV = ("chan q = [2] of {{ int, int, byte }};\nint a, b, c;\n"
+         "active proctype P() {{\n {}\n}}\n")
+
 SNIPPETS: list[tuple[str, str, bool]] = [
     ("newline_ends_assignment", "byte x;\nactive proctype P() {\n x = 1\n x = 2\n}\n", True),
     ("newline_inside_parens", "byte x;\nactive proctype P() {\n x = (1 +\n 2)\n x = 2\n}\n", True),
@@ -48,6 +51,29 @@ SNIPPETS: list[tuple[str, str, bool]] = [
     ("ltl_newlines", "byte x;\nactive proctype P() { x = 1 }\nltl p {\n [] (x <= 1)\n"
      " &&\n <> (x == 1)\n}\n", True),
     ("U_is_a_name_outside_ltl", "byte U;\nactive proctype P() { U = 1 }\n", True),
+    # spin.y rargs: any tail of a receive's arguments may be parenthesised
+    ("receive_in_parentheses", _RECV.format("q?(a, b, c)"), True),
+    ("receive_call_style", _RECV.format("q?a(b, c)"), True),
+    ("receive_tail_in_parentheses", _RECV.format("q?a, (b, c)"), True),
+    ("receive_nested_parentheses", _RECV.format("q??((a, b, c))"), True),
+    ("parenthesised_head_then_more", _RECV.format("q??((a, b), c)"), False),
+    ("peek_in_parentheses", _RECV.format("q?<(a, b, c)>"), True),
+    ("poll_in_parentheses", _RECV.format("q?[(1, -2, c)]"), True),
+    ("receive_eval_and_constants", _RECV.format("q?eval(a), -1, 'c'"), True),
+    ("parenthesised_middle_argument", _RECV.format("q?a, (b), c"), False),
+    # spin.y nlst: commas are optional in an mtype list
+    ("mtype_trailing_comma", "mtype = { a, b, };\nactive proctype P() { skip }\n", True),
+    ("mtype_without_commas", "mtype = { a b\n c };\nactive proctype P() { skip }\n", True),
+    ("mtype_leading_comma", "mtype = { , a };\nactive proctype P() { skip }\n", False),
+    # spin.y: NAME ':' alone is a label on an implied skip
+    ("label_closes_body", "active proctype P() {\n goto done;\ndone:\n}\n", True),
+    # SPIN's lexer knows a proctype/inline name only after its declaration, but an
+    # inline body is read where it is expanded
+    ("variable_named_like_a_later_proctype", "active proctype P() {\n byte w;\n w = 1\n}\n"
+     "proctype w() { skip }\n", True),
+    ("inline_calls_a_later_inline", "byte x;\ninline f() { g() }\ninline g() { x++ }\n"
+     "active proctype P() { f() }\n", True),
+    ("label_closes_block", "active proctype P() {\n { skip; L: }\n skip\n}\n", True),
 ]
 
 

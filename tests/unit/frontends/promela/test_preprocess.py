@@ -96,3 +96,71 @@ def test_columns_on_macro_expanded_lines_point_into_the_original(tmp_path: Path)
         load_promela(str(model))
     span = info.value.diagnostics[0].span
     assert (span.line, span.col, span.end_col) == (4, 18, 20)
+
+
+# ---------------------------------------------------------------------------------
+# Files as SPIN's cpp reads them (each case checked against spin -a when installed)
+
+_SPIN_FILES: list[tuple[str, dict[str, bytes], bool]] = [
+    # a comment over two lines leaves a line break, which ends the statement
+    ("comment_ends_statement", {"m.pml": b"byte x;\nactive proctype P() {\n  x = 1 /* a\n"
+                                          b"  b */ x = 2\n}\n"}, True),
+    # ... so an operator after it starts a new (bad) statement, as in SPIN
+    ("comment_then_operator", {"m.pml": b"byte x;\nactive proctype P() {\n  x = 1 /* a\n"
+                                         b"  b */ + 2\n}\n"}, False),
+    ("comment_in_define", {"m.pml": b"#define N 2 /* two\n lines */\n"
+                                     b"byte x = N;\nactive proctype P() { x = 1 }\n"}, True),
+    ("byte_order_mark", {"m.pml": b"\xef\xbb\xbfbyte x;\nactive proctype P() { x = 1 }\n"}, True),
+    ("latin1_comment", {"m.pml": b"/* caf\xe9 */\nbyte x;\nactive proctype P() { x = 1 }\n"},
+     True),
+    ("latin1_include_with_bom", {
+        "inc.h": b"\xef\xbb\xbf/* \xe9t\xe9 */\nbyte y;\n",
+        "m.pml": b'#include "inc.h"\nactive proctype P() { y = 1 }\n'}, True),
+    ("crlf_line_ends", {"m.pml": b"byte x;\r\nactive proctype P() {\r\n  x = 1\r\n  x = 2\r\n}\r\n"},
+     True),
+]
+
+
+def _bridge_loads(directory: Path) -> bool:
+    from bridge.api import load_model
+    from bridge.diagnostics import SourceError
+
+    try:
+        load_model(str(directory / "m.pml"))
+    except SourceError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name,files,accepted", _SPIN_FILES, ids=[c[0] for c in _SPIN_FILES])
+def test_files_load_as_spin_reads_them(name: str, files: dict[str, bytes], accepted: bool,
+                                        tmp_path: Path) -> None:
+    for file, data in files.items():
+        (tmp_path / file).write_bytes(data)
+    assert _bridge_loads(tmp_path) == accepted
+
+
+@pytest.mark.spin
+@pytest.mark.parametrize("name,files,accepted", _SPIN_FILES, ids=[c[0] for c in _SPIN_FILES])
+def test_file_table_matches_installed_spin(name: str, files: dict[str, bytes], accepted: bool,
+                                           tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("spin") is None:
+        pytest.skip("spin is not installed")
+    for file, data in files.items():
+        (tmp_path / file).write_bytes(data)
+    done = subprocess.run(["spin", "-a", "m.pml"], cwd=tmp_path, capture_output=True,
+                          text=True, errors="replace", timeout=60)
+    assert (done.returncode == 0 and "Error" not in done.stdout) == accepted, done.stdout
+
+
+def test_blanked_comments_keep_lines_and_columns() -> None:
+    from bridge.frontends.promela.preprocess import blank_comments
+
+    text = 'x = 1 /* a\nb */ y // z\n"/* no */" \'/\'\n#define A 1 /* c\nd */ + 2\ne\n'
+    out = blank_comments(text)
+    assert out.split("\n")[:3] == ["x = 1     ", "     y     ", '"/* no */" \'/\'']
+    # in a directive the comment is one blank and its line break follows the directive
+    assert out.split("\n")[3:] == ["#define A 1   + 2", "", "e", ""]

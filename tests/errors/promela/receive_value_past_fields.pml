@@ -1,5 +1,5 @@
 chan q = [1] of { byte };
-byte a, b;
+byte a;
 active proctype P() {
-  q?a,b
+  q?a,5
 }

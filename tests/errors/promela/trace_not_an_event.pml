@@ -1,0 +1,6 @@
+chan q = [1] of { byte };
+active proctype P() { q!1 }
+trace {
+  q!1;
+  skip
+}
