@@ -1,29 +1,53 @@
 """Emit CSP# (PAT 3.5) from the IR of a Promela model: ``emit_csp`` returns the text.
 
-One CSP# process per control location of each instance (``P0_L3() = [g] e{...} ->
-P0_L4() [] ...;``), locals as globals ``i<i>_x``, the instances interleaved (``|||``);
-each edge is one event ``<process>_<instance>_e<edge>`` whose block carries its
-effects, so one IR step is one PAT step and the reachable behaviour is the same. A
-buffered or rendezvous channel becomes ``channel c k;`` with ``c!v{...}`` and
-``c?m0{x = m0; ...}``. Promela's C remainder ``%`` is written ``a - (a / b) * b`` (PAT's
-``%`` is a non-negative modulo, cspsharp.md section 4); stores into ``byte``/``short``/
-``bit``/``unsigned`` wrap explicitly. ``assert(c)`` sets the hidden flag
-``bridge_failed``; the safety check is then ``reaches bridge_assertion_failed``, which
-PAT reports *valid* exactly when an assertion can fail (the comment in the output says
-so).
+The output is a guarded-command program, one CSP# process per Promela instance, all
+interleaved (``|||``), so that one step of the model is one step of PAT:
 
-Constructs CSP# lacks are refused with ``UnsupportedError`` naming the construct and its
-source position: atomic sequences, ``run``, ``timeout``, ``_last``, ``_nr_pr``,
-``np_``, channel variables, sorted send, random or peeking receive, polls, channel
-queries, conditional expressions and Boolean values used as numbers, remote variable
-references, ``else`` next to channel operations.
+* every variable is a CSP# global (``g_x`` for a global, ``<Proc><k>_x`` for a local of
+  instance ``k``), Promela booleans are 0/1 integers, multi-dimensional arrays are
+  flattened; the control location of instance ``k`` is the variable ``bridge_pc<k>``
+  (-1 while the instance is dead or not yet started);
+* instance ``k`` is ``<Proc><k>(m) = ([pc == src && guard] <Proc><k>_e<n>{effect;
+  pc = tgt} -> <Proc><k>(m)) [] ...``, one option per edge of the IR;
+* buffered channels live in the arrays ``bridge_len``/``bridge_buf`` (so ``len``,
+  ``full``, polls, ``??``, ``!!`` and ``?<>`` are expressions and blocks); a rendezvous
+  of send edge ``e`` of instance ``i`` with receive edge ``f`` of instance ``j`` is a
+  CSP# synchronous channel of its own, so PAT sees one step shared by both processes;
+* ``run P(...)`` starts a slot of ``P``'s pool (plan.py), a process dies as in SPIN
+  (youngest first, a step of its own), ``_pid``, ``_nr_pr`` and ``_last`` are
+  variables, and Promela's atomicity is a guard: while the instance in
+  ``bridge_excl`` can move, only steps it takes part in are offered;
+* ``else`` and ``timeout`` are guards over the enabledness of the other options;
+* ``assert`` and the model errors SPIN reports (a blocking channel operation inside
+  ``d_step``, an invalid channel, too many processes) set ``bridge_failed``, after
+  which nothing moves.
+
+The Promela safety check (assertions and invalid end states) becomes ``#assert
+BridgeSystem(1) deadlockfree``: with ``m == 1`` a failed assertion stops every process
+and an instance at an end state may terminate (``Skip``), so the only deadlocks are
+PAT's image of SPIN's invalid end states and failed assertions. LTL properties are
+checked on ``BridgeSystem(0)``, where no instance terminates (a blocked run stutters,
+as in SPIN) and a failed assertion does not stop the model (as ``pan -A``): the safety
+assertion reports it. ``BridgeSystem(0)`` has exactly the states and transitions of
+the native engine's state space of the Promela model. The README ("translate --to
+csp") lists what is refused and where PAT's view differs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-from bridge.backends.spin.promela_text import fold, sanitize
+from bridge.backends.csp.plan import (
+    TOP,
+    ChannelFlow,
+    Plan,
+    iter_statements,
+    make_plan,
+    run_bounds,
+)
+from bridge.backends.spin.promela_text import sanitize
 from bridge.diagnostics import Span, UnsupportedError
 from bridge.ir.expr import (
     AssertStmt,
@@ -41,6 +65,7 @@ from bridge.ir.expr import (
     LocalVar,
     Print,
     Receive,
+    RecvArg,
     RecvBind,
     RecvMatch,
     RemoteLabel,
@@ -53,15 +78,7 @@ from bridge.ir.expr import (
     While,
     iter_subexpressions,
 )
-from bridge.ir.model import (
-    Composition,
-    Edge,
-    InstanceRef,
-    Interleave,
-    Parallel,
-    Process,
-    TransitionSystem,
-)
+from bridge.ir.model import Edge, SourceLanguage, TransitionSystem
 from bridge.ir.property import (
     Ltl,
     LtlBinary,
@@ -72,428 +89,1680 @@ from bridge.ir.property import (
     Property,
     PropertyKind,
 )
-from bridge.ir.types import ArrayType, BoolType, IntType, Overflow, Type
+from bridge.ir.types import ArrayType, BoolType, ChanType, IntType, Overflow, Type
 
-_BOOLEAN_OPS = frozenset({"&&", "||", "xor", "==", "!=", "<", "<=", ">", ">="})
-_WRAP = {"byte": (0, 256), "bit": (0, 2), "short": (-(2**15), 2**16), "pid": (0, 256)}
+__all__ = ["emit_csp", "unbounded_runs"]
 
-
-def _instances(node: Composition) -> list[int]:
-    """Return the instance ids below a composition node, left to right."""
-    out: list[int] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, InstanceRef):
-            out.append(n.instance)
-        elif isinstance(n, Interleave | Parallel):
-            stack.extend(reversed(n.children))
-    return out
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_LOGICAL = frozenset({"&&", "||", "xor"})
+_BOOL_QUERIES = frozenset({"empty", "nempty", "full", "nfull"})
+MAX_ALTERNATIVES = 64  # cases of one expression (conditional expressions, remote refs)
+MAX_PAIRS = 20000  # rendezvous pairs (one CSP# channel each)
 
 
 def _refuse(span: Span | None, construct: str) -> UnsupportedError:
     return UnsupportedError.at(span, f"CSP# has no equivalent of {construct}")
 
 
-class _Writer:
-    """Expressions and statements of one instance (``instance`` None: global scope)."""
+def unbounded_runs(system: TransitionSystem) -> list[str]:
+    """Return the proctypes whose ``run`` statements may execute without a bound that
+    the control graphs show; ``emit_csp`` needs a pool size for each of them."""
+    return sorted(name for name, n in run_bounds(system).items() if n < 0)
 
-    def __init__(self, emitter: _CspEmitter, instance: int | None) -> None:
-        self.emitter = emitter
-        self.instance = instance
 
-    def name(self, v: Var) -> str:
-        if v.scope == "global":
-            if v.name in self.emitter.channels:
-                raise _refuse(v.span, f"the channel '{v.name}' used as a value")
-            return "g_" + sanitize(v.name)
-        if v.scope == "block":
-            return "b_" + sanitize(v.name)
-        if self.instance is None:
-            raise UnsupportedError.at(v.span, f"local '{v.name}' outside its process")
-        return f"i{self.instance}_{sanitize(v.name)}"
+# ---------------------------------------------------------------------------------
+# Alternatives: an expression with cases (a conditional expression, a remote reference
+# through a pid) is a list of (conditions, value) pairs; a Boolean context joins them
+# with ||, a statement becomes an if-chain. CSP# has no conditional expression.
 
-    def type_of(self, e: Expr) -> Type | None:
-        if isinstance(e, Var):
-            if e.scope == "global":
-                return self.emitter.global_types.get(e.name)
-            if self.instance is not None:
-                return self.emitter.local_types.get((self.instance, e.name))
-            return None
-        if isinstance(e, Index):
-            t = self.type_of(e.base)
-            return t.element if isinstance(t, ArrayType) else None
+
+@dataclass(frozen=True, slots=True)
+class Alts:
+    """Cases of a value: each ``(conditions, text)``; ``exhaustive`` when one case
+    always applies (otherwise no case applying is a model error in Promela)."""
+
+    cases: tuple[tuple[tuple[str, ...], str], ...]
+    exhaustive: bool = True
+
+    @staticmethod
+    def one(text: str) -> Alts:
+        return Alts(((((), text)),))
+
+    @property
+    def simple(self) -> str | None:
+        if len(self.cases) == 1 and not self.cases[0][0] and self.exhaustive:
+            return self.cases[0][1]
         return None
 
-    def is_bool(self, e: Expr) -> bool:
-        if isinstance(e, Binary):
-            return e.op in _BOOLEAN_OPS
-        if isinstance(e, Unary):
-            return e.op == "!"
-        if isinstance(e, Const):
-            return isinstance(e.value, bool)
-        if isinstance(e, RemoteLabel):
-            return True
-        return isinstance(self.type_of(e), BoolType)
 
-    def cond(self, e: Expr) -> str:
-        """Return ``e`` as a CSP# Boolean."""
-        text = self.expr(e)
-        return text if self.is_bool(e) else f"({text} != 0)"
-
-    def num(self, e: Expr) -> str:
-        """Return ``e`` as a CSP# integer (a Boolean there has no numeric form)."""
-        if self.is_bool(e) and not isinstance(self.type_of(e), BoolType):
-            raise _refuse(e.span, "a Boolean value used as a number")
-        return self.expr(e)
-
-    def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            if isinstance(e.value, bool):
-                return "true" if e.value else "false"
-            return str(e.value) if e.value >= 0 else f"({e.value})"
-        if isinstance(e, Var):
-            return self.name(e)
-        if isinstance(e, Index):
-            base, indices = e, []
-            while isinstance(base, Index):
-                indices.append(base.index)
-                base = base.base
-            if not isinstance(base, Var):
-                raise _refuse(e.span, "indexing this expression")
-            return self.name(base) + "".join(f"[{self.num(i)}]" for i in reversed(indices))
-        if isinstance(e, Unary):
-            if e.op == "!":
-                return f"!({self.cond(e.operand)})"
-            if e.op == "-":
-                return f"(-{self.num(e.operand)})"
-            raise _refuse(e.span, f"the operator '{e.op}'")
-        if isinstance(e, Binary):
-            if e.op in ("&&", "||"):
-                return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
-            if e.op == "xor":
-                return f"({self.cond(e.left)} != {self.cond(e.right)})"
-            if e.op in ("==", "!=") and self.is_bool(e.left) and self.is_bool(e.right):
-                return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
-            a, b = self.num(e.left), self.num(e.right)
-            if e.op == "%":
-                return f"({a} - ({a} / {b}) * {b})"
-            if e.op == "mod":
-                return f"({a} % {b})"
-            if e.op in ("<<", ">>", "&", "|", "^"):
-                raise _refuse(e.span, f"the bitwise operator '{e.op}' on integers")
-            return f"({a} {e.op} {b})"
-        if isinstance(e, Conditional):
-            raise _refuse(e.span, "the conditional expression (c -> a : b)")
-        if isinstance(e, ChanQuery | ChanPoll):
-            raise _refuse(e.span, "a channel query or poll in an expression")
-        if isinstance(e, RemoteVar):
-            raise _refuse(e.span, f"the remote reference {e.proctype}:{e.name}")
-        if isinstance(e, RemoteLabel):
-            return self.emitter.remote_label(e)
-        if isinstance(e, Builtin):
-            if e.name == "_pid" and self.instance is not None:
-                return str(self.instance)
-            raise _refuse(e.span, f"'{e.name}'")
-        if isinstance(e, ElseGuard):
-            raise _refuse(e.span, "'else' here")
-        raise _refuse(None, type(e).__name__)
-
-    def store(self, target: Expr, value: str, span: Span | None) -> list[str]:
-        t = self.type_of(target)
-        text = self.expr(target)
-        if isinstance(t, IntType) and t.overflow is Overflow.WRAP:
-            if t.name in _WRAP:
-                lo, size = _WRAP[t.name]
-                value = f"{value} % {size}" if lo == 0 else f"(({value} - ({lo})) % {size}) + ({lo})"
-            elif t.name.startswith("unsigned:"):
-                value = f"{value} % {2 ** int(t.name.split(':')[1])}"
-        return [f"{text} = {value};"]
-
-    def stmt(self, s: Stmt) -> list[str]:
-        if isinstance(s, Assign):
-            t = self.type_of(s.target)
-            if isinstance(t, BoolType) or not self.is_bool(s.value):
-                value = self.cond(s.value) if isinstance(t, BoolType) else self.num(s.value)
-                return self.store(s.target, value, s.span)
-            target = self.expr(s.target)
-            return [f"if ({self.cond(s.value)}) {{ {target} = 1; }} else {{ {target} = 0; }}"]
-        if isinstance(s, If):
-            out = ""
-            for k, (c, body) in enumerate(s.branches):
-                out += ("if" if k == 0 else " else if") + f" ({self.cond(c)}) {{ {self.block(body)} }}"
-            if s.otherwise:
-                out += f" else {{ {self.block(s.otherwise)} }}"
-            return [out]
-        if isinstance(s, While):
-            return [f"while ({self.cond(s.cond)}) {{ {self.block(s.body)} }}"]
-        if isinstance(s, LocalVar):
-            init = "0" if s.init is None or isinstance(s.init, tuple) else self.num(s.init)
-            if isinstance(s.init, tuple):
-                raise _refuse(s.span, "an array block variable")
-            return [f"var b_{sanitize(s.name)} = {init};"]
-        if isinstance(s, AssertStmt):
-            self.emitter.uses_assert = True
-            return [f"if (!({self.cond(s.cond)})) {{ bridge_failed = 1; }}"]
-        if isinstance(s, Print):
-            return []
-        if isinstance(s, Run):
-            raise _refuse(s.span, f"'run {s.proctype}' (dynamic process creation)")
-        if isinstance(s, Send | Receive):
-            raise _refuse(s.span, "a channel operation inside d_step/atomic")
-        raise _refuse(None, type(s).__name__)
-
-    def block(self, body: Sequence[Stmt]) -> str:
-        return " ".join(line for s in body for line in self.stmt(s))
+def _product(parts: Sequence[Alts], span: Span | None) -> list[tuple[tuple[str, ...], list[str]]]:
+    out: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
+    for p in parts:
+        out = [(c1 + c2, [*v1, v2]) for c1, v1 in out for c2, v2 in p.cases]
+        if len(out) > MAX_ALTERNATIVES:
+            raise _refuse(span, "an expression with this many cases (conditional "
+                          "expressions or remote references through a pid)")
+    return out
 
 
-class _CspEmitter:
-    def __init__(self, system: TransitionSystem) -> None:
-        self.system = system
-        self.channels = {c.name: c for c in system.channels}
-        self.global_types = {v.name: v.type for v in system.globals}
-        self.local_types: dict[tuple[int, str], Type] = {}
-        self.uses_assert = False
-        self.needs_pc: set[int] = set()
-        for i, inst in enumerate(system.instances):
-            process = system.process(inst.process)
-            for v in process.locals:
-                self.local_types[(i, v.name)] = v.type
-
-    def remote_label(self, e: RemoteLabel) -> str:
-        ids = [i for i, inst in enumerate(self.system.instances) if inst.process == e.proctype]
-        value = fold(e.pid) if e.pid is not None else (ids[0] if len(ids) == 1 else None)
-        if value is None or value not in ids:
-            raise _refuse(e.span, f"the remote reference {e.proctype}[...]@{e.label} "
-                          "with a pid that is not a constant")
-        self.needs_pc.add(value)
-        process = self.system.process(e.proctype)
-        locs = [loc.id for loc in process.locations if e.label in loc.labels]
-        return "(" + " || ".join(f"pc{value} == {lid}" for lid in locs) + ")" if locs else "false"
-
-    def check(self) -> None:
-        stack = [self.system.composition] if self.system.composition is not None else []
-        while stack:
-            node = stack.pop()
-            if isinstance(node, Parallel):
-                # the emitted events are per edge (renamed), so no barrier would sync
-                first = next((i for i in _instances(node)), None)
-                span = self.system.instances[first].span if first is not None else None
-                raise UnsupportedError.at(
-                    span, "the alphabetised parallel composition '||' (barrier "
-                    "synchronisation) is not written back: translate the original model")
-            if isinstance(node, Interleave):
-                stack.extend(node.children)
-        for i, inst in enumerate(self.system.instances):
-            process = self.system.process(inst.process)
-            if process.channels:
-                raise _refuse(process.channels[0].span, "a process-local channel")
-            for loc in process.locations:
-                if loc.atomic:
-                    raise _refuse(loc.span or process.span,
-                                  f"the atomic sequence in {process.name} (location {loc.id})")
-            del i
-
-    def declarations(self) -> list[str]:
-        out: list[str] = []
-        w = _Writer(self, None)
-        for v in self.system.globals:
-            out.append(self._var("g_" + sanitize(v.name), v.type, v.init, w, v.hidden, v.span))
-        for c in self.system.channels:
-            out.append(f"channel g_{sanitize(c.name)} {c.capacity};")
-        for i, inst in enumerate(self.system.instances):
-            process = self.system.process(inst.process)
-            args = dict(zip(process.parameters, inst.arguments, strict=False))
-            names = {v.name for v in process.locals}
-            for p in process.parameters:
-                if p not in names:
-                    value = fold(args[p]) if p in args else 0
-                    if value is None:
-                        raise _refuse(inst.span, f"the non-constant argument of '{p}'")
-                    out.append(f"var i{i}_{sanitize(p)} = {value};")
-            for v in process.locals:
-                init = v.init if v.init is not None or v.name not in args else args[v.name]
-                out.append(self._var(f"i{i}_{sanitize(v.name)}", v.type, init,
-                                     _Writer(self, i), v.hidden, v.span))
-        return out
-
-    def _var(self, name: str, t: Type, init, w: _Writer, hidden: bool,  # noqa: ANN001
-             span: Span | None) -> str:
-        keyword = "hvar" if hidden else "var"
-        if isinstance(t, ArrayType):
-            dims = []
-            inner: Type = t
-            while isinstance(inner, ArrayType):
-                dims.append(inner.length)
-                inner = inner.element
-            size = "".join(f"[{d}]" for d in dims)
-            if init is None:
-                return f"{keyword} {name}{size};"
-            values = init if isinstance(init, tuple) else (init,) * _product(dims)
-            return f"{keyword} {name}{size} = [{', '.join(_const(v, span) for v in values)}];"
-        if init is None:
-            return f"{keyword} {name} = {'false' if isinstance(t, BoolType) else '0'};"
-        if isinstance(init, tuple):
-            raise _refuse(span, "an array initialiser for a scalar")
-        return f"{keyword} {name} = {_const(init, span, isinstance(t, BoolType))};"
-
-    def processes(self) -> tuple[list[str], list[str]]:
-        out: list[str] = []
-        roots: list[str] = []
-        for i, inst in enumerate(self.system.instances):
-            process = self.system.process(inst.process)
-            w = _Writer(self, i)
-            prefix = f"{sanitize(process.name)}{i}"
-            roots.append(f"{prefix}_L{process.initial}()")
-            for loc in process.locations:
-                options = [self._edge(prefix, i, k, e, process, w)
-                           for k, e in enumerate(process.edges) if e.source == loc.id]
-                if options:
-                    body = " [] ".join(options)
-                elif loc.terminal:
-                    body = "Skip"
-                else:
-                    body = "Stop"
-                out.append(f"{prefix}_L{loc.id}() = {body};")
-        return out, roots
-
-    def _edge(self, prefix: str, i: int, k: int, e: Edge, process: Process, w: _Writer) -> str:
-        event = f"{prefix}_e{k}"
-        guard = ""
-        if isinstance(e.guard, ElseGuard):
-            siblings = [s for s in process.edges if s.source == e.source and s is not e]
-            if any(s.comm is not None for s in siblings):
-                raise _refuse(e.span, "'else' beside a channel operation")
-            conds = [w.cond(s.guard) for s in siblings if s.guard is not None
-                     and not isinstance(s.guard, ElseGuard)]
-            if len(conds) < len(siblings):
-                guard = "[false] "
-            elif conds:
-                guard = f"[!({' || '.join(conds)})] "
-        elif e.guard is not None:
-            guard = f"[{w.cond(e.guard)}] "
-        body = [line for s in e.effect for line in w.stmt(s)]
-        if i in self.needs_pc or self._pc_wanted(i):
-            body.append(f"pc{i} = {e.target};")
-        target = f"{prefix}_L{e.target}()"
-        if e.comm is None:
-            block = "{" + " ".join(body) + "}" if body else ""
-            return f"({guard}{event}{block} -> {target})"
-        comm = e.comm
-        ch = comm.channel
-        if not (isinstance(ch, Var) and ch.scope == "global" and ch.name in self.channels):
-            raise _refuse(comm.span or e.span, "a channel operation on a channel variable")
-        name = "g_" + sanitize(ch.name)
-        if isinstance(comm, Send):
-            if comm.sorted:
-                raise _refuse(comm.span, "the sorted send '!!'")
-            values = ".".join(w.num(a) for a in comm.args)
-            block = "{" + " ".join(body) + "}" if body else ""
-            return f"({guard}{name}!{values}{block} -> {target})"
-        if comm.random or comm.peek:
-            raise _refuse(comm.span, "the random or peeking receive (?? / ?<>)")
-        fields: list[str] = []
-        binds: list[str] = []
-        for n, arg in enumerate(comm.args):
-            if isinstance(arg, RecvMatch):
-                value = fold(arg.value)
-                if value is None:
-                    raise _refuse(arg.span or comm.span, "matching a received field with eval()")
-                fields.append(str(value))
-            else:
-                fields.append(f"m{n}")
-                if isinstance(arg, RecvBind) and arg.target is not None:
-                    binds += w.store(arg.target, f"m{n}", arg.span)
-        all_body = binds + body
-        block = "{" + " ".join(all_body) + "}" if all_body else ""
-        return f"({guard}{name}?{'.'.join(fields)}{block} -> {target})"
-
-    def _pc_wanted(self, i: int) -> bool:
-        return i in self.needs_pc
-
-    def properties(self, props: Sequence[Property], root: str) -> list[str]:
-        out: list[str] = []
-        defines: dict[str, str] = {}
-        w = _Writer(self, None)
-
-        def atom(a: LtlState) -> str:
-            text = w.cond(a.expr)
-            if text not in defines:
-                defines[text] = f"bridge_p{len(defines)}"
-                out.append(f"#define {defines[text]} {text};")
-            return defines[text]
-
-        def ltl(f: Ltl) -> str:
-            if isinstance(f, LtlConst):
-                return "true" if f.value else "false"
-            if isinstance(f, LtlState):
-                return atom(f)
-            if isinstance(f, LtlEvent):
-                raise _refuse(f.span, f"the event atom '{f.name}' of a Promela formula")
-            if isinstance(f, LtlUnary):
-                op = {"G": "[]", "F": "<>", "X": "X", "!": "!"}[f.op]
-                return f"{op}({ltl(f.operand)})"
-            if isinstance(f, LtlBinary):
-                op = {"W": None}.get(f.op, f.op)
-                if op is None:
-                    a, b = ltl(f.left), ltl(f.right)
-                    return f"(([]({a})) || (({a}) U ({b})))"
-                return f"(({ltl(f.left)}) {op} ({ltl(f.right)}))"
-            raise _refuse(None, type(f).__name__)
-
-        for p in props:
-            if p.kind is PropertyKind.LTL and p.formula is not None:
-                out.append(f"#assert {root} |= {ltl(p.formula)};")
-            elif p.kind is PropertyKind.SAFETY:
-                ends = [loc for inst in self.system.instances
-                        for loc in self.system.process(inst.process).locations
-                        if loc.end and not loc.terminal]
-                if self.uses_assert:
-                    out.append("// 'valid' below means an assertion CAN FAIL (Promela assert)")
-                    out.append("#define bridge_assertion_failed bridge_failed == 1;")
-                    out.append(f"#assert {root} reaches bridge_assertion_failed;")
-                if ends:
-                    out.append("// deadlockfree omitted: Promela end labels make some blocked "
-                               "states valid, which CSP# cannot express")
-                else:
-                    out.append(f"#assert {root} deadlockfree;")
-            elif p.kind is PropertyKind.INVARIANT and p.condition is not None:
-                out.append(f"#assert {root} |= []{atom(LtlState(p.condition, ''))};")
-            elif p.kind is PropertyKind.DEADLOCK_FREE:
-                out.append(f"#assert {root} deadlockfree;")
-            else:
-                raise _refuse(p.span, f"the property kind '{p.kind.value}'")
-        return out
+def _combine(parts: Sequence[Alts], fn: Callable[[list[str]], str], span: Span | None) -> Alts:
+    cases = tuple((c, fn(v)) for c, v in _product(parts, span))
+    return Alts(cases, all(p.exhaustive for p in parts))
 
 
-def _product(dims: Sequence[int]) -> int:
+def _conj(items: Sequence[str]) -> str:
+    items = [x for x in items if x and x != "true"]
+    if any(x == "false" for x in items):
+        return "false"
+    if not items:
+        return "true"
+    return items[0] if len(items) == 1 else "(" + " && ".join(items) + ")"
+
+
+def _disj(items: Sequence[str]) -> str:
+    items = [x for x in items if x and x != "false"]
+    if any(x == "true" for x in items):
+        return "true"
+    if not items:
+        return "false"
+    return items[0] if len(items) == 1 else "(" + " || ".join(items) + ")"
+
+
+def _neg(text: str) -> str:
+    if text == "true":
+        return "false"
+    if text == "false":
+        return "true"
+    return f"!{text}" if _enclosed(text) else f"!({text})"
+
+
+def _enclosed(text: str) -> bool:
+    """Return True if ``text`` is one parenthesised group."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for n, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and n < len(text) - 1:
+            return False
+    return True
+
+
+def _bool_of(a: Alts) -> str:
+    """Join Boolean cases into one condition."""
+    return _disj([_conj([*c, v]) for c, v in a.cases])
+
+
+def _dims(t: Type) -> tuple[list[int], Type]:
+    dims: list[int] = []
+    while isinstance(t, ArrayType):
+        dims.append(t.length)
+        t = t.element
+    return dims, t
+
+
+def _size(dims: Sequence[int]) -> int:
     n = 1
     for d in dims:
         n *= d
     return n
 
 
-def _const(e: Expr, span: Span | None, as_bool: bool = False) -> str:
-    value = fold(e)
-    if value is None:
-        raise _refuse(span, "a non-constant initial value")
-    if as_bool:
-        return "true" if value else "false"
-    return str(value)
+def _wrap(value: str, t: Type | None) -> str:
+    """Return ``value`` as stored into a variable of type ``t`` (Promela truncation;
+    PAT's ``%`` is the non-negative modulo). 32-bit ``int`` is not wrapped (README)."""
+    literal = value.strip("()")
+    if literal.lstrip("-").isdigit() and literal.count("-") <= 1:
+        return _int_text(_wrap_const(int(literal), t))
+    if isinstance(t, BoolType):
+        return f"({value}) % 2"
+    if isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None \
+            and t.hi is not None and t.name != "int":
+        width = t.hi - t.lo + 1
+        if t.lo == 0:
+            return f"({value}) % {width}"
+        return f"((({value}) - ({t.lo})) % {width}) + ({t.lo})"
+    return value
 
 
-def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = None) -> str:
-    """Return CSP# text for ``system`` (a Promela-derived IR) with its properties.
+def _wrap_const(v: int, t: Type | None) -> int:
+    if isinstance(t, BoolType):
+        return v & 1
+    if isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None \
+            and t.hi is not None and t.name != "int":
+        width = t.hi - t.lo + 1
+        return (v - t.lo) % width + t.lo
+    return v
 
-    Raises ``UnsupportedError`` naming the first construct CSP# lacks (module doc).
-    """
-    emitter = _CspEmitter(system)
-    emitter.check()
-    # Remote labels in properties need pc variables: find them before the processes.
-    props = list(properties if properties is not None else system.properties)
+
+def _int_text(v: int) -> str:
+    return str(v) if v >= 0 else f"({v})"
+
+
+# ---------------------------------------------------------------------------------
+# Initial values (CSP# declarations take constants: fold with the initial state)
+
+
+_NONE = object()
+
+
+def _c_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _apply(op: str, a: int, b: int) -> int | None:
+    if op in ("/", "%", "mod") and b == 0:
+        return None
+    table: dict[str, Callable[[int, int], int]] = {
+        "+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+        "/": _c_div, "%": lambda x, y: x - y * _c_div(x, y), "mod": lambda x, y: x % y,
+        "<<": lambda x, y: x << y, ">>": lambda x, y: x >> y, "&": lambda x, y: x & y,
+        "|": lambda x, y: x | y, "^": lambda x, y: x ^ y,
+        "&&": lambda x, y: int(bool(x) and bool(y)), "||": lambda x, y: int(bool(x) or bool(y)),
+        "xor": lambda x, y: int(bool(x) != bool(y)),
+        "==": lambda x, y: int(x == y), "!=": lambda x, y: int(x != y),
+        "<": lambda x, y: int(x < y), "<=": lambda x, y: int(x <= y),
+        ">": lambda x, y: int(x > y), ">=": lambda x, y: int(x >= y),
+    }
+    if op in ("<<", ">>") and not 0 <= b < 64:
+        return None
+    return table[op](a, b) if op in table else None
+
+
+# ---------------------------------------------------------------------------------
+# The emitter
+
+
+@dataclass(slots=True)
+class _Pair:
+    """A rendezvous: send edge ``e`` of instance ``i`` with receive edge ``f`` of ``j``."""
+
+    i: int
+    e: int
+    j: int
+    f: int
+    name: str
+    cond: str  # everything but the instances' control locations and atomicity
+    block: list[str]
+
+
+class _Emitter:
+    def __init__(self, system: TransitionSystem, plan: Plan) -> None:
+        self.system = system
+        self.plan = plan
+        self.insts = plan.instances
+        self.global_types: dict[str, Type] = {v.name: v.type for v in system.globals}
+        self.names: set[str] = set()
+        self.global_names = {v.name: self._fresh("g_" + sanitize(v.name)) for v in system.globals}
+        self.local_names: list[dict[str, str]] = []
+        for inst in self.insts:
+            names = {}
+            for v in inst.process.locals:
+                names[v.name] = self._fresh(f"{inst.name}_{sanitize(v.name)}")
+            for p in inst.process.parameters:
+                if p not in names:
+                    names[p] = self._fresh(f"{inst.name}_{sanitize(p)}")
+            self.local_names.append(names)
+        self.local_types: list[dict[str, Type]] = []
+        for inst in self.insts:
+            types: dict[str, Type] = {p: IntType(None, None, Overflow.NONE, "var")
+                                      for p in inst.process.parameters}
+            types.update({v.name: v.type for v in inst.process.locals})
+            self.local_types.append(types)
+        self.proc_names = [self._fresh(inst.name) for inst in self.insts]
+        self.failable = False  # some step may set bridge_failed
+        self.claim = None  # the never claim (a Process), when a property needs it
+        self.uses = {"nr": bool(plan.pools), "last": False, "excl": False}
+        self.holders = [k for k, inst in enumerate(self.insts)
+                        if any(loc.atomic for loc in inst.process.locations)]
+        self.uses["excl"] = bool(self.holders)
+        self.temp = itertools.count()
+        self.nchan = len(plan.channels)
+        buffered = [c.channel for c in plan.channels if c.channel.capacity > 0]
+        self.fields = max([len(c.channel.fields) for c in plan.channels] + [1])
+        self.maxcap = max([c.capacity for c in buffered] + [0])
+        self.width = max(self.maxcap * self.fields, 1)
+        self.has_buffered = bool(buffered)
+        self.has_rendezvous = any(c.channel.capacity == 0 for c in plan.channels)
+        self.has_channels = bool(plan.channels)
+        self.locations = [{loc.id: loc for loc in inst.process.locations} for inst in self.insts]
+        self.by_source: list[dict[int, list[int]]] = []
+        for inst in self.insts:
+            table: dict[int, list[int]] = {}
+            for n, e in enumerate(inst.process.edges):
+                table.setdefault(e.source, []).append(n)
+            self.by_source.append(table)
+        self.initial_values = self._initial_values()
+        self.flow = ChannelFlow(system, plan, self._initial_cells())
+        self._timeout_text: str | None = None
+        self._has_step: dict[int, str] = {}
+        self._exec: dict[tuple[int, int], str] = {}
+
+    # -- names ----------------------------------------------------------------------
+    def _fresh(self, base: str) -> str:
+        name = base
+        n = 1
+        while name in self.names or name.lower() in _RESERVED:
+            name = f"{base}_{n}"
+            n += 1
+        self.names.add(name)
+        return name
+
+    def pc(self, k: int) -> str:
+        return f"bridge_pc{k}"
+
+    def pid(self, k: int) -> str:
+        return str(k) if self.insts[k].static else f"bridge_pid{k}"
+
+    def writer(self, k: int | None) -> _Writer:
+        return _Writer(self, k)
+
+    # -- initial values ---------------------------------------------------------------
+    def _initial_values(self) -> dict[tuple[int | None, str], list[int]]:
+        """Return the flattened initial value of every variable of the static instances
+        and of the globals (slots start dead: their variables are 0)."""
+        values: dict[tuple[int | None, str], list[int]] = {}
+        for v in self.system.globals:
+            values[(None, v.name)] = self._fold_init(v.type, v.init, None, values, v.span)
+        for inst in self.insts:
+            if not inst.static:
+                continue
+            k = inst.index
+            process = inst.process
+            args = dict(zip(process.parameters, inst.arguments, strict=False))
+            for p in process.parameters:
+                if p in args:
+                    t = self.local_types[k][p]
+                    got = self._eval(args[p], k, values)
+                    if got is None:
+                        raise _refuse(inst.span, f"the non-constant argument of '{p}'")
+                    values[(k, p)] = [_wrap_const(got, t)]
+                elif p not in {v.name for v in process.locals}:
+                    values[(k, p)] = [0]
+            for v in process.locals:
+                if v.name in args and v.init is None:
+                    continue
+                values[(k, v.name)] = self._fold_init(v.type, v.init, k, values, v.span)
+        return values
+
+    def _fold_init(self, t: Type, init: Expr | tuple[Expr, ...] | None, k: int | None,
+                   values: dict, span: Span | None) -> list[int]:
+        dims, element = _dims(t)
+        n = _size(dims)
+        if init is None:
+            return [0] * n
+        exprs = list(init) if isinstance(init, tuple) else [init]
+        out: list[int] = []
+        for e in exprs:
+            got = self._eval(e, k, values)
+            if got is None:
+                raise _refuse(getattr(e, "span", None) or span,
+                              "an initial value that depends on the run of the model")
+            out.append(_wrap_const(got, element))
+        if not isinstance(init, tuple):
+            out = out * n
+        return (out + [0] * n)[:n]
+
+    def _eval(self, e: Expr, k: int | None, values: dict) -> int | None:
+        """Return the value of ``e`` in the initial state (None: not known)."""
+        if isinstance(e, Const):
+            return int(e.value)
+        if isinstance(e, Var):
+            if e.scope == "global":
+                if e.name in self.plan.global_channels:
+                    return self.plan.global_channels[e.name]
+                got = values.get((None, e.name))
+                return got[0] if got is not None and len(got) == 1 else None
+            if k is not None:
+                if e.name in self.insts[k].channels:
+                    return self.insts[k].channels[e.name]
+                got = values.get((k, e.name))
+                return got[0] if got is not None and len(got) == 1 else None
+            return None
+        if isinstance(e, Index):
+            base, idx = e, []
+            while isinstance(base, Index):
+                idx.append(base.index)
+                base = base.base
+            if not isinstance(base, Var):
+                return None
+            scope = None if base.scope == "global" else k
+            t = (self.global_types.get(base.name) if scope is None
+                 else self.local_types[k].get(base.name) if k is not None else None)
+            if t is None:
+                if k is not None and base.scope == "local" and len(idx) == 1:
+                    i = self._eval(idx[0], k, values)
+                    return self.insts[k].channels.get(f"{base.name}[{i}]")
+                return None
+            dims, _ = _dims(t)
+            arr = values.get((scope, base.name))
+            ix = [self._eval(x, k, values) for x in reversed(idx)]
+            if arr is None or any(x is None for x in ix) or len(ix) != len(dims):
+                return None
+            flat = 0
+            for x, d in zip(ix, dims, strict=True):
+                assert x is not None
+                if not 0 <= x < d:
+                    return None
+                flat = flat * d + x
+            return arr[flat]
+        if isinstance(e, Unary):
+            v = self._eval(e.operand, k, values)
+            if v is None:
+                return None
+            return {"-": -v, "!": int(not v), "~": ~v}.get(e.op)
+        if isinstance(e, Binary):
+            a = self._eval(e.left, k, values)
+            if e.op == "&&" and a == 0:
+                return 0
+            if e.op == "||" and a not in (0, None):
+                return 1
+            b = self._eval(e.right, k, values)
+            if a is None or b is None:
+                return None
+            return _apply(e.op, a, b)
+        if isinstance(e, Conditional):
+            c = self._eval(e.cond, k, values)
+            if c is None:
+                return None
+            return self._eval(e.then if c else e.otherwise, k, values)
+        if isinstance(e, Builtin) and e.name == "_pid" and k is not None:
+            return k
+        if isinstance(e, ChanQuery) and e.op == "len":
+            return 0
+        return None
+
+    def _initial_cells(self) -> dict[tuple[int | None, str], frozenset[int]]:
+        cells: dict[tuple[int | None, str], frozenset[int]] = {}
+
+        def chan_typed(t: Type | None) -> bool:
+            while isinstance(t, ArrayType):
+                t = t.element
+            return isinstance(t, ChanType)
+
+        for (k, name), vals in self.initial_values.items():
+            t = self.global_types.get(name) if k is None else self.local_types[k].get(name)
+            if chan_typed(t):
+                cells[(k, name)] = frozenset(vals)
+        return cells
+
+    # -- channels ---------------------------------------------------------------------
+    def channel_number_values(self, k: int | None, e: Expr) -> frozenset[int]:
+        return self.flow.values(k, e)
+
+    # -- enabledness ------------------------------------------------------------------
+    def edge_kind(self, e: Edge) -> str:
+        if isinstance(e.guard, ElseGuard):
+            return "else"
+        if e.guard is not None and any(isinstance(x, Builtin) and x.name == "timeout"
+                                       for x in iter_subexpressions(e.guard)):
+            return "timeout"
+        return "normal"
+
+    def exec_text(self, k: int, n: int) -> str:
+        """Return when edge ``n`` of instance ``k`` has a step, its control location
+        aside (the native engine's enabledness, before atomicity)."""
+        key = (k, n)
+        if key not in self._exec:
+            self._exec[key] = "false"  # a guard of a rendezvous partner never recurses
+            self._exec[key] = self._exec_text(k, n)
+        return self._exec[key]
+
+    def _exec_text(self, k: int, n: int) -> str:
+        inst = self.insts[k]
+        e = inst.process.edges[n]
+        w = self.writer(k)
+        kind = self.edge_kind(e)
+        if kind == "else":
+            siblings = [m for m in self.by_source[k].get(e.source, [])
+                        if m != n and self.edge_kind(inst.process.edges[m]) == "normal"]
+            guard = _neg(_disj([self.exec_text(k, m) for m in siblings]))
+        elif kind == "timeout":
+            guard = w.cond(e.guard, timeout=self.timeout_text())  # type: ignore[arg-type]
+        else:
+            guard = w.cond(e.guard) if e.guard is not None else "true"
+        if e.comm is None or guard == "false":
+            return guard
+        parts = [self.comm_ready(k, e.comm)]
+        parts += [self.pair_ready(p) for p in self.pairs_of(k, n)]
+        return _conj([guard, _disj(parts)])
+
+    def comm_ready_buffered(self, k: int, comm: Send | Receive) -> str:
+        """Return when ``comm`` can happen on a buffered channel."""
+        w = self.writer(k)
+        ref = w.channel(comm.channel)
+        out: list[str] = []
+        for conds, c, static in ref.cases:
+            if static is not None:
+                cap = self.plan.channel(static).channel.capacity
+                if cap == 0:
+                    continue
+                ready = (f"bridge_len[{c}] < {cap}" if isinstance(comm, Send)
+                         else w.recv_ready(c, comm, cap))
+                out.append(_conj([*conds, ready]))
+            elif isinstance(comm, Send):
+                out.append(_conj([*conds, self.valid_channel(c), f"bridge_cap[{c}] > 0",
+                                  f"bridge_len[{c}] < bridge_cap[{c}]"]))
+            else:  # a rendezvous channel never holds a message
+                out.append(_conj([*conds, self.valid_channel(c),
+                                  w.recv_ready(c, comm, None)]))
+        return _disj(out)
+
+    def comm_ready(self, k: int, comm: Send | Receive) -> str:
+        """Return when the buffered form of ``comm`` or its error step can happen."""
+        return _disj([self.comm_ready_buffered(k, comm), self.writer(k).comm_error(comm)])
+
+    def valid_channel(self, c: str) -> str:
+        return f"({c} >= 1 && {c} <= {self.nchan} && bridge_cap[{c}] >= 0)"
+
+    def timeout_text(self) -> str:
+        """Return SPIN's ``timeout``: no step of the system other than timeout options."""
+        if self._timeout_text is None:
+            self._timeout_text = "false"
+            parts = [self.any_step(k, with_timeouts=False) for k in range(len(self.insts))]
+            self._timeout_text = _neg(_disj(parts))
+        return self._timeout_text
+
+    def any_step(self, k: int, with_timeouts: bool) -> str:
+        """Return when instance ``k`` has a step (of any kind, death included)."""
+        inst = self.insts[k]
+        out: list[str] = []
+        for lid, edges in sorted(self.by_source[k].items()):
+            kinds = [self.edge_kind(inst.process.edges[n]) for n in edges]
+            if not with_timeouts:
+                edges = [n for n, kd in zip(edges, kinds, strict=True) if kd != "timeout"]
+            if not edges:
+                continue
+            ready = _disj([self.exec_text(k, n) for n in edges])
+            out.append(_conj([f"{self.pc(k)} == {lid}", ready]))
+        out += [self.death_ready(k, loc.id) for loc in inst.process.locations if loc.terminal]
+        return _disj(out)
+
+    def has_step(self, h: int) -> str:
+        if h not in self._has_step:
+            self._has_step[h] = self.any_step(h, with_timeouts=True)
+        return self._has_step[h]
+
+    def allowed(self, involved: Sequence[int]) -> str:
+        """Return when a step of ``involved`` passes Promela's atomicity: no other
+        instance holds ``bridge_excl`` while it can move (semantics/statespace.py)."""
+        if not self.holders:
+            return "true"
+        blocking = [_conj([f"bridge_excl == {h}", self.has_step(h)])
+                    for h in self.holders if h not in involved]
+        return _neg(_disj(blocking))
+
+    def youngest(self, k: int) -> str:
+        if self.uses["nr"]:
+            return f"bridge_nr == {self.pid(k)} + 1"
+        return _conj([f"{self.pc(j)} == -1" for j in range(k + 1, len(self.insts))])
+
+    def death_ready(self, k: int, lid: int) -> str:
+        process = self.insts[k].process
+        parts = [f"{self.pc(k)} == {lid}", self.youngest(k)]
+        if process.provided is not None:
+            parts.append(self.writer(k).cond(process.provided))
+        return _conj(parts)
+
+    def at_end(self, k: int) -> str:
+        ends = [loc.id for loc in self.insts[k].process.locations if loc.end or loc.terminal]
+        return _disj([f"{self.pc(k)} == {x}" for x in [-1, *ends]])
+
+    # -- rendezvous -------------------------------------------------------------------
+    def plan_pairs(self) -> None:
+        """Find every send/receive pair that may meet on a rendezvous channel."""
+        self.pairs: list[_Pair] = []
+        self.pairs_by_edge: dict[tuple[int, int], list[_Pair]] = {}
+        if not self.has_rendezvous:
+            return
+        rv = {c.number for c in self.plan.channels if c.channel.capacity == 0}
+        sends: list[tuple[int, int, frozenset[int]]] = []
+        recvs: list[tuple[int, int, frozenset[int]]] = []
+        for inst in self.insts:
+            for n, e in enumerate(inst.process.edges):
+                if e.comm is None or self.edge_kind(e) != "normal":
+                    continue
+                values = self.flow.values(inst.index, e.comm.channel)
+                if TOP <= values:
+                    values = frozenset(rv)
+                values = values & rv
+                if not values:
+                    continue
+                (sends if isinstance(e.comm, Send) else recvs).append((inst.index, n, values))
+        for i, e, sv in sends:
+            for j, f, rvals in recvs:
+                if i == j or not (sv & rvals):
+                    continue
+                send = self.insts[i].process.edges[e].comm
+                recv = self.insts[j].process.edges[f].comm
+                assert isinstance(send, Send) and isinstance(recv, Receive)
+                if len(send.args) != len(recv.args) or recv.random or recv.peek:
+                    if recv.random or recv.peek:
+                        raise _refuse(recv.span, "a random or peeking receive (?? or ?<>) "
+                                      "on a rendezvous channel")
+                    continue
+                pair = self._make_pair(i, e, j, f)
+                if pair is None:
+                    continue
+                self.pairs.append(pair)
+                if len(self.pairs) > MAX_PAIRS:
+                    raise _refuse(send.span, "this many rendezvous pairs (one CSP# channel "
+                                  "each)")
+                self.pairs_by_edge.setdefault((i, e), []).append(pair)
+                self.pairs_by_edge.setdefault((j, f), []).append(pair)
+
+    def pairs_of(self, k: int, n: int) -> list[_Pair]:
+        return self.pairs_by_edge.get((k, n), [])
+
+    def _make_pair(self, i: int, e: int, j: int, f: int) -> _Pair | None:
+        se = self.insts[i].process.edges[e]
+        re = self.insts[j].process.edges[f]
+        send, recv = se.comm, re.comm
+        assert isinstance(send, Send) and isinstance(recv, Receive)
+        ws, wr = self.writer(i), self.writer(j)
+        sref, rref = ws.channel(send.channel), wr.channel(recv.channel)
+        conds: list[str] = []
+        same: list[str] = []
+        for sc, stext, sstatic in sref.cases:
+            for rc, rtext, rstatic in rref.cases:
+                known = [x for x in (sstatic, rstatic) if x is not None]
+                if any(self.plan.channel(x).channel.capacity != 0 for x in known):
+                    continue
+                if len(known) == 2:
+                    if sstatic == rstatic:
+                        same.append(_conj([*sc, *rc]))
+                elif known:
+                    same.append(_conj([*sc, *rc, f"{stext} == {rtext}"]))
+                else:
+                    same.append(_conj([*sc, *rc, f"{stext} == {rtext}", self.valid_channel(stext),
+                                       f"bridge_cap[{stext}] == 0"]))
+        if not same:
+            return None
+        conds.append(_disj(same))
+        field_types = self._field_types(sref)
+        values = [ws.num(a) for a in send.args]
+        for n, (v, arg) in enumerate(zip(values, recv.args, strict=True)):
+            if isinstance(arg, RecvMatch):
+                ft = field_types[n] if field_types else None
+                stored = _combine([v], lambda x, ft=ft: _wrap(x[0], ft), send.span)
+                conds.append(_bool_of(_combine([stored, wr.num(arg.value)],
+                                               lambda x: f"{x[1]} == {x[0]}", recv.span)))
+        name = self._fresh(f"rv_{self.insts[i].name}_e{e}_{self.insts[j].name}_e{f}")
+        block: list[str] = []
+        temps: list[str] = []
+        for n, v in enumerate(values):
+            t = f"bridge_m{n}"
+            ft = field_types[n] if field_types else None
+            block += ws.assign_text(t, v, ft, declare=True, span=send.span)
+            temps.append(t)
+        block += ws.stmts(se.effect)
+        block += self.moves(i, se, sender_of_rendezvous=True)
+        for n, arg in enumerate(recv.args):
+            if isinstance(arg, RecvBind) and arg.target is not None:
+                block += wr.store(arg.target, Alts.one(temps[n]), arg.span)
+        block += wr.stmts(re.effect)
+        block += self.moves(j, re, receiver=True)
+        block += self._last(j)
+        return _Pair(i, e, j, f, name, _conj(conds), block)
+
+    def _field_types(self, ref: _ChanRef) -> tuple[Type, ...] | None:
+        statics = {s for _, _, s in ref.cases}
+        if len(statics) == 1 and None not in statics:
+            (s,) = statics
+            assert s is not None
+            return self.plan.channel(s).channel.fields
+        return None
+
+    def pair_ready(self, p: _Pair) -> str:
+        si = self.insts[p.i].process.edges[p.e]
+        rj = self.insts[p.j].process.edges[p.f]
+        ws, wr = self.writer(p.i), self.writer(p.j)
+        return _conj([f"{self.pc(p.i)} == {si.source}",
+                      ws.cond(si.guard) if si.guard is not None else "true",
+                      f"{self.pc(p.j)} == {rj.source}",
+                      wr.cond(rj.guard) if rj.guard is not None else "true",
+                      p.cond])
+
+    def moves(self, k: int, e: Edge, sender_of_rendezvous: bool = False,
+              receiver: bool = False) -> list[str]:
+        """Return the bookkeeping of instance ``k`` taking edge ``e``: its new control
+        location and Promela's exclusivity (semantics/statespace.py)."""
+        out = []
+        if e.target != e.source:
+            out.append(f"{self.pc(k)} = {e.target};")
+        if self.uses["excl"]:
+            target_atomic = self.locations[k][e.target].atomic if e.target in self.locations[k] else False
+            if target_atomic:
+                out.append(f"bridge_excl = {k};")
+            elif not receiver:
+                out.append("bridge_excl = -1;")
+        return out
+
+    # -- processes --------------------------------------------------------------------
+    def options(self, k: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Return the local options of instance ``k`` (under its atomicity guard) and
+        its rendezvous options (each with its own)."""
+        inst = self.insts[k]
+        w = self.writer(k)
+        local: list[tuple[str, str]] = []
+        for n, e in enumerate(inst.process.edges):
+            kind = self.edge_kind(e)
+            if kind == "else":
+                guard = self.exec_text(k, n)
+            elif kind == "timeout":
+                guard = w.cond(e.guard, timeout=self.timeout_text())  # type: ignore[arg-type]
+            else:
+                guard = w.cond(e.guard) if e.guard is not None else "true"
+            pc = f"{self.pc(k)} == {e.source}"
+            event = self._fresh(f"{inst.name}_e{n}")
+            note = _note(e)
+            if e.comm is None:
+                body = w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                local.append(_option(_conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
+                continue
+            if kind != "normal":
+                raise _refuse(e.span, "an 'else' or 'timeout' option that starts with a "
+                              "channel operation")
+            ready, body = w.comm_block(e.comm, n)
+            if ready != "false":
+                body = body + w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                local.append(_option(_conj([pc, guard, ready]), event, body,
+                                     f"{self.proc_names[k]}(m)", note))
+            error = w.comm_error(e.comm)
+            if error != "false":
+                self.failable = True
+                local.append(_option(_conj([pc, guard, error]), self._fresh(f"{event}_error"),
+                                     ["bridge_failed = 1;", *self._last(k)],
+                                     f"{self.proc_names[k]}(m)",
+                                     "invalid channel: " + note))
+        for loc in inst.process.locations:
+            if loc.terminal:
+                local.append(_option(self.death_ready(k, loc.id),
+                                     self._fresh(f"{inst.name}_end"), self.death(k),
+                                     f"{self.proc_names[k]}(m)",
+                                     "the process dies (youngest first)"))
+        rendezvous: list[tuple[str, str]] = []
+        for p in self.pairs:
+            # PAT documents a block after a channel output (cspsharp.md section 3.1):
+            # the whole joint step is the sender's block; the receiver only takes part.
+            if p.i == k:
+                cond = _conj([self.pair_ready(p), *self.turn_guards(),
+                              self.allowed([p.i, p.j])])
+                rendezvous.append((f"([{cond}] {p.name}!0{{{' '.join(p.block)}}} -> "
+                                   f"{self.proc_names[k]}(m))",
+                                   f"{_note(inst.process.edges[p.e])} to "
+                                   f"{self.insts[p.j].label}"))
+            if p.j == k:
+                rendezvous.append((f"({p.name}?0 -> {self.proc_names[k]}(m))",
+                                   f"{_note(inst.process.edges[p.f])} from "
+                                   f"{self.insts[p.i].label}"))
+        return local, rendezvous
+
+    def _last(self, k: int) -> list[str]:
+        """Return the bookkeeping every step of instance ``k`` ends with: ``_last``, and
+        with a never claim, the claim's turn."""
+        out = [f"bridge_last = {self.pid(k)};"] if self.uses["last"] else []
+        if self.claim is not None:
+            out.append("bridge_turn = 0;")
+        return out
+
+    def turn_guards(self) -> list[str]:
+        """Return the conditions of every system step: with ``m == 1`` (the safety
+        check) a failed assertion stops the model; with ``m == 2`` (a never claim) the
+        claim moves between system steps."""
+        out = ["(m != 1 || bridge_failed == 0)"]
+        if self.claim is not None:
+            out.append("(m != 2 || bridge_turn == 1)")
+        return out
+
+    def claim_process(self, name: str) -> list[str]:
+        """Return the never claim as a CSP# process that moves before every system step
+        and once more whenever the system cannot move (SPIN's stutter extension),
+        reading the current state, as the native check (fairness/never.py)."""
+        claim = self.claim
+        assert claim is not None
+        w = self.writer(None)
+        options: list[tuple[str, str]] = []
+        by_source: dict[int, list] = {}
+        for e in claim.edges:
+            if e.comm is not None or e.effect:
+                raise _refuse(e.span or claim.span, f"the never claim statement '{e.text}' "
+                              "with side effects")
+            by_source.setdefault(e.source, []).append(e)
+        for lid, edges in sorted(by_source.items()):
+            guards: list[str] = []
+            for e in edges:
+                guards.append("true" if e.guard is None or isinstance(e.guard, ElseGuard)
+                              else w.cond(e.guard))
+            plain = [g for g, e in zip(guards, edges, strict=True)
+                     if not isinstance(e.guard, ElseGuard)]
+            for n, (g, e) in enumerate(zip(guards, edges, strict=True)):
+                if isinstance(e.guard, ElseGuard):
+                    g = _neg(_disj(plain))
+                guard = _conj(["bridge_turn == 0", f"bridge_claim == {lid}", g])
+                options.append(_option(guard, self._fresh(f"claim_L{lid}_{n}"),
+                                       [f"bridge_claim = {e.target};", "bridge_turn = 1;"],
+                                       f"{name}()", "claim: " + _note(e)))
+            blocked = _conj(["bridge_turn == 0", f"bridge_claim == {lid}",
+                             _neg(_disj(guards))])
+            if blocked != "false":
+                options.append(_option(blocked, self._fresh(f"claim_L{lid}_blocked"),
+                                       ["bridge_claim = -2;"], f"{name}()",
+                                       "no option of the claim: the run is cut"))
+        for loc in claim.locations:
+            if loc.terminal:
+                options.append(_option(_conj(["bridge_turn == 0", f"bridge_claim == {loc.id}"]),
+                                       self._fresh("claim_end"), ["bridge_turn = 1;"], f"{name}()",
+                                       "the claim has terminated: it matched"))
+        stuck = _neg(_disj([self.has_step(k) for k in range(len(self.insts))]))
+        options.append(_option(_conj(["bridge_turn == 1", stuck]), self._fresh("claim_stutter"),
+                               ["bridge_turn = 0;"], f"{name}()",
+                               "the system cannot move: its last state repeats"))
+        body = [f"    {'   ' if n == 0 else '[] '}{text}{';' if n == len(options) - 1 else ''}"
+                f"  // {note}" for n, (text, note) in enumerate(options)]
+        return [f"{name}() =", *body]
+
+    def death(self, k: int) -> list[str]:
+        """Return the block of instance ``k``'s death: its variables and channels return
+        to their dead values (zeros, capacity -1) so states compare as in the engine."""
+        inst = self.insts[k]
+        out: list[str] = []
+        for name, cname in self.local_names[k].items():
+            t = self.local_types[k].get(name)
+            dims, _ = _dims(t) if t is not None else ([], None)
+            out += _zero(cname, _size(dims) if dims else None, self)
+        for cname, number in inst.channels.items():
+            del cname
+            out.append(f"bridge_cap[{number}] = -1;")
+            cap = self.plan.channel(number).channel.capacity
+            if cap > 0:
+                out.append(f"bridge_len[{number}] = 0;")
+                out += _zero_range("bridge_buf", number * self.width, self.width, self)
+        out.append(f"{self.pc(k)} = -1;")
+        if not inst.static:
+            out.append(f"bridge_pid{k} = 0;")
+        if self.uses["nr"]:
+            out.append("bridge_nr = bridge_nr - 1;")
+        if self.uses["excl"]:
+            out.append("bridge_excl = -1;")
+        out += self._last(k)
+        return out
+
+    def start(self, run: Run, creator: int, span: Span | None) -> list[str]:
+        """Return the block of ``run P(args)`` executed by ``creator``: the lowest dead
+        slot of ``P``'s pool wakes with pid ``bridge_nr`` (SPIN's rule)."""
+        slots = self.plan.pools.get(run.proctype, [])
+        process = self.system.process(run.proctype)
+        if len(run.args) != len(process.parameters):
+            raise UnsupportedError.at(span, f"'run {run.proctype}' passes {len(run.args)} "
+                                      f"arguments for {len(process.parameters)} parameters")
+        self.failable = True
+        w = self.writer(creator)
+        head: list[str] = []
+        temps: list[str] = []
+        for a in run.args:
+            t = f"bridge_a{next(self.temp)}"
+            head += w.assign_text(t, w.num(a), None, declare=True, span=span)
+            temps.append(t)
+        chain = [f"if (bridge_nr >= {self.system.max_instances}) {{ bridge_failed = 1; }}"]
+        for s in slots:
+            ws = self.writer(s)
+            body: list[str] = [f"bridge_pid{s} = bridge_nr;", "bridge_nr = bridge_nr + 1;"]
+            for p, t in zip(process.parameters, temps, strict=True):
+                body.append(f"{self.local_names[s][p]} = {_wrap(t, self.local_types[s].get(p))};")
+            for v in process.locals:
+                if v.name in process.parameters or v.init is None:
+                    continue
+                body += ws.initialise(v.name, v.type, v.init, v.span)
+            for number in self.insts[s].channels.values():
+                body.append(f"bridge_cap[{number}] = "
+                            f"{self.plan.channel(number).channel.capacity};")
+            body.append(f"{self.pc(s)} = {process.initial};")
+            if run.target is not None:
+                body += w.store(run.target, Alts.one(f"bridge_pid{s}"), span)
+            chain.append(f"else if ({self.pc(s)} == -1) {{ {' '.join(body)} }}")
+        chain.append("else { bridge_failed = 1; }")
+        return head + [" ".join(chain)]
+
+    # -- output -------------------------------------------------------------------------
+    def declarations(self) -> list[str]:
+        out: list[str] = ["// globals (Promela booleans are 0/1 integers)"]
+        for v in self.system.globals:
+            out.append(_declare(self.global_names[v.name], v.type,
+                                self.initial_values[(None, v.name)], v.hidden))
+        for inst in self.insts:
+            k = inst.index
+            what = "started by run" if not inst.static else f"pid {k}"
+            out.append(f"// {inst.label}: proctype {inst.process.name}, {what}")
+            for name, cname in self.local_names[k].items():
+                t = self.local_types[k][name]
+                vals = self.initial_values.get((k, name)) if inst.static else None
+                if vals is None:
+                    dims, _ = _dims(t)
+                    vals = [0] * (_size(dims) if dims else 1)
+                out.append(_declare(cname, t, vals, False))
+            start = inst.process.initial if inst.static else -1
+            out.append(f"var {self.pc(k)} = {start};")
+            if not inst.static:
+                out.append(f"var bridge_pid{k} = 0;")
+        out.append("// bookkeeping")
+        if self.uses["nr"]:
+            statics = sum(1 for inst in self.insts if inst.static)
+            out.append(f"var bridge_nr = {statics};  // _nr_pr")
+        if self.uses["excl"]:
+            out.append("var bridge_excl = -1;  // the instance inside an atomic sequence")
+        if self.uses["last"]:
+            out.append("var bridge_last = 0;  // _last")
+        if self.has_channels:
+            caps = [-1]
+            for c in self.plan.channels:
+                alive = c.owner is None or self.insts[c.owner].static
+                caps.append(c.channel.capacity if alive else -1)
+            out.append(f"var bridge_cap = [{', '.join(str(c) for c in caps)}];  "
+                       "// capacity by channel number (-1: no such channel now)")
+            out.append(f"var bridge_len[{self.nchan + 1}];  // messages in each channel")
+            out.append(f"var bridge_buf[{(self.nchan + 1) * self.width}];  // channel c, "
+                       f"message j, field f at c * {self.width} + j * {self.fields} + f")
+        out.append("var bridge_failed = 0;  // 1: an assertion failed or a model error")
+        if self.claim is not None:
+            out.append(f"var bridge_claim = {self.claim.initial};  // the never claim's "
+                       "location (-2: it has no option, the run is cut)")
+            out.append("var bridge_turn = 0;  // with the claim: 0 claim moves, 1 system moves")
+        return out
+
+
+def _note(e: Edge) -> str:
+    text = " ".join((e.text or "").split())
+    if len(text) > 60:
+        text = text[:57] + "..."
+    line = f"line {e.span.line}: " if e.span is not None else ""
+    return (line + text).replace("*/", "* /")
+
+
+def _option(guard: str, event: str, body: list[str], then: str, note: str) -> tuple[str, str]:
+    block = "{" + " ".join(body) + "}" if body else ""
+    head = f"[{guard}] " if guard != "true" else ""
+    return f"({head}{event}{block} -> {then})", note
+
+
+def _declare(name: str, t: Type, values: list[int], hidden: bool) -> str:
+    kw = "hvar" if hidden else "var"
+    dims, _ = _dims(t)
+    if not dims:
+        return f"{kw} {name} = {_int_text(values[0])};"
+    if all(v == 0 for v in values):
+        return f"{kw} {name}[{_size(dims)}];"
+    return f"{kw} {name} = [{', '.join(str(v) for v in values)}];"
+
+
+def _zero(name: str, size: int | None, em: _Emitter) -> list[str]:
+    if size is None:
+        return [f"{name} = 0;"]
+    return _zero_range(name, 0, size, em)
+
+
+def _zero_range(name: str, start: int, count: int, em: _Emitter) -> list[str]:
+    if count <= 8:
+        return [f"{name}[{start + x}] = 0;" for x in range(count)]
+    t = f"bridge_z{next(em.temp)}"
+    return [f"var {t} = {start};", f"while ({t} < {start + count}) {{ {name}[{t}] = 0; "
+            f"{t} = {t} + 1; }}"]
+
+
+_RESERVED = frozenset(x.lower() for x in (
+    "var", "hvar", "channel", "enum", "define", "assert", "alphabet", "import", "include",
+    "if", "ifa", "ifb", "else", "while", "case", "default", "atomic", "interrupt", "Skip",
+    "Stop", "tau", "true", "false", "call", "new", "deadlockfree", "divergencefree",
+    "deterministic", "nonterminating", "reaches", "refines", "with", "min", "max", "xor",
+    "init", "G", "F", "X", "U", "R", "V", "W", "wf", "sf", "wl", "sl", "m",
+))
+
+
+# ---------------------------------------------------------------------------------
+# Expressions and statements of one instance
+
+
+@dataclass(frozen=True, slots=True)
+class _ChanRef:
+    """Cases of a channel expression: (conditions, number text, number if constant)."""
+
+    cases: tuple[tuple[tuple[str, ...], str, int | None], ...]
+    exhaustive: bool = True
+
+
+class _Writer:
+    """CSP# text for the expressions and statements of instance ``k`` (None: global
+    scope, for LTL propositions)."""
+
+    def __init__(self, em: _Emitter, k: int | None) -> None:
+        self.em = em
+        self.k = k
+        self.block_types: dict[str, Type] = {}
+        self._timeout: str | None = None
+
+    # -- names and types ----------------------------------------------------------
+    def _local(self, name: str, span: Span | None) -> str:
+        if self.k is None:
+            raise UnsupportedError.at(span, f"local '{name}' outside its process")
+        names = self.em.local_names[self.k]
+        if name not in names:
+            raise UnsupportedError.at(span, f"unknown local '{name}'")
+        return names[name]
+
+    def type_of(self, e: Expr) -> Type | None:
+        if isinstance(e, Var):
+            if e.scope == "global":
+                return self.em.global_types.get(e.name)
+            if e.scope == "block":
+                return self.block_types.get(e.name)
+            return self.em.local_types[self.k].get(e.name) if self.k is not None else None
+        if isinstance(e, Index):
+            t = self.type_of(e.base)
+            return t.element if isinstance(t, ArrayType) else None
+        if isinstance(e, RemoteVar):
+            for inst in self.em.insts:
+                if inst.process.name == e.proctype:
+                    return self.em.local_types[inst.index].get(e.name)
+        return None
+
+    def is_bool(self, e: Expr) -> bool:
+        if isinstance(e, Binary):
+            return e.op in _COMPARISONS or e.op in _LOGICAL
+        if isinstance(e, Unary):
+            return e.op == "!"
+        if isinstance(e, Const):
+            return isinstance(e.value, bool)
+        if isinstance(e, ChanQuery):
+            return e.op in _BOOL_QUERIES
+        if isinstance(e, Builtin):
+            return e.name in ("timeout", "np_")
+        if isinstance(e, Conditional):
+            return self.is_bool(e.then) and self.is_bool(e.otherwise)
+        return isinstance(e, RemoteLabel | ChanPoll)
+
+    # -- Boolean context ------------------------------------------------------------
+    def cond(self, e: Expr, timeout: str | None = None) -> str:
+        """Return ``e`` as a CSP# condition."""
+        saved = self._timeout
+        if timeout is not None:
+            self._timeout = timeout
+        try:
+            return self._cond(e)
+        finally:
+            self._timeout = saved
+
+    def _cond(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            return "true" if e.value else "false"
+        if isinstance(e, Unary) and e.op == "!":
+            return _neg(self._cond(e.operand))
+        if isinstance(e, Binary):
+            if e.op == "&&":
+                return _conj([self._cond(e.left), self._cond(e.right)])
+            if e.op == "||":
+                return _disj([self._cond(e.left), self._cond(e.right)])
+            if e.op == "xor":
+                a, b = self._cond(e.left), self._cond(e.right)
+                return _disj([_conj([a, _neg(b)]), _conj([_neg(a), b])])
+            if e.op in _COMPARISONS:
+                if e.op in ("==", "!=") and self.is_bool(e.left) and self.is_bool(e.right):
+                    a, b = self._cond(e.left), self._cond(e.right)
+                    same = _disj([_conj([a, b]), _conj([_neg(a), _neg(b)])])
+                    return same if e.op == "==" else _neg(same)
+                return _bool_of(_combine([self.num(e.left), self.num(e.right)],
+                                         lambda v, op=e.op: f"{v[0]} {op} {v[1]}", e.span))
+        if isinstance(e, Conditional):
+            c = self._cond(e.cond)
+            return _disj([_conj([c, self._cond(e.then)]),
+                          _conj([_neg(c), self._cond(e.otherwise)])])
+        if isinstance(e, RemoteLabel):
+            return self.remote_label(e)
+        if isinstance(e, ChanQuery) and e.op in _BOOL_QUERIES:
+            return self.chan_query(e)
+        if isinstance(e, ChanPoll):
+            return self.poll(e)
+        if isinstance(e, Builtin):
+            if e.name == "timeout":
+                if self._timeout is None:
+                    raise _refuse(e.span, "'timeout' outside the guard of a statement")
+                return self._timeout
+            if e.name == "np_":
+                return self.np()
+        return _bool_of(_combine([self.num(e)], lambda v: f"{v[0]} != 0", getattr(e, "span", None)))
+
+    # -- numeric context ------------------------------------------------------------
+    def num(self, e: Expr) -> Alts:
+        """Return the cases of ``e`` as a CSP# integer."""
+        if self.is_bool(e):
+            c = self._cond(e)
+            if c in ("true", "false"):
+                return Alts.one("1" if c == "true" else "0")
+            return Alts((((c,), "1"), ((_neg(c),), "0")))
+        if isinstance(e, Const):
+            return Alts.one(_int_text(int(e.value)))
+        if isinstance(e, Var):
+            return Alts.one(self.var(e))
+        if isinstance(e, Index):
+            return self.index(e)
+        if isinstance(e, Unary):
+            inner = self.num(e.operand)
+            if e.op == "-":
+                return _combine([inner], lambda v: f"(-{v[0]})", e.span)
+            if e.op == "~":
+                return _combine([inner], lambda v: f"(-{v[0]} - 1)", e.span)
+            raise _refuse(e.span, f"the operator '{e.op}'")
+        if isinstance(e, Binary):
+            return self.arith(e)
+        if isinstance(e, Conditional):
+            c = self._cond(e.cond)
+            a, b = self.num(e.then), self.num(e.otherwise)
+            cases = tuple(((c, *conds), v) for conds, v in a.cases)
+            cases += tuple(((_neg(c), *conds), v) for conds, v in b.cases)
+            if len(cases) > MAX_ALTERNATIVES:
+                raise _refuse(e.span, "an expression with this many cases")
+            return Alts(cases, a.exhaustive and b.exhaustive)
+        if isinstance(e, ChanQuery) and e.op == "len":
+            ref = self.channel(e.channel)
+            return Alts(tuple((conds, f"bridge_len[{c}]") for conds, c, _ in ref.cases),
+                        ref.exhaustive)
+        if isinstance(e, RemoteVar):
+            return self.remote_var(e)
+        if isinstance(e, Builtin):
+            if e.name == "_pid":
+                if self.k is None:
+                    raise _refuse(e.span, "'_pid' outside a process")
+                return Alts.one(self.em.pid(self.k))
+            if e.name == "_nr_pr":
+                self.em.uses["nr"] = True
+                return Alts.one("bridge_nr")
+            if e.name == "_last":
+                self.em.uses["last"] = True
+                return Alts.one("bridge_last")
+            raise _refuse(e.span, f"'{e.name}'")
+        raise _refuse(getattr(e, "span", None), f"the expression {type(e).__name__}")
+
+    def arith(self, e: Binary) -> Alts:
+        a, b = self.num(e.left), self.num(e.right)
+        op = e.op
+        if op in ("+", "-", "*", "/"):
+            return _combine([a, b], lambda v: f"({v[0]} {op} {v[1]})", e.span)
+        if op == "%":  # C's remainder; PAT's % is the non-negative modulo
+            return _combine([a, b], lambda v: f"({v[0]} - ({v[0]} / {v[1]}) * {v[1]})", e.span)
+        if op == "mod":
+            return _combine([a, b], lambda v: f"({v[0]} % {v[1]})", e.span)
+        if op in ("&", "|", "^"):
+            return _combine([a, b], lambda v: f"({v[0]} {op} {v[1]})", e.span)
+        if op in ("<<", ">>"):
+            shift = b.simple
+            if shift is None or not shift.lstrip("-").isdigit() or not 0 <= int(shift) < 31:
+                raise _refuse(e.span, f"the shift '{op}' by an amount that is not a constant")
+            factor = 2 ** int(shift)
+            if op == "<<":
+                return _combine([a], lambda v: f"({v[0]} * {factor})", e.span)
+            # arithmetic shift = floor division; PAT's % is non-negative
+            return _combine([a], lambda v: f"(({v[0]} - ({v[0]} % {factor})) / {factor})", e.span)
+        raise _refuse(e.span, f"the operator '{op}'")
+
+    def var(self, v: Var) -> str:
+        if v.scope == "global":
+            if v.name in self.em.plan.global_channels:
+                return str(self.em.plan.global_channels[v.name])
+            if v.name not in self.em.global_names:
+                raise UnsupportedError.at(v.span, f"unknown variable '{v.name}'")
+            return self.em.global_names[v.name]
+        if v.scope == "block":
+            return "b_" + sanitize(v.name)
+        if self.k is not None and v.name in self.em.insts[self.k].channels:
+            return str(self.em.insts[self.k].channels[v.name])
+        return self._local(v.name, v.span)
+
+    def index(self, e: Index) -> Alts:
+        base, idx = e, []
+        while isinstance(base, Index):
+            idx.append(base.index)
+            base = base.base
+        idx.reverse()
+        if not isinstance(base, Var):
+            raise _refuse(e.span, "indexing this expression")
+        if base.scope == "local" and self.k is not None and len(idx) == 1 and \
+                f"{base.name}[0]" in self.em.insts[self.k].channels:
+            return self._local_channel_array(base.name, idx[0], e.span)
+        t = self.type_of(base)
+        dims, _ = _dims(t) if t is not None else ([], None)
+        if len(dims) != len(idx):
+            raise _refuse(e.span, "indexing an array by part of its dimensions")
+        name = self.var(base)
+        parts = [self.num(x) for x in idx]
+
+        def flat(v: list[str]) -> str:
+            text = v[0]
+            for x, d in zip(v[1:], dims[1:], strict=True):
+                text = f"({text}) * {d} + {x}"
+            return f"{name}[{text}]"
+
+        return _combine(parts, flat, e.span)
+
+    def _local_channel_array(self, name: str, index: Expr, span: Span | None) -> Alts:
+        assert self.k is not None
+        chans = self.em.insts[self.k].channels
+        members = [(n, chans[f"{name}[{n}]"]) for n in range(len(chans))
+                   if f"{name}[{n}]" in chans]
+        i = self.num(index)
+        value = i.simple
+        if value is not None and value.lstrip("-").isdigit():
+            got = dict(members).get(int(value))
+            if got is None:
+                raise UnsupportedError.at(span, f"index {value} out of range of '{name}'")
+            return Alts.one(str(got))
+        cases = []
+        for conds, text in i.cases:
+            for n, number in members:
+                cases.append(((*conds, f"{text} == {n}"), str(number)))
+        return Alts(tuple(cases), False)
+
+    # -- channels ---------------------------------------------------------------------
+    def channel(self, e: Expr) -> _ChanRef:
+        """Return the cases of a channel expression: its number as text, and as an int
+        when it is a constant (a named channel)."""
+        alts = self.num(e)
+        cases = []
+        for conds, text in alts.cases:
+            static = int(text) if text.isdigit() and 1 <= int(text) <= self.em.nchan else None
+            cases.append((conds, text, static))
+        return _ChanRef(tuple(cases), alts.exhaustive)
+
+    def chan_query(self, e: ChanQuery) -> str:
+        ref = self.channel(e.channel)
+        out = []
+        for conds, c, static in ref.cases:
+            cap = (str(self.em.plan.channel(static).channel.capacity) if static is not None
+                   else f"bridge_cap[{c}]")
+            text = {"empty": f"bridge_len[{c}] == 0", "nempty": f"bridge_len[{c}] != 0",
+                    "full": f"bridge_len[{c}] >= {cap}", "nfull": f"bridge_len[{c}] < {cap}"}[e.op]
+            if cap == "0":
+                text = "true" if e.op in ("empty", "full") else "false"
+            out.append(_conj([*conds, text]))
+        return _disj(out)
+
+    def slot(self, c: str, j: int | str, f: int) -> str:
+        w, nf = self.em.width, self.em.fields
+        base = f"{c} * {w}" if not c.isdigit() else str(int(c) * w)
+        if isinstance(j, int):
+            off = j * nf + f
+            if c.isdigit():
+                return f"bridge_buf[{int(c) * w + off}]"
+            return f"bridge_buf[{base} + {off}]"
+        return f"bridge_buf[{base} + ({j}) * {nf} + {f}]"
+
+    def match(self, c: str, j: int | str, args: Sequence[RecvArg]) -> str:
+        conds = []
+        for f, a in enumerate(args):
+            if isinstance(a, RecvMatch):
+                conds.append(_bool_of(_combine([self.num(a.value)],
+                                               lambda v, f=f: f"{self.slot(c, j, f)} == {v[0]}",
+                                               a.span)))
+        return _conj(conds)
+
+    def recv_ready(self, c: str, comm: Receive | ChanPoll, cap: int | None) -> str:
+        """Return when a buffered receive (or poll) on channel number ``c`` finds its
+        message: the head, or with ``??`` any message."""
+        if not comm.random:
+            return _conj([f"bridge_len[{c}] > 0", self.match(c, 0, comm.args)])
+        positions = cap if cap is not None else self.em.maxcap
+        return _disj([_conj([f"bridge_len[{c}] > {j}", self.match(c, j, comm.args)])
+                      for j in range(positions)])
+
+    def poll(self, e: ChanPoll) -> str:
+        ref = self.channel(e.channel)
+        out = []
+        for conds, c, static in ref.cases:
+            cap = self.em.plan.channel(static).channel.capacity if static is not None else None
+            if cap == 0:
+                continue
+            out.append(_conj([*conds, self.recv_ready(c, e, cap)]))
+        return _disj(out)
+
+    def comm_block(self, comm: Send | Receive, n: int) -> tuple[str, list[str]]:
+        """Return when the buffered form of the edge's channel operation can happen and
+        the statements that perform it (channel number cases become an if-chain)."""
+        assert self.k is not None
+        ready = self.em.comm_ready_buffered(self.k, comm)
+        if ready == "false":
+            return "false", []
+        return ready, self.comm_now(comm, failing=False)
+
+    def comm_error(self, comm: Send | Receive) -> str:
+        ref = self.channel(comm.channel)
+        out = [_conj([*conds, _neg(self.em.valid_channel(c))])
+               for conds, c, static in ref.cases if static is None]
+        if not ref.exhaustive:
+            out.append(_neg(_disj([_conj(list(conds)) for conds, _, _ in ref.cases])))
+        return _disj(out)
+
+    def comm_now(self, comm: Send | Receive, failing: bool) -> list[str]:
+        """Return the statements of a buffered send or receive; ``failing``: the
+        operation is inside an effect (d_step), where blocking is a model error."""
+        ref = self.channel(comm.channel)
+        branches: list[tuple[str, list[str]]] = []
+        for conds, c, static in ref.cases:
+            cap_text = (str(self.em.plan.channel(static).channel.capacity)
+                        if static is not None else f"bridge_cap[{c}]")
+            ftypes = self.em.plan.channel(static).channel.fields if static is not None else None
+            if static is not None and cap_text == "0":
+                self.em.failable = self.em.failable or failing
+                branches.append((_conj(list(conds)), ["bridge_failed = 1;"]))
+                continue
+            if isinstance(comm, Send):
+                can = f"{cap_text} > 0 && bridge_len[{c}] < {cap_text}"
+                body = self.push(c, comm, ftypes, cap_text)
+            else:
+                cap = self.em.plan.channel(static).channel.capacity if static is not None else None
+                can = _conj([f"{cap_text} > 0", self.recv_ready(c, comm, cap)])
+                body = self.take(c, comm, cap)
+            if static is None:
+                can = _conj([self.em.valid_channel(c), can])
+            if failing:
+                self.em.failable = True
+                body = [f"if ({can}) {{ {' '.join(body)} }} else {{ bridge_failed = 1; }}"]
+            branches.append((_conj(list(conds)), body))
+        return _chain(branches, ref.exhaustive, self.em)
+
+    def push(self, c: str, comm: Send, ftypes: tuple[Type, ...] | None, cap: str) -> list[str]:
+        out: list[str] = []
+        temps = []
+        for f, a in enumerate(comm.args):
+            t = f"bridge_v{next(self.em.temp)}"
+            ft = ftypes[f] if ftypes is not None and f < len(ftypes) else None
+            out += self.assign_text(t, self.num(a), ft, declare=True, span=a.span if hasattr(a, "span") else None)
+            temps.append(t)
+        if not comm.sorted:
+            for f, t in enumerate(temps):
+                out.append(f"{self.slot(c, f'bridge_len[{c}]', f)} = {t};")
+            out.append(f"bridge_len[{c}] = bridge_len[{c}] + 1;")
+            return out
+        # !!: before the first message that is greater (lexicographically)
+        j = f"bridge_j{next(self.em.temp)}"
+        i = f"bridge_i{next(self.em.temp)}"
+        le = "true"
+        for f in reversed(range(len(temps))):
+            here = self.slot(c, j, f)
+            le = (f"({here} <= {temps[f]})" if le == "true" else
+                  f"({here} < {temps[f]} || ({here} == {temps[f]} && {le}))")
+        nf = self.em.fields
+        out.append(f"var {j} = 0;")
+        out.append(f"while ({j} < bridge_len[{c}] && {le}) {{ {j} = {j} + 1; }}")
+        out.append(f"var {i} = bridge_len[{c}];")
+        moves = " ".join(f"{self.slot(c, i, f)} = {self.slot(c, f'{i} - 1', f)};"
+                         for f in range(nf))
+        out.append(f"while ({i} > {j}) {{ {moves} {i} = {i} - 1; }}")
+        for f, t in enumerate(temps):
+            out.append(f"{self.slot(c, j, f)} = {t};")
+        for f in range(len(temps), nf):
+            out.append(f"{self.slot(c, j, f)} = 0;")
+        out.append(f"bridge_len[{c}] = bridge_len[{c}] + 1;")
+        return out
+
+    def take(self, c: str, comm: Receive, cap: int | None) -> list[str]:
+        out: list[str] = []
+        nf = self.em.fields
+        j: int | str = 0
+        if comm.random:
+            jt = f"bridge_j{next(self.em.temp)}"
+            out.append(f"var {jt} = 0;")
+            out.append(f"while (!{_paren(self.match(c, jt, comm.args))}) {{ {jt} = {jt} + 1; }}")
+            j = jt
+        temps = []
+        for f in range(len(comm.args)):
+            t = f"bridge_m{next(self.em.temp)}"
+            out.append(f"var {t} = {self.slot(c, j, f)};")
+            temps.append(t)
+        if not comm.peek:
+            i = f"bridge_i{next(self.em.temp)}"
+            out.append(f"var {i} = {j};")
+            moves = " ".join(f"{self.slot(c, i, f)} = {self.slot(c, f'{i} + 1', f)};"
+                             for f in range(nf))
+            out.append(f"while ({i} < bridge_len[{c}] - 1) {{ {moves} {i} = {i} + 1; }}")
+            out += [f"{self.slot(c, f'bridge_len[{c}] - 1', f)} = 0;" for f in range(nf)]
+            out.append(f"bridge_len[{c}] = bridge_len[{c}] - 1;")
+        for f, a in enumerate(comm.args):
+            if isinstance(a, RecvBind) and a.target is not None:
+                out += self.store(a.target, Alts.one(temps[f]), a.span)
+        return out
+
+    # -- remote references, np_ -----------------------------------------------------
+    def _candidates(self, proctype: str, pid: Expr | None, span: Span | None,
+                    what: str) -> list[tuple[int, str]]:
+        ids = [inst.index for inst in self.em.insts if inst.process.name == proctype]
+        if not ids:
+            raise UnsupportedError.at(span, f"no instance of process '{proctype}'")
+        if pid is None:
+            if len(ids) != 1 or not self.em.insts[ids[0]].static:
+                raise _refuse(span, f"the remote reference {what} without a pid while "
+                              f"'{proctype}' may have several instances")
+            return [(ids[0], "true")]
+        alts = self.num(pid)
+        out = []
+        for k in ids:
+            alive = f"{self.em.pc(k)} != -1"
+            for conds, text in alts.cases:
+                out.append((k, _conj([*conds, f"{text} == {self.em.pid(k)}", alive])))
+        return out
+
+    def remote_label(self, e: RemoteLabel) -> str:
+        out = []
+        for k, cond in self._candidates(e.proctype, e.pid, e.span, f"{e.proctype}@{e.label}"):
+            locs = [loc.id for loc in self.em.insts[k].process.locations if e.label in loc.labels]
+            if not locs:
+                raise UnsupportedError.at(e.span, f"no label '{e.label}' in '{e.proctype}'")
+            out.append(_conj([cond, _disj([f"{self.em.pc(k)} == {x}" for x in locs])]))
+        return _disj(out)
+
+    def remote_var(self, e: RemoteVar) -> Alts:
+        cands = self._candidates(e.proctype, e.pid, e.span, f"{e.proctype}:{e.name}")
+        cases = []
+        for k, cond in cands:
+            name = self.em.local_names[k].get(e.name)
+            if name is None:
+                raise UnsupportedError.at(e.span, f"'{e.proctype}' has no local '{e.name}'")
+            cases.append((() if cond == "true" else (cond,), name))
+        return Alts(tuple(cases), len(cands) == 1 and cands[0][1] == "true")
+
+    def np(self) -> str:
+        at = []
+        for inst in self.em.insts:
+            for loc in inst.process.locations:
+                if loc.progress:
+                    at.append(f"{self.em.pc(inst.index)} == {loc.id}")
+        return _neg(_disj(at))
+
+    # -- statements -----------------------------------------------------------------
+    def lvalue(self, e: Expr) -> Alts:
+        if isinstance(e, Var):
+            if e.scope == "global" and e.name in self.em.plan.global_channels:
+                raise UnsupportedError.at(e.span, f"cannot assign to channel '{e.name}'")
+            return Alts.one(self.var(e))
+        if isinstance(e, Index):
+            return self.index(e)
+        raise _refuse(getattr(e, "span", None), "assigning to this expression")
+
+    def store(self, target: Expr, value: Alts, span: Span | None) -> list[str]:
+        t = self.type_of(target)
+        lv = self.lvalue(target)
+        branches = [(_conj(list(conds)), [f"{vals[0]} = {_wrap(vals[1], t)};"])
+                    for conds, vals in _product([lv, value], span)]
+        return _chain(branches, lv.exhaustive and value.exhaustive, self.em)
+
+    def assign_text(self, name: str, value: Alts, t: Type | None, declare: bool,
+                    span: Span | None) -> list[str]:
+        simple = value.simple
+        if simple is not None:
+            text = _wrap(simple, t)
+            return [f"var {name} = {text};" if declare else f"{name} = {text};"]
+        head = [f"var {name} = 0;"] if declare else []
+        branches = [(_conj(list(conds)), [f"{name} = {_wrap(v, t)};"]) for conds, v in value.cases]
+        return head + _chain(branches, value.exhaustive, self.em)
+
+    def initialise(self, name: str, t: Type, init: Expr | tuple[Expr, ...], span: Span | None) -> list[str]:
+        cname = self.em.local_names[self.k][name]  # type: ignore[index]
+        dims, element = _dims(t)
+        if not dims:
+            assert not isinstance(init, tuple)
+            return self.assign_text(cname, self.num(init), t, declare=False, span=span)
+        out: list[str] = []
+        exprs = list(init) if isinstance(init, tuple) else [init] * _size(dims)
+        for x, e in enumerate(exprs[: _size(dims)]):
+            out += self.assign_text(f"{cname}[{x}]", self.num(e), element, declare=False, span=span)
+        return out
+
+    def stmts(self, body: Sequence[Stmt]) -> list[str]:
+        out: list[str] = []
+        for s in body:
+            out += self.stmt(s)
+        return out
+
+    def stmt(self, s: Stmt) -> list[str]:
+        if isinstance(s, Assign):
+            return self.store(s.target, self.num(s.value), s.span)
+        if isinstance(s, If):
+            branches = [(self.cond(c), self.stmts(b)) for c, b in s.branches]
+            text = ""
+            for n, (c, b) in enumerate(branches):
+                text += ("if" if n == 0 else " else if") + f" ({c}) {{ {' '.join(b)} }}"
+            if s.otherwise:
+                text += f" else {{ {' '.join(self.stmts(s.otherwise))} }}"
+            return [text]
+        if isinstance(s, While):
+            return [f"while ({self.cond(s.cond)}) {{ {' '.join(self.stmts(s.body))} }}"]
+        if isinstance(s, LocalVar):
+            self.block_types[s.name] = s.type
+            name = "b_" + sanitize(s.name)
+            dims, element = _dims(s.type)
+            if dims:
+                out = [f"var {name}[{_size(dims)}];"]
+                if s.init is not None:
+                    exprs = list(s.init) if isinstance(s.init, tuple) else [s.init] * _size(dims)
+                    for x, e in enumerate(exprs[: _size(dims)]):
+                        out += self.assign_text(f"{name}[{x}]", self.num(e), element,
+                                                declare=False, span=s.span)
+                return out
+            if s.init is None:
+                return [f"var {name} = 0;"]
+            assert not isinstance(s.init, tuple)
+            return self.assign_text(name, self.num(s.init), s.type, declare=True, span=s.span)
+        if isinstance(s, AssertStmt):
+            self.em.failable = True
+            return [f"if ({_neg(self.cond(s.cond))}) {{ bridge_failed = 1; }}"]
+        if isinstance(s, Print):
+            return []
+        if isinstance(s, Run):
+            if self.k is None:
+                raise _refuse(s.span, "'run' outside a process")
+            return self.em.start(s, self.k, s.span)
+        if isinstance(s, Send | Receive):
+            ref = self.channel(s.channel)
+            if any(st is not None and self.em.plan.channel(st).channel.capacity == 0
+                   for _, _, st in ref.cases):
+                self.em.failable = True
+                return ["bridge_failed = 1;"]  # a rendezvous inside d_step: SPIN's error
+            return self.comm_now(s, failing=True)
+        raise _refuse(getattr(s, "span", None), f"the statement {type(s).__name__}")
+
+
+def _paren(text: str) -> str:
+    return text if _enclosed(text) else f"({text})"
+
+
+def _chain(branches: list[tuple[str, list[str]]], exhaustive: bool, em: _Emitter) -> list[str]:
+    """Return an if-chain over ``branches``; without an exhaustive case list, no case
+    applying is a model error (bridge_failed)."""
+    if len(branches) == 1 and branches[0][0] == "true" and exhaustive:
+        return branches[0][1]
+    text = ""
+    for n, (c, body) in enumerate(branches):
+        last = n == len(branches) - 1 and exhaustive
+        if last and n > 0:
+            text += f" else {{ {' '.join(body)} }}"
+        elif last and c == "true":
+            text += " ".join(body)
+        else:
+            text += ("if" if n == 0 else " else if") + f" ({c}) {{ {' '.join(body)} }}"
+    if not exhaustive:
+        em.failable = True
+        text += " else { bridge_failed = 1; }"
+    return [text]
+
+
+# ---------------------------------------------------------------------------------
+# Properties
+
+
+def _properties(em: _Emitter, props: Sequence[Property], root: str,
+                claim_root: str | None) -> list[str]:
+    out: list[str] = []
+    defines: dict[str, str] = {}
+    w = em.writer(None)
+
+    def atom(a: LtlState) -> str:
+        text = w.cond(a.expr)
+        if text in ("true", "false"):
+            return text
+        if text not in defines:
+            defines[text] = em._fresh(f"bridge_p{len(defines)}")
+            out.append(f"#define {defines[text]} {text};  // {' '.join(a.text.split())}")
+        return defines[text]
+
+    def ltl(f: Ltl) -> str:
+        if isinstance(f, LtlConst):
+            return "true" if f.value else "false"
+        if isinstance(f, LtlState):
+            return atom(f)
+        if isinstance(f, LtlEvent):
+            raise _refuse(f.span, f"the event atom '{f.name}' of a Promela formula")
+        if isinstance(f, LtlUnary):
+            op = {"G": "[]", "F": "<>", "X": "X", "!": "!"}[f.op]
+            return f"{op}({ltl(f.operand)})"
+        if isinstance(f, LtlBinary):
+            a, b = ltl(f.left), ltl(f.right)
+            if f.op == "W":
+                return f"(([]({a})) || (({a}) U ({b})))"
+            return f"(({a}) {f.op} ({b}))"
+        raise _refuse(None, type(f).__name__)
+
+    asserts: list[str] = []
     for p in props:
-        exprs = [p.condition] if p.condition is not None else []
-        stack: list[Ltl] = [p.formula] if p.formula is not None else []
+        if p.kind is PropertyKind.LTL and p.formula is not None:
+            formula = ltl(p.formula)
+            asserts.append(f"// {p.name}: {' '.join(p.text.split())}")
+            asserts.append(f"#assert {root}(0) |= {formula};")
+        elif p.kind is PropertyKind.SAFETY:
+            asserts.append(f"// {p.name}: assertions and invalid end states (SPIN's safety "
+                           "check): NOT VALID iff an assertion can fail or the model can "
+                           "block with a process outside an end state")
+            asserts.append(f"#assert {root}(1) deadlockfree;")
+        elif p.kind is PropertyKind.INVARIANT and p.condition is not None:
+            asserts.append(f"#assert {root}(0) |= [](" + atom(LtlState(p.condition, p.text))
+                           + ");")
+        elif p.kind is PropertyKind.DEADLOCK_FREE:
+            asserts.append(f"#assert {root}(1) deadlockfree;")
+        elif p.kind is PropertyKind.NEVER and claim_root is not None and em.claim is not None:
+            accept = [loc.id for loc in em.claim.locations if loc.accept or loc.terminal]
+            name = em._fresh("bridge_claim_accepts")
+            text = _disj([f"bridge_claim == {x}" for x in accept])
+            out.append(f"#define {name} {text};")
+            asserts.append(f"// {p.name or 'never claim'}: violated iff the claim passes an "
+                           "accept label infinitely often or terminates")
+            asserts.append(f"#assert {claim_root}() |= !([]<> {name});")
+        else:
+            raise _refuse(p.span, f"the property kind '{p.kind.value}'")
+    return out + asserts
+
+
+# ---------------------------------------------------------------------------------
+# Entry point
+
+
+def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = None,
+             pool_sizes: Mapping[str, int] | None = None) -> str:
+    """Return CSP# text for ``system`` (a Promela model) with its properties.
+
+    ``pool_sizes`` bounds the instances of each proctype whose ``run`` statements may
+    execute without a bound the control graph shows (``unbounded_runs``). Raises
+    ``UnsupportedError`` naming the first construct CSP# lacks (module doc, README).
+    """
+    if system.language is not SourceLanguage.PROMELA:
+        from bridge.ir.model import Interleave, Parallel
+
+        stack = [system.composition] if system.composition is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Parallel):
+                first = node.children[0] if node.children else None
+                while first is not None and not hasattr(first, "instance"):
+                    first = first.children[0] if first.children else None  # type: ignore[union-attr]
+                span = system.instances[first.instance].span if first is not None else None  # type: ignore[union-attr]
+                raise UnsupportedError.at(
+                    span, "the alphabetised parallel composition '||' (barrier "
+                    "synchronisation) is not written back: translate the original model")
+            if isinstance(node, Interleave):
+                stack.extend(node.children)
+        raise UnsupportedError.at(
+            system.instances[0].span if system.instances else None,
+            "translate --to csp reads Promela models (this model is already CSP#)")
+    plan = make_plan(system, pool_sizes)
+    em = _Emitter(system, plan)
+    props = list(properties if properties is not None else system.properties)
+    if system.never is not None and any(p.kind is PropertyKind.NEVER for p in props):
+        em.claim = system.never
+    _scan_builtins(em, system, props)
+    em.plan_pairs()
+    processes: list[str] = []
+    roots: list[str] = []
+    for inst in plan.instances:
+        k = inst.index
+        local, rendezvous = em.options(k)
+        name = em.proc_names[k]
+        lines: list[tuple[str, str]] = []  # (text, comment)
+        if local:
+            guard = _conj([*em.turn_guards(), em.allowed([k])])
+            lines.append((f"[{guard}] (" if guard != "true" else "(", ""))
+            for n, (text, note) in enumerate(local):
+                lines.append((("       " if n == 0 else "    [] ") + text, note))
+            lines.append(("  )", ""))
+        for text, note in rendezvous:
+            lines.append(((" [] " if lines else "") + text, note))
+        lines.append(((" [] " if lines else "") + f"([m == 1 && bridge_failed == 0 && {em.at_end(k)}] Skip)",
+                      "may end here (deadlock check)"))
+        body = []
+        for n, (text, note) in enumerate(lines):
+            end = ";" if n == len(lines) - 1 else ""
+            body.append(f"    {text}{end}" + (f"  // {note}" if note else ""))
+        processes.append(f"{name}(m) =\n" + "\n".join(body))
+        roots.append(f"{name}(m)")
+    channels = [f"channel {p.name} 0;" for p in em.pairs]
+    root = em._fresh("BridgeSystem")
+    claim_root = None
+    if em.claim is not None:
+        claim_name = em._fresh("BridgeClaim")
+        claim_root = em._fresh("BridgeNever")
+        processes += em.claim_process(claim_name)
+    properties_text = _properties(em, props, root, claim_root)
+    header = [
+        f"// {system.name}: written by bridge from {', '.join(system.source_files) or 'Promela'}",
+        "// One Promela step is one PAT step. Check the Promela safety property with",
+        f"// '{root}(1)' (an instance at an end state may terminate) and LTL with",
+        f"// '{root}(0)' (blocked runs stutter, as in SPIN).",
+    ]
+    lines = [*header, *em.declarations()]
+    if channels:
+        lines += ["// one synchronous channel per rendezvous (send edge, receive edge)", *channels]
+    lines += ["", *processes, "", f"{root}(m) = {' ||| '.join(roots)};"]
+    if claim_root is not None:
+        lines.append(f"{claim_root}() = {root}(2) ||| {claim_name}();  // the system and "
+                     "its never claim, in turns")
+    lines += ["", *properties_text]
+    return "\n".join(lines) + "\n"
+
+
+def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Property]) -> None:
+    """Note which bookkeeping variables the model reads (before any text is written,
+    since every step writes them)."""
+    exprs: list[Expr] = []
+    for p in system.processes:
+        for e in p.edges:
+            if e.guard is not None:
+                exprs.append(e.guard)
+            for s, _ in iter_statements(e.effect):
+                exprs += _stmt_exprs(s)
+            if e.comm is not None:
+                exprs += _stmt_exprs(e.comm)
+        if p.provided is not None:
+            exprs.append(p.provided)
+    for prop in props:
+        if prop.condition is not None:
+            exprs.append(prop.condition)
+        stack: list[Ltl] = [prop.formula] if prop.formula is not None else []
         while stack:
             f = stack.pop()
             if isinstance(f, LtlState):
@@ -502,20 +1771,31 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
                 stack.append(f.operand)
             elif isinstance(f, LtlBinary):
                 stack += [f.left, f.right]
-        for e in exprs:
-            for node in iter_subexpressions(e):
-                if isinstance(node, RemoteLabel):
-                    emitter.remote_label(node)
-    processes, roots = emitter.processes()
-    declarations = emitter.declarations()
-    for i in sorted(emitter.needs_pc):
-        process = system.process(system.instances[i].process)
-        declarations.append(f"var pc{i} = {process.initial};")
-    if emitter.uses_assert:
-        declarations.append("var bridge_failed = 0;")
-    root = "BridgeSystem()"
-    lines = [f"// {system.name}: generated by bridge from {', '.join(system.source_files)}",
-             *declarations, "", *processes, "",
-             f"{root} = {' ||| '.join(roots) if roots else 'Skip'};", ""]
-    lines += emitter.properties(props, root)
-    return "\n".join(lines) + "\n"
+    for e in exprs:
+        for x in iter_subexpressions(e):
+            if isinstance(x, Builtin) and x.name == "_nr_pr":
+                em.uses["nr"] = True
+            if isinstance(x, Builtin) and x.name == "_last":
+                em.uses["last"] = True
+
+
+def _stmt_exprs(s: Stmt) -> list[Expr]:
+    if isinstance(s, Assign):
+        return [s.target, s.value]
+    if isinstance(s, If):
+        return [c for c, _ in s.branches]
+    if isinstance(s, While):
+        return [s.cond]
+    if isinstance(s, AssertStmt):
+        return [s.cond]
+    if isinstance(s, Send):
+        return [s.channel, *s.args]
+    if isinstance(s, Receive):
+        return [s.channel, *[a.value for a in s.args if isinstance(a, RecvMatch)],
+                *[a.target for a in s.args if isinstance(a, RecvBind) and a.target is not None]]
+    if isinstance(s, Run):
+        return list(s.args)
+    if isinstance(s, LocalVar) and s.init is not None:
+        return list(s.init) if isinstance(s.init, tuple) else [s.init]
+    return []
+
