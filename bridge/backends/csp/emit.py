@@ -296,15 +296,34 @@ class _Emitter:
         self.global_types: dict[str, Type] = {v.name: v.type for v in system.globals}
         self.names: set[str] = set()
         self.global_names = {v.name: self._fresh("g_" + sanitize(v.name)) for v in system.globals}
+        self.constants = self._constant_parameters()
+        # Static instance k: scalars <Proc><k>_x. The slots of a pool: arrays <Proc>_x
+        # indexed by the slot's number in its pool (run writes at bridge_n_<Proc>).
+        self.slot_of: dict[int, tuple[str, int]] = {}
+        self.pool_prefix: dict[str, str] = {}
+        for name, slots in plan.pools.items():
+            self.pool_prefix[name] = self._fresh(_proc_name(name))
+            for j, k in enumerate(slots):
+                self.slot_of[k] = (name, j)
         self.local_names: list[dict[str, str]] = []
+        pool_names: dict[str, dict[str, str]] = {}
         for inst in self.insts:
+            pool = self.slot_of.get(inst.index, (None, 0))[0]
+            if pool is not None and pool in pool_names:
+                self.local_names.append(pool_names[pool])
+                continue
+            prefix = self.pool_prefix[pool] if pool is not None else inst.name
             names = {}
+            fixed = self.constants.get(inst.process.name, {}) if not inst.static else {}
             for v in inst.process.locals:
-                names[v.name] = self._fresh(f"{inst.name}_{sanitize(v.name)}")
+                if v.name not in fixed:
+                    names[v.name] = self._fresh(f"{prefix}_{sanitize(v.name)}")
             for p in inst.process.parameters:
-                if p not in names:
-                    names[p] = self._fresh(f"{inst.name}_{sanitize(p)}")
+                if p not in names and p not in fixed:
+                    names[p] = self._fresh(f"{prefix}_{sanitize(p)}")
             self.local_names.append(names)
+            if pool is not None:
+                pool_names[pool] = names
         self.local_types: list[dict[str, Type]] = []
         for inst in self.insts:
             types: dict[str, Type] = {p: IntType(None, None, Overflow.NONE, "var")
@@ -350,11 +369,107 @@ class _Emitter:
         self.names.add(name)
         return name
 
-    def pc(self, k: int) -> str:
+    def pc(self, k: int, index: str | None = None) -> str:
+        """Return the control-location variable of instance ``k`` (a slot: at its
+        number in the pool, or at ``index``)."""
+        if k in self.slot_of:
+            pool, j = self.slot_of[k]
+            return f"bridge_pc_{self.pool_prefix[pool]}[{index or j}]"
         return f"bridge_pc{k}"
 
-    def pid(self, k: int) -> str:
-        return str(k) if self.insts[k].static else f"bridge_pid{k}"
+    def local_var(self, k: int, name: str, index: str | None = None) -> tuple[str, str | None, int]:
+        """Return (variable, offset of instance ``k``'s part or None, size) of a local."""
+        t = self.local_types[k].get(name)
+        dims, _ = _dims(t) if t is not None else ([], None)
+        size = _size(dims) if dims else 1
+        cname = self.local_names[k][name]
+        if k not in self.slot_of:
+            return cname, None, size
+        j = index or str(self.slot_of[k][1])
+        offset = (str(int(j) * size) if j.isdigit() else f"{j} * {size}") if size > 1 else j
+        return cname, offset, size
+
+    def chan_number(self, k: int, name: str, index: str | None = None) -> str:
+        """Return the number of local channel ``name`` of instance ``k`` (slots of a pool
+        have consecutive channel numbers, so a run can address them by slot index)."""
+        number = self.insts[k].channels[name]
+        if index is None or k not in self.slot_of:
+            return str(number)
+        pool, j = self.slot_of[k]
+        width = len(self.insts[k].process.channels)
+        base = number - j * width
+        return f"{base} + {index} * {width}"
+
+    def _constant_parameters(self) -> dict[str, dict[str, int]]:
+        """Return, per proctype started by ``run``, the parameters that are the same
+        constant at every ``run`` (a channel name, a number) and that the process never
+        assigns: they are written as that constant (so a rendezvous on such a channel
+        parameter is matched when the model is written, not at every step)."""
+        from bridge.backends.csp.plan import run_sites
+
+        assigned_globals: set[str] = set()
+        assigned_locals: dict[str, set[str]] = {}
+        runs: dict[str, list[Run]] = {}
+        for process in self.system.processes:
+            mine = assigned_locals.setdefault(process.name, set())
+            for e in process.edges:
+                stmts: list[Stmt] = [e.comm] if e.comm is not None else []
+                for st, _ in iter_statements([*stmts, *e.effect]):
+                    for target in _targets(st):
+                        base = target
+                        while isinstance(base, Index):
+                            base = base.base
+                        if isinstance(base, Var):
+                            (assigned_globals if base.scope == "global" else mine).add(base.name)
+            for run, _, _ in run_sites(process):
+                runs.setdefault(run.proctype, []).append(run)
+
+        def value(e: Expr) -> int | None:
+            if isinstance(e, Const):
+                return int(e.value)
+            if isinstance(e, Var) and e.scope == "global":
+                if e.name in self.plan.global_channels:
+                    return self.plan.global_channels[e.name]
+                return None
+            if isinstance(e, Index) and isinstance(e.base, Var) and e.base.scope == "global" \
+                    and e.base.name not in assigned_globals:
+                init = next((v.init for v in self.system.globals if v.name == e.base.name), None)
+                i = value(e.index)
+                if isinstance(init, tuple) and i is not None and 0 <= i < len(init):
+                    return value(init[i])
+                return None
+            if isinstance(e, Unary):
+                v = value(e.operand)
+                return None if v is None else {"-": -v, "!": int(not v), "~": ~v}.get(e.op)
+            if isinstance(e, Binary):
+                a, b = value(e.left), value(e.right)
+                return None if a is None or b is None else _apply(e.op, a, b)
+            return None
+
+        out: dict[str, dict[str, int]] = {}
+        for name, sites in runs.items():
+            try:
+                process = self.system.process(name)
+            except KeyError:
+                continue
+            types = {v.name: v.type for v in process.locals}
+            fixed: dict[str, int] = {}
+            for n, p in enumerate(process.parameters):
+                if p in assigned_locals.get(name, set()) or isinstance(types.get(p), ArrayType):
+                    continue
+                found = {value(r.args[n]) if n < len(r.args) else None for r in sites}
+                if len(found) == 1 and None not in found:
+                    (v,) = found
+                    assert v is not None
+                    fixed[p] = _wrap_const(v, types.get(p))
+            out[name] = fixed
+        return out
+
+    def pid(self, k: int, index: str | None = None) -> str:
+        if k in self.slot_of:
+            pool, j = self.slot_of[k]
+            return f"bridge_pid_{self.pool_prefix[pool]}[{index or j}]"
+        return str(k)
 
     def writer(self, k: int | None) -> _Writer:
         return _Writer(self, k)
@@ -565,37 +680,54 @@ class _Emitter:
             self._timeout_text = _neg(_disj(parts))
         return self._timeout_text
 
-    def any_step(self, k: int, with_timeouts: bool) -> str:
-        """Return when instance ``k`` has a step (of any kind, death included)."""
+    def any_step(self, k: int, with_timeouts: bool, atomic_only: bool = False) -> str:
+        """Return when instance ``k`` has a step (of any kind, death included);
+        ``atomic_only``: only from the locations inside an atomic sequence."""
         inst = self.insts[k]
         out: list[str] = []
         for lid, edges in sorted(self.by_source[k].items()):
+            if atomic_only and not self.locations[k][lid].atomic:
+                continue
             kinds = [self.edge_kind(inst.process.edges[n]) for n in edges]
             if not with_timeouts:
                 edges = [n for n, kd in zip(edges, kinds, strict=True) if kd != "timeout"]
             if not edges:
                 continue
-            ready = _disj([self.exec_text(k, n) for n in edges])
+            if any(isinstance(inst.process.edges[n].guard, ElseGuard)
+                   and inst.process.edges[n].comm is None for n in edges):
+                ready = "true"  # the else option or one of its siblings is enabled
+            else:
+                ready = _disj([self.exec_text(k, n) for n in edges])
             out.append(_conj([f"{self.pc(k)} == {lid}", ready]))
-        out += [self.death_ready(k, loc.id) for loc in inst.process.locations if loc.terminal]
+        out += [self.death_ready(k, loc.id) for loc in inst.process.locations
+                if loc.terminal and (loc.atomic or not atomic_only)]
         return _disj(out)
 
     def has_step(self, h: int) -> str:
+        """Return when instance ``h`` has a step."""
         if h not in self._has_step:
             self._has_step[h] = self.any_step(h, with_timeouts=True)
         return self._has_step[h]
 
     def allowed(self, involved: Sequence[int]) -> str:
         """Return when a step of ``involved`` passes Promela's atomicity: no other
-        instance holds ``bridge_excl`` while it can move (semantics/statespace.py)."""
+        instance holds ``bridge_excl`` while it can move (semantics/statespace.py).
+        ``bridge_excl == h`` only right after a step of ``h`` into an atomic sequence
+        (every step of another instance or a death resets it), so only ``h``'s steps from
+        atomic locations matter."""
         if not self.holders:
             return "true"
-        blocking = [_conj([f"bridge_excl == {h}", self.has_step(h)])
+        if not hasattr(self, "_held"):
+            self._held = {h: self.any_step(h, with_timeouts=True, atomic_only=True)
+                          for h in self.holders}
+        blocking = [_conj([f"bridge_excl == {h}", self._held[h]])
                     for h in self.holders if h not in involved]
         return _neg(_disj(blocking))
 
     def youngest(self, k: int) -> str:
         if self.uses["nr"]:
+            if self.insts[k].static:
+                return f"bridge_nr == {k + 1}"
             return f"bridge_nr == {self.pid(k)} + 1"
         return _conj([f"{self.pc(j)} == -1" for j in range(k + 1, len(self.insts))])
 
@@ -869,20 +1001,24 @@ class _Emitter:
         to their dead values (zeros, capacity -1) so states compare as in the engine."""
         inst = self.insts[k]
         out: list[str] = []
-        for name, cname in self.local_names[k].items():
+        for name in self.local_names[k]:
+            cname, offset, size = self.local_var(k, name)
             t = self.local_types[k].get(name)
-            dims, _ = _dims(t) if t is not None else ([], None)
-            out += _zero(cname, _size(dims) if dims else None, self)
-        for cname, number in inst.channels.items():
-            del cname
+            if offset is None and not isinstance(t, ArrayType):
+                out.append(f"{cname} = 0;")
+            else:
+                out += _zero_range(cname, int(offset or 0), size, self)
+        for number in inst.channels.values():
             out.append(f"bridge_cap[{number}] = -1;")
             cap = self.plan.channel(number).channel.capacity
             if cap > 0:
                 out.append(f"bridge_len[{number}] = 0;")
                 out += _zero_range("bridge_buf", number * self.width, self.width, self)
         out.append(f"{self.pc(k)} = -1;")
-        if not inst.static:
-            out.append(f"bridge_pid{k} = 0;")
+        if k in self.slot_of:
+            out.append(f"{self.pid(k)} = 0;")
+            prefix = self.pool_prefix[self.slot_of[k][0]]
+            out.append(f"bridge_n_{prefix} = bridge_n_{prefix} - 1;")
         if self.uses["nr"]:
             out.append("bridge_nr = bridge_nr - 1;")
         if self.uses["excl"]:
@@ -902,29 +1038,40 @@ class _Emitter:
         w = self.writer(creator)
         head: list[str] = []
         temps: list[str] = []
-        for a in run.args:
+        fixed = self.constants.get(run.proctype, {})
+        for p, a in zip(process.parameters, run.args, strict=True):
+            if p in fixed:
+                temps.append("")  # written as the constant in the process
+                continue
             t = f"bridge_a{next(self.temp)}"
             head += w.assign_text(t, w.num(a), None, declare=True, span=span)
             temps.append(t)
-        chain = [f"if (bridge_nr >= {self.system.max_instances}) {{ bridge_failed = 1; }}"]
-        for s in slots:
-            ws = self.writer(s)
-            body: list[str] = [f"bridge_pid{s} = bridge_nr;", "bridge_nr = bridge_nr + 1;"]
-            for p, t in zip(process.parameters, temps, strict=True):
-                body.append(f"{self.local_names[s][p]} = {_wrap(t, self.local_types[s].get(p))};")
-            for v in process.locals:
-                if v.name in process.parameters or v.init is None:
-                    continue
-                body += ws.initialise(v.name, v.type, v.init, v.span)
-            for number in self.insts[s].channels.values():
-                body.append(f"bridge_cap[{number}] = "
-                            f"{self.plan.channel(number).channel.capacity};")
-            body.append(f"{self.pc(s)} = {process.initial};")
-            if run.target is not None:
-                body += w.store(run.target, Alts.one(f"bridge_pid{s}"), span)
-            chain.append(f"else if ({self.pc(s)} == -1) {{ {' '.join(body)} }}")
-        chain.append("else { bridge_failed = 1; }")
-        return head + [" ".join(chain)]
+        if not slots:
+            raise UnsupportedError.at(span, f"'run {run.proctype}': no process slot planned")
+        first = slots[0]
+        prefix = self.pool_prefix[run.proctype]
+        index = f"bridge_s{next(self.temp)}"
+        ws = _Writer(self, first, index)
+        body: list[str] = [f"{self.pid(first, index)} = bridge_nr;",
+                           "bridge_nr = bridge_nr + 1;",
+                           f"bridge_n_{prefix} = bridge_n_{prefix} + 1;"]
+        for p, t in zip(process.parameters, temps, strict=True):
+            if p in self.local_names[first]:
+                cname, offset, _ = self.local_var(first, p, index)
+                body.append(f"{cname}[{offset}] = {_wrap(t, self.local_types[first].get(p))};")
+        for v in process.locals:
+            if v.name in process.parameters or v.init is None:
+                continue
+            body += ws.initialise(v.name, v.type, v.init, v.span)
+        for c in process.channels:
+            body.append(f"bridge_cap[{self.chan_number(first, c.name, index)}] = {c.capacity};")
+        body.append(f"{self.pc(first, index)} = {process.initial};")
+        if run.target is not None:
+            body += w.store(run.target, Alts.one(self.pid(first, index)), span)
+        # the live instances of a pool fill its first slots (youngest dies first)
+        return head + [f"var {index} = bridge_n_{prefix};",
+                       f"if (bridge_nr >= {self.system.max_instances} || {index} >= {len(slots)}) "
+                       f"{{ bridge_failed = 1; }} else {{ {' '.join(body)} }}"]
 
     # -- output -------------------------------------------------------------------------
     def declarations(self) -> list[str]:
@@ -934,19 +1081,29 @@ class _Emitter:
                                 self.initial_values[(None, v.name)], v.hidden))
         for inst in self.insts:
             k = inst.index
-            what = "started by run" if not inst.static else f"pid {k}"
-            out.append(f"// {inst.label}: proctype {inst.process.name}, {what}")
+            if not inst.static:
+                continue
+            out.append(f"// {inst.label}: proctype {inst.process.name}, pid {k}")
             for name, cname in self.local_names[k].items():
                 t = self.local_types[k][name]
-                vals = self.initial_values.get((k, name)) if inst.static else None
+                vals = self.initial_values.get((k, name))
                 if vals is None:
                     dims, _ = _dims(t)
                     vals = [0] * (_size(dims) if dims else 1)
                 out.append(_declare(cname, t, vals, False))
-            start = inst.process.initial if inst.static else -1
-            out.append(f"var {self.pc(k)} = {start};")
-            if not inst.static:
-                out.append(f"var bridge_pid{k} = 0;")
+            out.append(f"var {self.pc(k)} = {inst.process.initial};")
+        for pool, slots in self.plan.pools.items():
+            prefix = self.pool_prefix[pool]
+            first = slots[0]
+            out.append(f"// proctype {pool}: {len(slots)} process(es) started by run, "
+                       f"variables indexed by slot (the live ones fill the first slots)")
+            for name, cname in self.local_names[first].items():
+                _, _, size = self.local_var(first, name)
+                out.append(f"var {cname}[{size * len(slots)}];")
+            out.append(f"var bridge_pc_{prefix} = [{', '.join(['-1'] * len(slots))}];  "
+                       "// -1: not running")
+            out.append(f"var bridge_pid_{prefix}[{len(slots)}];")
+            out.append(f"var bridge_n_{prefix} = 0;  // running {pool} processes")
         out.append("// bookkeeping")
         if self.uses["nr"]:
             statics = sum(1 for inst in self.insts if inst.static)
@@ -971,6 +1128,10 @@ class _Emitter:
                        "location (-2: it has no option, the run is cut)")
             out.append("var bridge_turn = 0;  // with the claim: 0 claim moves, 1 system moves")
         return out
+
+
+def _proc_name(proctype: str) -> str:
+    return "Init" if proctype == ":init:" else sanitize(proctype)
 
 
 def _note(e: Edge) -> str:
@@ -1036,9 +1197,10 @@ class _Writer:
     """CSP# text for the expressions and statements of instance ``k`` (None: global
     scope, for LTL propositions)."""
 
-    def __init__(self, em: _Emitter, k: int | None) -> None:
+    def __init__(self, em: _Emitter, k: int | None, index: str | None = None) -> None:
         self.em = em
         self.k = k
+        self.slot_index = index  # for a slot: its number in the pool as text (run's block)
         self.block_types: dict[str, Type] = {}
         self._timeout: str | None = None
 
@@ -1046,10 +1208,14 @@ class _Writer:
     def _local(self, name: str, span: Span | None) -> str:
         if self.k is None:
             raise UnsupportedError.at(span, f"local '{name}' outside its process")
+        inst = self.em.insts[self.k]
+        if not inst.static and name in self.em.constants.get(inst.process.name, {}):
+            return _int_text(self.em.constants[inst.process.name][name])
         names = self.em.local_names[self.k]
         if name not in names:
             raise UnsupportedError.at(span, f"unknown local '{name}'")
-        return names[name]
+        cname, offset, _ = self.em.local_var(self.k, name, self.slot_index)
+        return cname if offset is None else f"{cname}[{offset}]"
 
     def type_of(self, e: Expr) -> Type | None:
         if isinstance(e, Var):
@@ -1173,7 +1339,7 @@ class _Writer:
             if e.name == "_pid":
                 if self.k is None:
                     raise _refuse(e.span, "'_pid' outside a process")
-                return Alts.one(self.em.pid(self.k))
+                return Alts.one(self.em.pid(self.k, self.slot_index))
             if e.name == "_nr_pr":
                 self.em.uses["nr"] = True
                 return Alts.one("bridge_nr")
@@ -1215,7 +1381,7 @@ class _Writer:
         if v.scope == "block":
             return "b_" + sanitize(v.name)
         if self.k is not None and v.name in self.em.insts[self.k].channels:
-            return str(self.em.insts[self.k].channels[v.name])
+            return self.em.chan_number(self.k, v.name, self.slot_index)
         return self._local(v.name, v.span)
 
     def index(self, e: Index) -> Alts:
@@ -1233,16 +1399,34 @@ class _Writer:
         dims, _ = _dims(t) if t is not None else ([], None)
         if len(dims) != len(idx):
             raise _refuse(e.span, "indexing an array by part of its dimensions")
-        name = self.var(base)
+        offset = None
+        if base.scope == "local" and self.k is not None:
+            if base.name not in self.em.local_names[self.k]:
+                raise UnsupportedError.at(base.span, f"unknown local '{base.name}'")
+            name, offset, _ = self.em.local_var(self.k, base.name, self.slot_index)
+        else:
+            name = self.var(base)
         parts = [self.num(x) for x in idx]
-
-        def flat(v: list[str]) -> str:
-            text = v[0]
-            for x, d in zip(v[1:], dims[1:], strict=True):
+        # CSP# checks the bound of a one-dimensional array of its own; a flattened
+        # dimension or a slot's part of a pool array needs the check written out
+        # (outside it, a statement fails as Promela does; a guard is false).
+        checked = offset is not None or len(dims) > 1
+        cases = []
+        for conds, values in _product(parts, e.span):
+            text = values[0]
+            for x, d in zip(values[1:], dims[1:], strict=True):
                 text = f"({text}) * {d} + {x}"
-            return f"{name}[{text}]"
-
-        return _combine(parts, flat, e.span)
+            bounds = []
+            if checked:
+                for x, d in zip(values, dims, strict=True):
+                    if not (x.isdigit() and int(x) < d):
+                        bounds += [f"{x} >= 0", f"{x} < {d}"]
+            if offset is not None:
+                text = f"{offset} + {text}" if offset != "0" else text
+            cases.append(((*conds, *bounds), f"{name}[{text}]"))
+        exhaustive = all(p.exhaustive for p in parts) and not any(c for c, _ in cases
+                                                                  if c and checked)
+        return Alts(tuple(cases), exhaustive)
 
     def _local_channel_array(self, name: str, index: Expr, span: Span | None) -> Alts:
         assert self.k is not None
@@ -1463,9 +1647,10 @@ class _Writer:
         cands = self._candidates(e.proctype, e.pid, e.span, f"{e.proctype}:{e.name}")
         cases = []
         for k, cond in cands:
-            name = self.em.local_names[k].get(e.name)
-            if name is None:
+            if e.name not in self.em.local_names[k]:
                 raise UnsupportedError.at(e.span, f"'{e.proctype}' has no local '{e.name}'")
+            cname, offset, _ = self.em.local_var(k, e.name)
+            name = cname if offset is None else f"{cname}[{offset}]"
             cases.append((() if cond == "true" else (cond,), name))
         return Alts(tuple(cases), len(cands) == 1 and cands[0][1] == "true")
 
@@ -1505,15 +1690,19 @@ class _Writer:
         return head + _chain(branches, value.exhaustive, self.em)
 
     def initialise(self, name: str, t: Type, init: Expr | tuple[Expr, ...], span: Span | None) -> list[str]:
-        cname = self.em.local_names[self.k][name]  # type: ignore[index]
+        assert self.k is not None
+        cname, offset, _ = self.em.local_var(self.k, name, self.slot_index)
         dims, element = _dims(t)
         if not dims:
             assert not isinstance(init, tuple)
-            return self.assign_text(cname, self.num(init), t, declare=False, span=span)
+            target = cname if offset is None else f"{cname}[{offset}]"
+            return self.assign_text(target, self.num(init), t, declare=False, span=span)
         out: list[str] = []
         exprs = list(init) if isinstance(init, tuple) else [init] * _size(dims)
         for x, e in enumerate(exprs[: _size(dims)]):
-            out += self.assign_text(f"{cname}[{x}]", self.num(e), element, declare=False, span=span)
+            at = str(x) if offset is None else f"{offset} + {x}"
+            out += self.assign_text(f"{cname}[{at}]", self.num(e), element, declare=False,
+                                    span=span)
         return out
 
     def stmts(self, body: Sequence[Stmt]) -> list[str]:
@@ -1777,6 +1966,19 @@ def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Prope
                 em.uses["nr"] = True
             if isinstance(x, Builtin) and x.name == "_last":
                 em.uses["last"] = True
+
+
+def _targets(s: Stmt) -> list[Expr]:
+    """Return the variables a statement writes (assignment, receive, run's pid)."""
+    if isinstance(s, Assign):
+        return [s.target]
+    if isinstance(s, Receive):
+        return [a.target for a in s.args if isinstance(a, RecvBind) and a.target is not None]
+    if isinstance(s, Run) and s.target is not None:
+        return [s.target]
+    if isinstance(s, LocalVar):
+        return [Var(s.name, "block")]
+    return []
 
 
 def _stmt_exprs(s: Stmt) -> list[Expr]:

@@ -73,7 +73,7 @@ proctype B() { byte v; c?v; got = v; assert(got == 5) }
 init { atomic { run A(); run B() } }
 ltl received { <> (got == 5) }
 """)
-    assert "var bridge_pc1 = -1;" in text and "var bridge_pc2 = -1;" in text
+    assert "var bridge_pc_A = [-1];" in text and "var bridge_pc_B = [-1];" in text
     assert re.search(r"channel rv_A1_e\d+_B2_e\d+ 0;", text)
 
 
@@ -162,7 +162,7 @@ init { do :: n < 2 -> n++; run W() :: n >= 2 -> break od }
         emit_csp(system)
     assert "pool size" in str(info.value)
     assert compare.pool_sizes(system, ["W"]) == {"W": 2}
-    assert "var bridge_pc2 = -1;" in emit_csp(system, pool_sizes={"W": 2})
+    assert "var bridge_pc_W = [-1, -1];" in emit_csp(system, pool_sizes={"W": 2})
     _agree(text)
     with pytest.raises(UnsupportedError, match="counting them took more than 2 states"):
         compare.pool_sizes(system, ["W"], max_states=2)
