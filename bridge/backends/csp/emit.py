@@ -302,7 +302,7 @@ class _Emitter:
         self.slot_of: dict[int, tuple[str, int]] = {}
         self.pool_prefix: dict[str, str] = {}
         for name, slots in plan.pools.items():
-            self.pool_prefix[name] = self._fresh(_proc_name(name))
+            self.pool_prefix[name] = _proc_name(name)  # only ever part of longer names
             for j, k in enumerate(slots):
                 self.slot_of[k] = (name, j)
         self.local_names: list[dict[str, str]] = []
