@@ -345,7 +345,9 @@ class _Emitter:
         self.width = max(self.maxcap * self.fields, 1)
         self.has_buffered = bool(buffered)
         self.has_rendezvous = any(c.channel.capacity == 0 for c in plan.channels)
-        self.has_channels = bool(plan.channels)
+        self.has_channels = bool(plan.channels) or any(
+            _chan_typed(t) for t in [*self.global_types.values(),
+                                     *(v.type for p in system.processes for v in p.locals)])
         self.locations = [{loc.id: loc for loc in inst.process.locations} for inst in self.insts]
         self.by_source: list[dict[int, list[int]]] = []
         for inst in self.insts:
@@ -1130,6 +1132,12 @@ class _Emitter:
         return out
 
 
+def _chan_typed(t: Type) -> bool:
+    while isinstance(t, ArrayType):
+        t = t.element
+    return isinstance(t, ChanType)
+
+
 def _proc_name(proctype: str) -> str:
     return "Init" if proctype == ":init:" else sanitize(proctype)
 
@@ -1622,10 +1630,18 @@ class _Writer:
         if not ids:
             raise UnsupportedError.at(span, f"no instance of process '{proctype}'")
         if pid is None:
-            if len(ids) != 1 or not self.em.insts[ids[0]].static:
-                raise _refuse(span, f"the remote reference {what} without a pid while "
-                              f"'{proctype}' may have several instances")
-            return [(ids[0], "true")]
+            if len(ids) == 1 and self.em.insts[ids[0]].static:
+                return [(ids[0], "true")]
+            # SPIN's rule (pan's f_pid): the running instance of the proctype with the
+            # lowest pid.
+            out = []
+            for k in ids:
+                alive = f"{self.em.pc(k)} != -1"
+                older = [_neg(_conj([f"{self.em.pc(j)} != -1",
+                                     f"{self.em.pid(j)} < {self.em.pid(k)}"]))
+                         for j in ids if j != k]
+                out.append((k, _conj([alive, *older])))
+            return out
         alts = self.num(pid)
         out = []
         for k in ids:

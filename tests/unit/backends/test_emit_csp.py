@@ -170,13 +170,25 @@ init { do :: n < 2 -> n++; run W() :: n >= 2 -> break od }
 
 @pytest.mark.parametrize(("text", "construct", "where"), [
     ("byte x, y;\nactive proctype P() { x = 1 << y }\n", "shift", ":2:"),
-    ("active [2] proctype P() { L: skip }\nltl { [] !P@L }\n", "without a pid", ":2:"),
+    ("byte x;\nactive proctype P() { x++ }\nltl { [] !timeout }\n", "'timeout'", ":3:11"),
 ])
 def test_refusals_name_the_construct(text: str, construct: str, where: str) -> None:
     system = load_promela("r.pml", text).systems[0]
     with pytest.raises(UnsupportedError, match=construct) as info:
         emit_csp(system)
     assert f"r.pml{where}" in str(info.value)
+
+
+@pytest.mark.parametrize(("who", "expected"), [(1, Outcome.HOLDS), (0, Outcome.VIOLATED)])
+def test_remote_label_without_pid_follows_spin(who: int, expected: Outcome) -> None:
+    """`P@L` without a pid names the running P with the lowest pid (pan's f_pid). With
+    active [2] P where only _pid == 1 passes CS, pan finds [] !(P@CS) valid (errors: 0);
+    where only _pid == 0 passes it, pan reports the violation (issue 15)."""
+    text = ("active [2] proctype P() {\n  if\n  :: _pid == %d -> CS: skip\n"
+            "  :: else -> skip\n  fi\n}\nltl q { [] !(P@CS) }\n" % who)
+    csp = load_csp("p.csp", compare.translate(load_promela("p.pml", text), "csp"))
+    system, prop = csp.properties()[0]
+    assert api.check_property(system, prop, api.CheckOptions()).outcome is expected
 
 
 def test_refusal_of_the_test_model_never_happens() -> None:
