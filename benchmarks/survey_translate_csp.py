@@ -186,9 +186,10 @@ def main(argv: list[str]) -> int:
         print(f"{os.path.relpath(path, directory)}: "
               f"{record.get('error') or record.get('translate') or record.get('load')}",
               flush=True)
-    Path(args.output).write_text(_table(records, directory, args), encoding="utf-8")
-    if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+        # rewritten after every model, so a long survey leaves its table so far
+        Path(args.output).write_text(_table(records, directory, args), encoding="utf-8")
+        if args.json:
+            Path(args.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
     bad = [r for r in records if r.get("parse", "").startswith("refused")
            or any(c["source"] != c["output"] and "unknown" not in (c["source"], c["output"])
                   for c in r.get("checks", []))]
