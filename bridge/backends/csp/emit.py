@@ -78,7 +78,15 @@ from bridge.ir.expr import (
     While,
     iter_subexpressions,
 )
-from bridge.ir.model import Edge, SourceLanguage, TransitionSystem
+from bridge.ir.model import (
+    Composition,
+    Edge,
+    InstanceRef,
+    Interleave,
+    Parallel,
+    SourceLanguage,
+    TransitionSystem,
+)
 from bridge.ir.property import (
     Ltl,
     LtlBinary,
@@ -343,7 +351,6 @@ class _Emitter:
         self.fields = max([len(c.channel.fields) for c in plan.channels] + [1])
         self.maxcap = max([c.capacity for c in buffered] + [0])
         self.width = max(self.maxcap * self.fields, 1)
-        self.has_buffered = bool(buffered)
         self.has_rendezvous = any(c.channel.capacity == 0 for c in plan.channels)
         self.has_channels = bool(plan.channels) or any(
             _chan_typed(t) for t in [*self.global_types.values(),
@@ -606,9 +613,6 @@ class _Emitter:
         return cells
 
     # -- channels ---------------------------------------------------------------------
-    def channel_number_values(self, k: int | None, e: Expr) -> frozenset[int]:
-        return self.flow.values(k, e)
-
     # -- enabledness ------------------------------------------------------------------
     def edge_kind(self, e: Edge) -> str:
         if isinstance(e.guard, ElseGuard):
@@ -827,12 +831,12 @@ class _Emitter:
         block: list[str] = []
         temps: list[str] = []
         for n, v in enumerate(values):
-            t = f"bridge_m{n}"
+            t = f"bridge_m{next(self.temp)}"
             ft = field_types[n] if field_types else None
             block += ws.assign_text(t, v, ft, declare=True, span=send.span)
             temps.append(t)
         block += ws.stmts(se.effect)
-        block += self.moves(i, se, sender_of_rendezvous=True)
+        block += self.moves(i, se)
         for n, arg in enumerate(recv.args):
             if isinstance(arg, RecvBind) and arg.target is not None:
                 block += wr.store(arg.target, Alts.one(temps[n]), arg.span)
@@ -859,8 +863,7 @@ class _Emitter:
                       wr.cond(rj.guard) if rj.guard is not None else "true",
                       p.cond])
 
-    def moves(self, k: int, e: Edge, sender_of_rendezvous: bool = False,
-              receiver: bool = False) -> list[str]:
+    def moves(self, k: int, e: Edge, receiver: bool = False) -> list[str]:
         """Return the bookkeeping of instance ``k`` taking edge ``e``: its new control
         location and Promela's exclusivity (semantics/statespace.py)."""
         out = []
@@ -899,7 +902,7 @@ class _Emitter:
             if kind != "normal":
                 raise _refuse(e.span, "an 'else' or 'timeout' option that starts with a "
                               "channel operation")
-            ready, body = w.comm_block(e.comm, n)
+            ready, body = w.comm_block(e.comm)
             if ready != "false":
                 body = body + w.stmts(e.effect) + self.moves(k, e) + self._last(k)
                 local.append(_option(_conj([pc, guard, ready]), event, body,
@@ -1516,7 +1519,7 @@ class _Writer:
             out.append(_conj([*conds, self.recv_ready(c, e, cap)]))
         return _disj(out)
 
-    def comm_block(self, comm: Send | Receive, n: int) -> tuple[str, list[str]]:
+    def comm_block(self, comm: Send | Receive) -> tuple[str, list[str]]:
         """Return when the buffered form of the edge's channel operation can happen and
         the statements that perform it (channel number cases become an if-chain)."""
         assert self.k is not None
@@ -1877,19 +1880,17 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
     ``UnsupportedError`` naming the first construct CSP# lacks (module doc, README).
     """
     if system.language is not SourceLanguage.PROMELA:
-        from bridge.ir.model import Interleave, Parallel
-
         stack = [system.composition] if system.composition is not None else []
         while stack:
             node = stack.pop()
             if isinstance(node, Parallel):
-                first = node.children[0] if node.children else None
-                while first is not None and not hasattr(first, "instance"):
-                    first = first.children[0] if first.children else None  # type: ignore[union-attr]
-                span = system.instances[first.instance].span if first is not None else None  # type: ignore[union-attr]
+                leaf: Composition = node
+                while not isinstance(leaf, InstanceRef):
+                    leaf = leaf.children[0]
                 raise UnsupportedError.at(
-                    span, "the alphabetised parallel composition '||' (barrier "
-                    "synchronisation) is not written back: translate the original model")
+                    system.instances[leaf.instance].span,
+                    "the alphabetised parallel composition '||' (barrier synchronisation) "
+                    "is not written back: translate the original model")
             if isinstance(node, Interleave):
                 stack.extend(node.children)
         raise UnsupportedError.at(
