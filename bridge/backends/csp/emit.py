@@ -1163,7 +1163,7 @@ def _declare(name: str, t: Type, values: list[int], hidden: bool) -> str:
     kw = "hvar" if hidden else "var"
     dims, _ = _dims(t)
     if not dims:
-        return f"{kw} {name} = {_int_text(values[0])};"
+        return f"{kw} {name} = {values[0]};"
     if all(v == 0 for v in values):
         return f"{kw} {name}[{_size(dims)}];"
     return f"{kw} {name} = [{', '.join(str(v) for v in values)}];"
