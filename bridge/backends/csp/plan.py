@@ -7,13 +7,15 @@ from the start, dead (control location -1) until a ``run`` wakes it. The slots o
 proctype form a *pool*. A ``run P(...)`` takes the lowest free slot of ``P``'s pool;
 since Promela lets only the youngest live process die (promela-spin.md section 6; the
 native engine, semantics/state.py), the live instances of a pool always occupy its
-lowest slots in creation order, so the CSP# state is a function of the Promela state.
+lowest slots in creation order, so the CSP# state is a function of the Promela state
+(and the lowest free slot is the number of running instances of the pool).
 
-``run_bounds`` counts how many instances of each proctype a model may ever create when
-no ``run`` can execute twice (no ``run`` on a cycle of its process's control graph and
-no process that starts itself). Otherwise the pool size is the largest number of
-simultaneously live instances, which the caller finds by exploring the source model
-(``compare.translate``) and passes in.
+``run_bounds`` counts how many instances of each proctype a model may ever create,
+following each creator alone on its own locals (``runs.count_runs``: a counting loop
+``do :: i < N -> run P(i); i++ ...`` gives N). When that finds no bound (a loop bounded
+by globals, processes that start each other in a cycle), the pool size is the largest
+number of simultaneously live instances, which the caller finds by exploring the source
+model (``compare.pool_sizes``) and passes in.
 
 Channels get fixed numbers: global channels ``1..n`` in declaration order (SPIN's ids),
 then the channels declared in each instance, static instances first (SPIN's ids for the
