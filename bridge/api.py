@@ -40,12 +40,16 @@ __all__ = [
     "outcome_exit_code",
     "parse_annotation",
     "parse_fairness",
+    "read_results",
+    "render_report",
     "select_properties",
     "select_system",
     "show",
     "simulate",
     "statistics_rate",
     "validate",
+    "verdict_json",
+    "write_text",
 ]
 
 
@@ -301,6 +305,8 @@ def check_property(system: TransitionSystem, prop: Property,
     try:
         if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
             verdict = _check_ltl(system, prop, options, fairness, notes)
+        elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
+            verdict = _check_label_cycles(system, prop, options, fairness, notes)
         else:
             if fairness is not Fairness.NONE:
                 notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
@@ -325,6 +331,23 @@ def check_property(system: TransitionSystem, prop: Property,
     if notes:
         verdict = dataclasses.replace(verdict, notes=tuple(verdict.notes) + tuple(notes))
     return verdict
+
+
+def _check_label_cycles(system: TransitionSystem, prop: Property, options: CheckOptions,
+                        fairness: Fairness, notes: list[str]) -> Verdict:
+    """Return the verdict of SPIN's non-progress or acceptance cycles of ``progress`` /
+    ``accept`` labels under fairness (``bridge.fairness.cycles``), always on the full
+    state space."""
+    run = _room("bridge.fairness.cycles", "check_label_cycles",
+                "the non-progress and acceptance cycle checker")
+    ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
+    settings = _options(ltl_options, progress=options.progress, fairness=fairness,
+                        annotations=options.annotations, max_states=options.max_states,
+                        timeout=options.timeout)
+    if options.por or options.symmetry or options.counter_abstraction:
+        notes.append("--por/--symmetry/--counter-abstraction: not used: "
+                     f"{prop.text} are checked on the full state space")
+    return run(system, prop, settings)
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -521,3 +544,88 @@ def outcome_exit_code(verdicts: Sequence[Verdict]) -> int:
     if Outcome.UNKNOWN in outcomes:
         return 3
     return 0
+
+
+# ---------------------------------------------------------------------------------
+# Results as JSON, reports as HTML (issue 14)
+
+_SOURCE_LIMIT = 2 * 2**20  # a source file bigger than this is not embedded in reports
+
+
+def _source_texts(paths: Sequence[str]) -> dict[str, str]:
+    """Return ``path -> text`` of the readable files among ``paths`` (for reports)."""
+    texts: dict[str, str] = {}
+    for path in dict.fromkeys(paths):
+        file = Path(path)
+        try:
+            if file.is_file() and file.stat().st_size <= _SOURCE_LIMIT:
+                texts[path] = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # the report then shows line numbers without the source
+    return texts
+
+
+def verdict_json(path: str, system: TransitionSystem, prop: Property, verdict: Verdict,
+                 outline: bool = False) -> dict[str, Any]:
+    """Return the flat JSON object of one checked assertion (``bridge check --json``).
+
+    ``outline``: also carry the system's instances, processes (control-flow graphs) and
+    source text (``system_outline``), which ``bridge report`` draws; the check command
+    adds it to the first object of each system.
+    """
+    from bridge.ir.serialize import system_outline, verdict_to_json
+
+    shape = None
+    if outline:
+        shape = system_outline(system)
+        files = [path, *system.source_files]
+        files += [item["file"] for process in shape["processes"]
+                  for item in (process, *process["edges"]) if item.get("file")]
+        shape["sources"] = _source_texts(files)
+    return verdict_to_json(verdict, prop.number, path, prop.text, outline=shape)
+
+
+def read_results(paths: Sequence[str]) -> Any:
+    """Return the results (``bridge.report.Results``) saved in the files ``paths``:
+    ``bridge check --json`` output, ``bridge compare --json FILE``, ``bridge regress
+    --json FILE``. An unreadable file or one of another kind raises
+    ``ConfigurationError``."""
+    results_class = _room("bridge.report", "Results", "the HTML report")
+    parse = _room("bridge.report", "parse_results", "the HTML report")
+    results = results_class()
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigurationError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigurationError(f"{path}: cannot read: {error}") from None
+        results.extend(parse(text, path))
+    return results
+
+
+def render_report(title: str, checks: Sequence[dict[str, Any]] = (),
+                  comparisons: Sequence[dict[str, Any]] = (),
+                  regression: Sequence[dict[str, Any]] = (), results: Any = None,
+                  subtitle: str = "") -> tuple[str, list[str]]:
+    """Return ``(html, problems)``: the self-contained HTML report of check results
+    (``verdict_json``), comparisons (``bridge.compare.format_json`` objects) and
+    regression rows (``bridge.regress.format_json`` objects), or of ``results`` read
+    by ``read_results``; ``problems`` says what could not be drawn (no Graphviz, no
+    matplotlib)."""
+    report = importlib.import_module("bridge.report")
+    if results is None:
+        results = report.Results(list(checks), list(comparisons), list(regression))
+    if not results:
+        raise ConfigurationError("nothing to report: no results were given")
+    return report.render_report(results, title, subtitle)
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8); an unwritable path raises
+    ``ConfigurationError`` naming it."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ConfigurationError(f"{path}: cannot write: {error.strerror or error}") \
+            from None

@@ -27,6 +27,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bridge.backends.spin.emit import STRONG_GLOBAL_FORMS as STRONG_GLOBAL_FORMS  # for the CLI
 from bridge.diagnostics import BackendError, BridgeError, ConfigurationError, UnsupportedError
@@ -36,6 +37,10 @@ from bridge.ir.verdict import Outcome
 
 ENGINES = ("native", "spin-premise", "spin-premise-spot", "spin-action-process", "spin-f",
            "spin-plain", "spot")
+# What compare takes: LTL assertions, and Promela's progress/accept label cycles, which
+# only the native checker and pan itself (-l / -a, with or without -f) can check.
+COMPARABLE = (PropertyKind.LTL, PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE)
+_LABEL_CYCLE_ENGINES = ("native", "spin-f", "spin-plain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +50,8 @@ class CompareOptions:
     ``spot_max_states``: Spot's emptiness check runs on models up to this size;
     ``strong_global_form``: the strong global premise of the premise rows, ``per-step``
     (one Streett pair per state, as paper 000 writes fairness) or ``bottom-scc`` (the
-    equivalent generalized Büchi form; ``emit_promela``)."""
+    equivalent generalized Büchi form; ``emit_promela``); ``jobs``: how many engines
+    run at the same time (``compare``)."""
 
     fairness: Fairness = Fairness.WEAK
     annotations: tuple[tuple[FairnessMark, str], ...] = ()
@@ -54,6 +60,7 @@ class CompareOptions:
     engines: tuple[str, ...] = ENGINES
     spot_max_states: int = 20000
     strong_global_form: str = "per-step"
+    jobs: int = 1  # engines run at once, each in its own process when more than 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,7 @@ class CompareRow:
     seconds: float | None = None
     memory_mb: float | None = None
     note: str = ""
+    premises: int | None = None  # fairness premises of the encoding (premise rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,34 +107,150 @@ def compare(
     prop: Property,
     options: CompareOptions | None = None,
     progress: Callable[[str], None] | None = None,
+    on_row: Callable[[CompareRow], None] | None = None,
 ) -> Comparison:
-    """Return the comparison table of ``prop`` on ``system`` (see the module docstring)."""
+    """Return the comparison table of ``prop`` on ``system`` (see the module docstring).
+
+    ``progress(engine)`` is called when an engine starts, ``on_row(row)`` as soon as
+    one of its rows is known, so a caller can show rows as they finish. With
+    ``options.jobs`` above 1 the engines run concurrently, each in a forked process
+    (``_run_concurrently``): a quick engine is not kept waiting behind one that runs
+    into its time-out. The table lists the rows in engine order either way.
+    """
     options = options or CompareOptions()
     unknown = [e for e in options.engines if e not in ENGINES]
     if unknown:
         raise ConfigurationError(f"unknown engine(s) {unknown}; allowed: {', '.join(ENGINES)}")
-    if prop.kind is not PropertyKind.LTL:
+    if prop.kind not in COMPARABLE:
         raise ConfigurationError(
-            f"compare needs an LTL assertion; '{prop.text}' is {prop.kind.value}"
+            f"compare needs an LTL assertion or Promela's non-progress/acceptance cycles; "
+            f"'{prop.text}' is {prop.kind.value}"
         )
-    rows: list[CompareRow] = []
-    for engine in options.engines:
-        if progress is not None:
-            progress(engine)
-        runner = _RUNNERS[engine]
-        try:
-            rows.extend(runner(system, prop, options))
-        except UnsupportedError as exc:
-            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options),
-                                   "unsupported", note=str(exc)))
-        except BackendError as exc:
-            verdict = "timeout" if exc.timed_out else "error"
-            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options), verdict,
-                                   note=str(exc)))
-        except BridgeError as exc:
-            rows.append(CompareRow(engine, _ENCODING[engine], _fair(engine, options), "error",
-                                   note=f"{type(exc).__name__}: {exc}"))
+    if options.jobs > 1 and len(options.engines) > 1:
+        by_engine = _run_concurrently(system, prop, options, progress, on_row)
+    else:
+        by_engine = {}
+        for engine in options.engines:
+            if progress is not None:
+                progress(engine)
+            by_engine[engine] = run_engine(engine, system, prop, options)
+            for row in by_engine[engine]:
+                if on_row is not None:
+                    on_row(row)
+    rows = [row for engine in options.engines for row in by_engine[engine]]
     return Comparison(system.name, prop.text or prop.name, options.fairness.value, tuple(rows))
+
+
+def run_engine(engine: str, system: TransitionSystem, prop: Property,
+               options: CompareOptions) -> list[CompareRow]:
+    """Return the rows of one engine; a refusal, a time-out or a failure of the engine
+    is a row (``unsupported``, ``timeout``, ``error``), never an exception. A time-out
+    or error row without its own time gets the engine's wall-clock seconds."""
+    started = time.monotonic()
+    if prop.kind is not PropertyKind.LTL and engine not in _LABEL_CYCLE_ENGINES:
+        return [CompareRow(engine, _ENCODING[engine], _fair(engine, options), "unsupported",
+                           note=f"{prop.text}: SPIN checks them on the model's own labels "
+                           "only (pan -l / pan -a)")]
+    try:
+        rows = _RUNNERS[engine](system, prop, options)
+    except UnsupportedError as exc:
+        return [CompareRow(engine, _ENCODING[engine], _fair(engine, options),
+                           "unsupported", note=str(exc))]
+    except BackendError as exc:
+        verdict = "timeout" if exc.timed_out else "error"
+        rows = [CompareRow(engine, _ENCODING[engine], _fair(engine, options), verdict,
+                           note=str(exc))]
+    except BridgeError as exc:
+        rows = [CompareRow(engine, _ENCODING[engine], _fair(engine, options), "error",
+                           note=f"{type(exc).__name__}: {exc}")]
+    took = round(time.monotonic() - started, 3)
+    return [dataclasses.replace(row, seconds=took)
+            if row.seconds is None and row.verdict in ("timeout", "error") else row
+            for row in rows]
+
+
+def _engine_child(connection: Any, engine: str, system: TransitionSystem, prop: Property,
+                  options: CompareOptions) -> None:  # runs in the forked child
+    try:
+        connection.send(("ok", run_engine(engine, system, prop, options)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent as a row
+        connection.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        connection.close()
+
+
+def _run_concurrently(system: TransitionSystem, prop: Property, options: CompareOptions,
+                      progress: Callable[[str], None] | None,
+                      on_row: Callable[[CompareRow], None] | None
+                      ) -> dict[str, list[CompareRow]]:
+    """Return each engine's rows, running up to ``options.jobs`` engines at once.
+
+    Each engine runs in a forked child (not a daemon: the Spot rows fork again) and
+    sends its rows back through a pipe. Engines keep their own time limits (``timeout``
+    per run, SPIN's process groups are killed by the runner); a child that overruns
+    twice its limit plus a minute is killed and reported as a ``timeout`` row.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    pending = list(options.engines)
+    running: dict[str, tuple[Any, Any, float]] = {}
+    results: dict[str, list[CompareRow]] = {}
+    hard_limit = options.timeout * 2 + 60
+
+    def finish(engine: str, rows: list[CompareRow]) -> None:
+        results[engine] = rows
+        for row in rows:
+            if on_row is not None:
+                on_row(row)
+
+    try:
+        while pending or running:
+            while pending and len(running) < options.jobs:
+                engine = pending.pop(0)
+                if progress is not None:
+                    progress(engine)
+                receive, send = context.Pipe(duplex=False)
+                child = context.Process(target=_engine_child,
+                                        args=(send, engine, system, prop, options))
+                child.start()
+                send.close()
+                running[engine] = (child, receive, time.monotonic())
+            time.sleep(0.02)
+            for engine, (child, receive, started) in list(running.items()):
+                if receive.poll():
+                    try:
+                        kind, value = receive.recv()
+                    except EOFError:
+                        kind, value = "error", "the engine's process died"
+                    child.join(timeout=10)
+                    del running[engine]
+                    if kind == "ok":
+                        finish(engine, value)
+                    else:
+                        finish(engine, [CompareRow(engine, _ENCODING[engine],
+                                                   _fair(engine, options), "error",
+                                                   note=value)])
+                elif not child.is_alive():
+                    del running[engine]
+                    finish(engine, [CompareRow(
+                        engine, _ENCODING[engine], _fair(engine, options), "error",
+                        seconds=round(time.monotonic() - started, 3),
+                        note=f"the engine's process died (exit code {child.exitcode})")])
+                elif time.monotonic() - started > hard_limit:
+                    child.kill()
+                    child.join(timeout=10)
+                    del running[engine]
+                    finish(engine, [CompareRow(
+                        engine, _ENCODING[engine], _fair(engine, options), "timeout",
+                        seconds=round(time.monotonic() - started, 3),
+                        note=f"killed after {hard_limit:g} s")])
+    finally:
+        for child, receive, _started in running.values():
+            child.kill()
+            child.join(timeout=10)
+            receive.close()
+    return results
 
 
 _ENCODING = {
@@ -154,9 +278,11 @@ def _outcome(outcome: Outcome) -> str:
 
 def _native(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
     from bridge.fairness.check import LtlOptions, check_ltl
+    from bridge.fairness.cycles import LABEL_CYCLE_KINDS, check_label_cycles
 
     start = time.monotonic()
-    verdict = check_ltl(
+    check = check_label_cycles if prop.kind in LABEL_CYCLE_KINDS else check_ltl
+    verdict = check(
         system,
         prop,
         LtlOptions(fairness=options.fairness, annotations=options.annotations,
@@ -315,8 +441,9 @@ def _spin_premise(system: TransitionSystem, prop: Property, options: CompareOpti
     model = _premise_model(system, prop, options)
     emitted = model.properties[0]
     spin_options = model.spin_options(emitted, options.timeout, options.memory_mb)
-    return [_spin_row("spin-premise", model, emitted, spin_options, options.fairness.value,
-                      note=f"{emitted.premises} premises")]
+    row = _spin_row("spin-premise", model, emitted, spin_options, options.fairness.value,
+                    note=f"{emitted.premises} premises")
+    return [dataclasses.replace(row, premises=emitted.premises)]
 
 
 def _child(queue, fn, args) -> None:  # noqa: ANN001 - runs in the forked child
@@ -366,7 +493,8 @@ def _spin_premise_spot(system: TransitionSystem, prop: Property, options: Compar
     )
     row = _spin_row("spin-premise-spot", model, emitted, spin_options, options.fairness.value,
                     (states, edges), f"{emitted.premises} premises; Spot {translation:.2f}s")
-    return [dataclasses.replace(row, seconds=round((row.seconds or 0) + translation, 3))]
+    return [dataclasses.replace(row, seconds=round((row.seconds or 0) + translation, 3),
+                                premises=emitted.premises)]
 
 
 def _spin_action_process(system: TransitionSystem, prop: Property, options: CompareOptions) -> list[CompareRow]:
@@ -600,14 +728,25 @@ def format_csv(comparisons: Sequence[Comparison]) -> str:
     return out.getvalue()
 
 
-def format_json(comparisons: Sequence[Comparison]) -> str:
-    """Return the comparisons as JSON."""
-    return json.dumps([
-        {"model": c.model, "property": c.property, "fairness": c.fairness,
-         "disagreement": c.disagreement,
-         "rows": [dataclasses.asdict(r) for r in c.rows]}
-        for c in comparisons
-    ], indent=2)
+def comparisons_json(comparisons: Sequence[Comparison], files: Sequence[str] = ()
+                     ) -> list[dict[str, object]]:
+    """Return the comparisons as plain JSON objects (``format_json``; the HTML report
+    reads them); ``files[i]``, when given, is the model file of comparison ``i``."""
+    found: list[dict[str, object]] = []
+    for k, c in enumerate(comparisons):
+        item: dict[str, object] = {
+            "model": c.model, "property": c.property, "fairness": c.fairness,
+            "disagreement": c.disagreement,
+            "rows": [dataclasses.asdict(r) for r in c.rows]}
+        if k < len(files):
+            item["file"] = files[k]
+        found.append(item)
+    return found
+
+
+def format_json(comparisons: Sequence[Comparison], files: Sequence[str] = ()) -> str:
+    """Return the comparisons as JSON (``bridge report`` draws them)."""
+    return json.dumps(comparisons_json(comparisons, files), indent=2)
 
 
 def plot(comparisons: Sequence[Comparison], path: str) -> None:

@@ -3,7 +3,8 @@
 ``load_rows`` reads every ``case_studies/<name>/expected.toml`` (DESIGN.md section 6);
 ``run_rows`` checks each row (model file, size, assertion, fairness) with
 ``bridge.api`` and compares the verdict with the paper's; ``format_table``,
-``format_markdown`` and ``format_junit`` report the results.
+``format_markdown``, ``format_junit`` and ``format_json`` (which ``bridge report``
+draws) report the results.
 
 Row format (one ``[[row]]`` table per verdict, all keys but the optional ones required):
 
@@ -69,6 +70,7 @@ __all__ = [
     "reduction_refusal",
     "format_junit",
     "format_case_summary",
+    "format_json",
     "format_lasso",
     "format_markdown",
     "format_results_document",
@@ -76,6 +78,7 @@ __all__ = [
     "instantiate",
     "load_row_model",
     "load_rows",
+    "results_json",
     "run_rows",
     "summarise",
 ]
@@ -745,6 +748,28 @@ def format_markdown(results: Sequence[RowResult]) -> str:
 
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def results_json(results: Sequence[RowResult]) -> list[dict[str, Any]]:
+    """Return one plain JSON object per row result: the row (model, size, property,
+    fairness, reduction, expected verdict, the paper's seconds, source) and ours (got,
+    states, transitions, seconds, status, message)."""
+    return [{
+        "model": f"{r.row.case}/{r.row.file}" if r.row.file else r.row.case,
+        "case": r.row.case, "size": r.row.size_text, "property": f"#{r.row.assertion}",
+        "fairness": r.row.fairness, "reduction": r.row.reduction_text,
+        "expected": r.row.expected, "got": r.got, "states": r.states,
+        "transitions": r.transitions, "seconds": r.seconds,
+        "paper_seconds": r.row.paper_seconds, "status": r.status, "message": r.message,
+        "source": r.row.source, "name": r.row.name,
+    } for r in results]
+
+
+def format_json(results: Sequence[RowResult]) -> str:
+    """Return the results as a JSON list (``results_json``)."""
+    import json
+
+    return json.dumps(results_json(results), indent=1)
 
 
 def format_junit(results: Sequence[RowResult], suite: str = "bridge-regress") -> str:

@@ -1,9 +1,11 @@
-"""Shared pytest set-up: the SPIN/C-compiler gate and ``--update-golden``.
+"""Shared pytest set-up: the gates for external tools and ``--update-golden``.
 
-Tests that need SPIN are marked ``@pytest.mark.spin``. Where ``spin`` or a C compiler
-is missing they are skipped with the reason, except under CI (``CI=true``), where a
-skipped SPIN test is turned into a failure: CI must run them (``.ci/run`` installs
-SPIN), so a missing tool can never make the suite look green.
+Tests that need SPIN are marked ``@pytest.mark.spin``; tests that draw graphs need
+Graphviz (``@pytest.mark.graphviz``); tests that open a report in headless Chromium
+need Chromium and Graphviz (``@pytest.mark.browser``). Where a tool is missing they
+are skipped with the reason, except under CI (``CI=true``), where such a skip is turned
+into a failure: CI must run them (``.ci/run`` installs SPIN, Graphviz and Chromium),
+so a missing tool can never make the suite look green.
 """
 
 from __future__ import annotations
@@ -15,13 +17,23 @@ from collections.abc import Iterator
 import pytest
 
 
-def _missing_tools() -> list[str]:
+def _missing_tools(marker: str = "spin") -> list[str]:
+    """Return the tools the tests marked ``marker`` need and this machine lacks."""
     missing = []
-    if shutil.which("spin") is None:
-        missing.append("spin")
-    if not any(shutil.which(cc) for cc in ("gcc", "cc", "clang")):
-        missing.append("a C compiler (gcc/cc)")
+    if marker == "spin":
+        if shutil.which("spin") is None:
+            missing.append("spin")
+        if not any(shutil.which(cc) for cc in ("gcc", "cc", "clang")):
+            missing.append("a C compiler (gcc/cc)")
+    if marker == "browser" and not any(shutil.which(name) for name in (
+            "chromium", "chromium-browser", "google-chrome", "chrome")):
+        missing.append("chromium (Debian: apt-get install chromium)")
+    if marker in ("graphviz", "browser") and shutil.which("dot") is None:
+        missing.append("Graphviz's dot (Debian: apt-get install graphviz)")
     return missing
+
+
+GATED = ("spin", "graphviz", "browser")
 
 
 def in_ci() -> bool:
@@ -41,24 +53,29 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.get_closest_marker("spin") is None:
-        return
-    missing = _missing_tools()
-    if not missing:
-        return
-    message = f"needs {' and '.join(missing)}, which is not installed"
-    if in_ci():
-        pytest.fail(f"CI=true but this SPIN test cannot run: {message}", pytrace=False)
-    pytest.skip(message)
+    for marker in GATED:
+        if item.get_closest_marker(marker) is None:
+            continue
+        missing = _missing_tools(marker)
+        if not missing:
+            continue
+        message = f"needs {' and '.join(missing)}, which is not installed"
+        if in_ci():
+            pytest.fail(f"CI=true but this {marker} test cannot run: {message}",
+                        pytrace=False)
+        pytest.skip(message)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
     outcome = yield
     report = outcome.get_result()
-    # A test's own skipif(spin missing) must not hide a missing SPIN under CI either.
-    if (report.skipped and in_ci() and item.get_closest_marker("spin") is not None
-            and _missing_tools()):
-        report.outcome = "failed"
-        report.longrepr = (f"CI=true but SPIN test was skipped: needs "
-                           f"{' and '.join(_missing_tools())}")
+    # A test's own skipif(tool missing) must not hide a missing tool under CI either.
+    if not (report.skipped and in_ci()):
+        return
+    for marker in GATED:
+        if item.get_closest_marker(marker) is not None and _missing_tools(marker):
+            report.outcome = "failed"
+            report.longrepr = (f"CI=true but {marker} test was skipped: needs "
+                               f"{' and '.join(_missing_tools(marker))}")
+            return

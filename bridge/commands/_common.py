@@ -110,6 +110,23 @@ def parse_defines(items: Sequence[str]) -> dict[str, str]:
     return defines
 
 
+def add_html_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--html FILE`` (write the self-contained HTML report of ``what``)."""
+    parser.add_argument("--html", metavar="FILE", default=None,
+                        help=f"also write {what} as one self-contained HTML page "
+                             "(Graphviz draws the graphs, matplotlib the plots)")
+
+
+def write_report(path: str, title: str, **results: Any) -> None:
+    """Write the HTML report of ``results`` (``api.render_report`` keywords) to
+    ``path``; say on stderr where it went and what it could not draw."""
+    page, problems = api.render_report(title, **results)
+    api.write_text(path, page)
+    for problem in problems:
+        print(f"bridge: note: {problem}", file=sys.stderr)
+    print(f"bridge: report written to {path}", file=sys.stderr)
+
+
 def load(args: argparse.Namespace) -> ModelFile:
     """Return the model named on the command line, with its -D macros."""
     return load_path(args.model, args.defines)

@@ -2,7 +2,9 @@
 
 Exit code 0 when every checked assertion holds, 1 when one is violated (its
 counterexample is printed), 3 when a resource limit left one without a verdict
-(DESIGN.md section 8). ``--json`` prints one JSON object per assertion, one per line.
+(DESIGN.md section 8). ``--json`` prints one JSON object per assertion, one per line
+(the first of each system also carries its ``outline``: processes and source, for
+``bridge report``); ``--html FILE`` writes the same results as an HTML report.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from rich.text import Text
 from bridge import api
 from bridge.commands import _common
 from bridge.diagnostics import ConfigurationError, SourceError
-from bridge.ir.serialize import verdict_to_json
 from bridge.ir.verdict import Verdict
 
 
@@ -32,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "with this name or text")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per assertion (one per line)")
+    _common.add_html_argument(parser, "the verdicts, counterexamples (message sequence "
+                                      "chart, lasso graph, fairness table) and processes")
     _common.add_limit_arguments(parser)
     parser.add_argument("--fairness", type=_common.fairness_type, default=None,
                         metavar="NOTION",
@@ -69,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     out = _common.console()
     several = len(args.models) > 1
     results: list[tuple[str, int, str, Verdict]] = []
+    records: list[dict] = []  # the JSON objects, for --json and --html
     bad_input = False
     with _common.ProgressLine() as progress:
         options = api.CheckOptions(
@@ -94,9 +98,13 @@ def run(args: argparse.Namespace) -> int:
                 progress.restart(f"{path} assertion {index}/{len(pairs)} ({prop.text})")
                 verdict = api.check_property(system, prop, options)
                 results.append((path, prop.number, prop.text, verdict))
+                if args.json or args.html:
+                    first = all(r["model"] != path or r["system"] != system.name
+                                for r in records)
+                    records.append(api.verdict_json(path, system, prop, verdict,
+                                                    outline=first))
                 if args.json:
-                    print(json.dumps(verdict_to_json(verdict, prop.number, path, prop.text)),
-                          flush=True)
+                    print(json.dumps(records[-1]), flush=True)
                     continue
                 if len(results) > 1:
                     out.print()
@@ -106,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.json and len(results) > 1:
         out.print()
         out.print(_common.summary_table(results, show_model=several))
+    if args.html and records:
+        _common.write_report(args.html, f"bridge check {' '.join(args.models)}",
+                             checks=records)
     if bad_input:
         return 2
     return api.outcome_exit_code([verdict for *_, verdict in results])

@@ -2,13 +2,16 @@
 
 Prints one table per LTL assertion (engine, encoding, fairness, verdict, states,
 transitions, Büchi states/edges, seconds, peak memory); see ``bridge/compare.py``.
-Exit code 0 when engines checking the same fairness agree, 1 when they disagree
-(printed loudly), 2 for bad input.
+The engines run concurrently (``--jobs``, default the number of cores) and each row is
+shown on stderr as soon as it is known. ``--html FILE`` writes the tables and plots as
+an HTML report. Exit code 0 when engines checking the same fairness agree, 1 when they
+disagree (printed loudly), 2 for bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -26,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "as LTL premises (its own translator and a Spot never claim), SPIN -a -f "
                     "on one process per action, SPIN without fairness and Spot's emptiness "
                     "check, and print one table.")
-    _common.add_model_arguments(parser)
+    _common.add_model_arguments(parser, several=True)
     parser.add_argument("--assert", dest="assertion", metavar="N|NAME", default=None,
                         help="compare only assertion N (default: every LTL assertion)")
     parser.add_argument("--fairness", type=_common.fairness_type, default=None,
@@ -52,28 +55,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", metavar="FILE", help="also write JSON")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="also plot seconds per engine (needs matplotlib: bridge[plot])")
+    _common.add_html_argument(parser, "the tables and plots (time, states, Büchi size per "
+                                      "encoding and per number of premises)")
+    parser.add_argument("--jobs", "-j", type=_common.positive_int,
+                        default=os.cpu_count() or 1, metavar="N",
+                        help="engines run at the same time (default: the number of "
+                             "cores, here %(default)s); 1 runs them one after the other")
     parser.set_defaults(run=run)
+
+
+def _row_line(row: compare.CompareRow) -> str:
+    """Return the one-line summary of a finished row (shown while the others run)."""
+    parts = [f"{row.verdict}"]
+    if row.states is not None:
+        parts.append(f"{row.states} states")
+    if row.buchi_states is not None:
+        parts.append(f"Büchi {row.buchi_states}/{row.buchi_edges}")
+    if row.seconds is not None:
+        parts.append(f"{row.seconds:.2f} s")
+    note = f"  # {row.note}" if row.note else ""
+    return f"  done {row.engine} ({row.fairness}): {', '.join(parts)}{note}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Compare each chosen LTL assertion; return 1 if engines disagree, else 0."""
     engines = tuple(e.strip() for e in args.engines.split(",") if e.strip())
-    model_file = _common.load(args)
-    pairs = [(s, p) for s, p in api.select_properties(model_file, args.assertion)
-             if p.kind is PropertyKind.LTL]
-    if not pairs:
-        raise ConfigurationError(f"{args.model}: no LTL assertion to compare")
-    comparisons = []
-    for system, prop in pairs:
-        fairness = args.fairness or prop.fairness or Fairness.WEAK
+    work = []
+    for path in args.models:
+        model_file = _common.load_path(path, args.defines)
+        pairs = [(s, p) for s, p in api.select_properties(model_file, args.assertion)
+                 if p.kind in compare.COMPARABLE]
+        if not pairs:
+            raise ConfigurationError(f"{path}: no LTL assertion (or non-progress / "
+                                     "acceptance cycles) to compare")
+        work.extend((path, system, prop) for system, prop in pairs)
+    comparisons, files = [], []
+    for path, system, prop in work:
+        # SPIN's only fairness is process-weak: the default for its label cycles
+        default = Fairness.WEAK if prop.kind is PropertyKind.LTL else Fairness.PROCESS_WEAK
+        fairness = args.fairness or prop.fairness or default
         options = compare.CompareOptions(
             fairness=fairness, annotations=tuple(args.annotations), timeout=args.timeout,
             memory_mb=args.memory, engines=engines,
-            strong_global_form=args.strong_global_form)
+            strong_global_form=args.strong_global_form, jobs=args.jobs)
+        print(f"{path}: {prop.text or prop.name} (fairness {fairness.value}), "
+              f"{len(engines)} engines, {min(args.jobs, len(engines))} at a time",
+              file=sys.stderr, flush=True)
         result = compare.compare(
             system, prop, options,
-            progress=lambda engine: print(f"  running {engine}...", file=sys.stderr))
+            progress=lambda engine: print(f"  running {engine}...", file=sys.stderr,
+                                          flush=True),
+            on_row=lambda row: print(_row_line(row), file=sys.stderr, flush=True))
         comparisons.append(result)
+        files.append(path)
         print(compare.format_table(result))
         print()
     if args.markdown:
@@ -81,7 +115,10 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         Path(args.csv).write_text(compare.format_csv(comparisons), encoding="utf-8")
     if args.json:
-        Path(args.json).write_text(compare.format_json(comparisons), encoding="utf-8")
+        Path(args.json).write_text(compare.format_json(comparisons, files), encoding="utf-8")
     if args.plot:
         compare.plot(comparisons, args.plot)
+    if args.html:
+        _common.write_report(args.html, f"bridge compare {' '.join(args.models)}",
+                             comparisons=compare.comparisons_json(comparisons, files))
     return 1 if any(c.disagreement for c in comparisons) else 0

@@ -6,8 +6,9 @@ budget), prints one table (model, size, property, fairness, reduction, expected,
 states, seconds, status) and exits 1 on any mismatch or error, else 0. A row's
 ``reduction`` key (``counter-abstraction``, ``symmetry``, ``por``; see
 ``bridge.regress``) is asked of the engine, and a reduction the engine refuses makes the
-row an error. ``--junit`` and ``--markdown`` write the same results as JUnit XML and as
-a Markdown table.
+row an error. ``--junit``, ``--markdown``, ``--json`` and ``--html`` write the same
+results as JUnit XML, a Markdown table, JSON (for ``bridge report``) and an HTML page
+(the table coloured by status, our time against the paper's).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 from bridge import regress
+from bridge.commands import _common
 from bridge.diagnostics import ConfigurationError
 
 
@@ -56,6 +58,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write JUnit XML (one testcase per row)")
     parser.add_argument("--markdown", default=None, metavar="FILE",
                         help="write the results as a Markdown table")
+    parser.add_argument("--json", default=None, metavar="FILE",
+                        help="write the results as JSON (bridge report draws them)")
+    _common.add_html_argument(parser, "the results table coloured by status and a plot "
+                                      "of our time against the paper's")
     parser.add_argument("--results", default=None, metavar="FILE",
                         help="write the results document (case_studies/RESULTS.md); "
                              "keeps the FILE's '## Notes' section if it has one")
@@ -113,6 +119,11 @@ def run(args: argparse.Namespace) -> int:
         Path(args.junit).write_text(regress.format_junit(results), encoding="utf-8")
     if args.markdown:
         Path(args.markdown).write_text(regress.format_markdown(results), encoding="utf-8")
+    if args.json:
+        Path(args.json).write_text(regress.format_json(results), encoding="utf-8")
+    if args.html:
+        _common.write_report(args.html, "bridge regress " + " ".join(args.paths),
+                             regression=regress.results_json(results))
     if args.results:
         target = Path(args.results)
         notes = ""

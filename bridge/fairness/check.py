@@ -268,6 +268,43 @@ def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStat
     )
 
 
+def describe_fairness(fairness: Fairness, options: LtlOptions, system: TransitionSystem) -> str:
+    """Return the fairness assumed, as a verdict states it: the notion, the command
+    line's annotations and whether the model's own annotations apply."""
+    name = fairness.value
+    if options.annotations:
+        name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
+    if options.model_annotations and _model_has_marks(system):
+        name += " + the model's annotations"
+    return name
+
+
+def automaton_statistics(product: Product | None, buchi: Any, automaton: str,
+                         stats: SearchStatistics, started: float) -> Statistics:
+    """Return the statistics of a search of the product with a hand-made automaton (a
+    never claim, SPIN's non-progress or acceptance automaton)."""
+    extra: tuple[tuple[str, Any], ...] = (
+        ("automaton", automaton),
+        ("automaton_states", buchi.num_states),
+        ("automaton_edges", buchi.num_edges),
+        ("acceptance_sets", buchi.num_sets),
+        ("sccs", stats.sccs),
+        ("nontrivial_sccs", stats.nontrivial_sccs),
+        ("subgraphs_checked", stats.subgraphs),
+        ("pruned_states", stats.pruned),
+    )
+    seconds = time.monotonic() - started
+    if product is None:
+        return Statistics(seconds=seconds, peak_memory_bytes=_peak_memory_bytes(), extra=extra)
+    return Statistics(
+        states=product.num_nodes,
+        transitions=product.transitions,
+        seconds=seconds,
+        peak_memory_bytes=_peak_memory_bytes(),
+        extra=(("system_states", len(product.sys_states)),) + extra,
+    )
+
+
 def _peak_memory_bytes() -> int:
     """Return the peak resident memory of this process (0 where unknown)."""
     try:
@@ -332,11 +369,7 @@ def check_ltl(
         space = build_state_space(system)
     na = translate_formula(prop.formula)
     stats = SearchStatistics()
-    fair_name = fairness.value
-    if options.annotations:
-        fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
-    if options.model_annotations and _model_has_marks(system):
-        fair_name += " + the model's annotations"
+    fair_name = describe_fairness(fairness, options, system)
 
     def verdict(
         outcome: Outcome,
@@ -471,4 +504,5 @@ def _unused_annotations(product: Product, options: LtlOptions) -> tuple[str, ...
     )
 
 
-__all__ = ["INIT_EVENT", "LtlOptions", "build_condition", "check_ltl"]
+__all__ = ["INIT_EVENT", "LtlOptions", "automaton_statistics", "build_condition", "check_ltl",
+           "describe_fairness"]

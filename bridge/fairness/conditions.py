@@ -25,6 +25,7 @@ engagement is what the subgraph's edges do.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -96,20 +97,47 @@ class FairnessCondition:
         """Return why ``loop`` (edges ``(source, step id, target)``) is fair."""
         p = self.product
         en_sets = [_enabled_actions(p, p.node_sys[u]) for u, _k, _v in loop]
-        somewhere = set().union(*en_sets) if en_sets else set()
-        everywhere = set.intersection(*map(set, en_sets)) if en_sets else set()
-        engaged = {p.step_action[k] for _u, k, _v in loop if not p.steps[k].stutter}
-        return FairnessWitness(
-            fairness=self.name,
-            enabled_somewhere=_names(p, somewhere),
-            enabled_everywhere=_names(p, everywhere),
-            engaged=_names(p, engaged),
-            explanation=self.explain(),
-        )
+        engaged_sets = [set() if p.steps[k].stutter else {p.step_action[k]}
+                        for _u, k, _v in loop]
+        return _witness(self.name, self.explain(), en_sets, engaged_sets,
+                        lambda units: _names(p, units))
 
     def explain(self) -> str:
         """Return one sentence saying what the loop satisfies."""
         return "no fairness assumed: any accepting loop is a counterexample"
+
+
+def _witness(notion: str, explanation: str, en_sets: Sequence[Iterable[Hashable]],
+             engaged_sets: Sequence[Iterable[Hashable]],
+             names: Callable[[Iterable[Hashable]], tuple[str, ...]]) -> FairnessWitness:
+    """Return the witness of a loop from what each of its states enables and what each
+    of its steps engages (``names`` prints a set of units, sorted)."""
+    en_sets = [set(units) for units in en_sets]
+    engaged_sets = [set(units) for units in engaged_sets]
+    somewhere = set().union(*en_sets)
+    everywhere = set.intersection(*en_sets) if en_sets else set()
+    engaged = set().union(*engaged_sets)
+
+    def ordered(units: set[Hashable]) -> tuple[tuple[str, ...], dict[Hashable, int]]:
+        # the names as ``names`` prints them, and where each unit's name is among them
+        printed = names(units)
+        where: dict[str, int] = {}
+        for i, name in enumerate(printed):
+            where.setdefault(name, i)
+        return printed, {u: where[names((u,))[0]] for u in units}
+
+    somewhere_names, en_index = ordered(somewhere)
+    engaged_names, engaged_index = ordered(engaged)
+    return FairnessWitness(
+        fairness=notion,
+        enabled_somewhere=somewhere_names,
+        enabled_everywhere=names(everywhere),
+        engaged=engaged_names,
+        explanation=explanation,
+        enabled_at=tuple(tuple(sorted({en_index[u] for u in units})) for units in en_sets),
+        engaged_at=tuple(tuple(sorted({engaged_index[u] for u in units}))
+                         for units in engaged_sets),
+    )
 
 
 def _names(p: Product, actions: Iterable[int]) -> tuple[str, ...]:
@@ -339,16 +367,9 @@ class ProcessWeakFairness(FairnessCondition):
     def witness(self, loop: Sequence[tuple[int, int, int]]) -> FairnessWitness:
         p = self.product
         en_sets = [_enabled_processes(p, p.node_sys[u]) for u, _k, _v in loop]
-        somewhere = set().union(*en_sets) if en_sets else set()
-        everywhere = set.intersection(*map(set, en_sets)) if en_sets else set()
-        engaged = {q for _u, k, _v in loop for q in p.steps[k].processes}
-        return FairnessWitness(
-            fairness=self.name,
-            enabled_somewhere=_process_names(p, somewhere),
-            enabled_everywhere=_process_names(p, everywhere),
-            engaged=_process_names(p, engaged),
-            explanation=self.explain(),
-        )
+        engaged_sets = [set(p.steps[k].processes) for _u, k, _v in loop]
+        return _witness(self.name, self.explain(), en_sets, engaged_sets,
+                        lambda units: _process_names(p, units))
 
     def explain(self) -> str:
         return "process-level weak fairness: every process enabled in every state of the loop moves in it"
@@ -536,13 +557,7 @@ class AllOf(FairnessCondition):
             return FairnessCondition.witness(self, loop)
         first = self.parts[0].witness(loop)
         explanation = "; ".join(c.explain() for c in self.parts)
-        return FairnessWitness(
-            fairness=self.name,
-            enabled_somewhere=first.enabled_somewhere,
-            enabled_everywhere=first.enabled_everywhere,
-            engaged=first.engaged,
-            explanation=explanation,
-        )
+        return dataclasses.replace(first, fairness=self.name, explanation=explanation)
 
 
 _NOTIONS: dict[Fairness, type[FairnessCondition]] = {

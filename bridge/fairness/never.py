@@ -41,19 +41,19 @@ from bridge.diagnostics import ConfigurationError, UnsupportedError
 from bridge.fairness.check import (
     LtlOptions,
     _lasso,
-    _model_has_marks,
-    _peak_memory_bytes,
     _unused_annotations,
     _validate,
+    automaton_statistics,
+    describe_fairness,
     predicate_letter,
     run_fair_search,
 )
-from bridge.fairness.emptiness import SearchStatistics
+from bridge.fairness.emptiness import FairLasso, SearchStatistics
 from bridge.fairness.product import Product
 from bridge.ir.expr import ElseGuard, Expr
 from bridge.ir.model import Process, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
-from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.ir.verdict import Outcome, Verdict
 from bridge.semantics.successors import StateSpace, StateVector
 
 
@@ -166,64 +166,69 @@ def check_never(
     if system.never is None:
         raise ConfigurationError(f"model {system.name!r} has no never claim")
     claim = claim_automaton(system.never)
-    fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     from bridge.semantics.statespace import build_state_space
 
     if space is None:
         space = build_state_space(system)
+
+    def reason(product: Product, found: FairLasso) -> str:
+        if product.node_q[found.loop_start] in claim.terminal:
+            return "never claim terminated (the claim reached its closing brace)"
+        if all(product.steps[k].stutter for _u, k, _v in found.loop):
+            return "acceptance cycle (the run ends: its last state stutters)"
+        return "acceptance cycle"
+
+    notes = ("never claim read with SPIN's convention: it reads each state before the "
+             "system step, starting with the initial state",)
+    return check_automaton(system, prop, options, space, claim.buchi,
+                           _state_letter(space, claim.atoms), "never claim", notes, reason,
+                           started)
+
+
+def check_automaton(
+    system: TransitionSystem,
+    prop: Property,
+    options: LtlOptions,
+    space: Any,
+    buchi: Buchi,
+    state_letter: Callable[[StateVector], int],
+    automaton: str,
+    notes: tuple[str, ...],
+    reason: Callable[[Product, FairLasso], str],
+    started: float,
+) -> Verdict:
+    """Return the verdict of the fair search of ``space`` x ``buchi`` (an automaton over
+    state letters only, written by hand: a never claim, SPIN's non-progress or
+    acceptance automaton), under the fairness of ``options`` or ``prop``.
+
+    HOLDS without a fair accepting lasso; VIOLATED with the lasso (``reason`` says
+    why) or with the trace of a model error; UNKNOWN at a limit (paper 000 Fig. 5 by
+    ``run_fair_search``). ``automaton`` names the automaton in the statistics,
+    ``notes`` open the verdict's notes.
+    """
+    fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     stats = SearchStatistics()
-    fair_name = fairness.value
-    if options.annotations:
-        fair_name += " + " + ", ".join(f"{m.value}({n})" for m, n in options.annotations)
-    if options.model_annotations and _model_has_marks(system):
-        fair_name += " + the model's annotations"
+    fair_name = describe_fairness(fairness, options, system)
 
-    def verdict(outcome: Outcome, reason: str = "", product: Product | None = None,
+    def verdict(outcome: Outcome, why: str = "", product: Product | None = None,
                 extra_notes: tuple[str, ...] = (), **kw: Any) -> Verdict:
-        extra = (
-            ("automaton", "never claim"),
-            ("automaton_states", claim.buchi.num_states),
-            ("automaton_edges", claim.buchi.num_edges),
-            ("acceptance_sets", 1),
-            ("sccs", stats.sccs),
-            ("nontrivial_sccs", stats.nontrivial_sccs),
-            ("subgraphs_checked", stats.subgraphs),
-            ("pruned_states", stats.pruned),
-        )
-        seconds = time.monotonic() - started
-        if product is None:
-            st = Statistics(seconds=seconds, peak_memory_bytes=_peak_memory_bytes(), extra=extra)
-        else:
-            st = Statistics(
-                states=product.num_nodes,
-                transitions=product.transitions,
-                seconds=seconds,
-                peak_memory_bytes=_peak_memory_bytes(),
-                extra=(("system_states", len(product.sys_states)),) + extra,
-            )
-        notes = ("never claim read with SPIN's convention: it reads each state before the "
-                 "system step, starting with the initial state",) + extra_notes
-        return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=reason,
-                       fairness=fair_name, statistics=st, notes=notes, **kw)
+        st = automaton_statistics(product, buchi, automaton, stats, started)
+        return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=why,
+                       fairness=fair_name, statistics=st, notes=notes + extra_notes, **kw)
 
-    search = run_fair_search(space, system, claim.buchi, _state_letter(space, claim.atoms),
-                             _no_events, fairness, options, stats)
+    search = run_fair_search(space, system, buchi, state_letter, _no_events, fairness,
+                             options, stats)
     product, condition, found = search.product, search.condition, search.found
     if search.early is not None:
-        outcome, reason, kw = search.early
-        return verdict(outcome, reason, product, **kw)
+        outcome, why, kw = search.early
+        return verdict(outcome, why, product, **kw)
     assert product is not None and condition is not None
-    notes = _unused_annotations(product, options)
+    unused = _unused_annotations(product, options)
     if found is None:
-        return verdict(Outcome.HOLDS, "", product, extra_notes=notes)
+        return verdict(Outcome.HOLDS, "", product, extra_notes=unused)
     lasso = _lasso(space, product, condition, found)
-    if product.node_q[found.loop_start] in claim.terminal:
-        reason = "never claim terminated (the claim reached its closing brace)"
-    else:
-        reason = "acceptance cycle"
-        if all(product.steps[k].stutter for _u, k, _v in found.loop):
-            reason = "acceptance cycle (the run ends: its last state stutters)"
-    return verdict(Outcome.VIOLATED, reason, product, lasso=lasso, extra_notes=notes)
+    return verdict(Outcome.VIOLATED, reason(product, found), product, lasso=lasso,
+                   extra_notes=unused)
 
 
-__all__ = ["ClaimAutomaton", "check_never", "claim_automaton"]
+__all__ = ["ClaimAutomaton", "check_automaton", "check_never", "claim_automaton"]

@@ -108,7 +108,11 @@ class ChanPoll:
 @dataclass(frozen=True, slots=True)
 class RemoteLabel:
     """``P[pid]@label``: process instance ``pid`` (of proctype ``proctype``) is at the
-    location carrying ``label``. ``pid`` None means the only instance of ``proctype``."""
+    location carrying ``label``. ``pid`` None (``P@label``) means the running instance
+    of ``proctype`` with the lowest pid (pan's ``f_pid``). False when no such instance
+    runs (not started yet, or terminated): pan reads a zeroed process there. A pid
+    that runs an instance of another proctype is a model error (pan would read that
+    process's memory as if it were a ``proctype``)."""
 
     proctype: str
     pid: Expr | None
@@ -118,7 +122,9 @@ class RemoteLabel:
 
 @dataclass(frozen=True, slots=True)
 class RemoteVar:
-    """``P[pid]:var``: a local variable of another process instance."""
+    """``P[pid]:var``: a local variable of another process instance; ``pid`` None
+    (``P:var``) as for ``RemoteLabel``. 0 (every element 0) when no such instance
+    runs, as pan reads it; a pid running another proctype is a model error."""
 
     proctype: str
     pid: Expr | None
@@ -136,6 +142,31 @@ class Builtin:
 
 
 @dataclass(frozen=True, slots=True)
+class Enabled:
+    """Promela ``enabled(pid)``: true iff the running instance with pid ``pid`` has a
+    step in the current state (any of its edges can be taken, whatever the atomicity
+    or priority of the others; an ``else`` edge counts, a ``timeout`` edge is read with
+    ``timeout`` false; at its terminal location it can step iff it may die, i.e. it
+    is the youngest; pan's ``enabled()`` ignores ``provided`` clauses and so does the
+    front-end, which refuses that combination). False for a pid that is not running.
+    Evaluated by an instance on its own pid it is a model error (pan: ``used:
+    enabled(pid=thisproc)``)."""
+
+    pid: Expr
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetPriority:
+    """Promela ``get_priority(pid)`` (and ``_priority``, an instance's own priority):
+    the priority (1..255) of the running instance with pid ``pid``, 0 if none runs.
+    Only meaningful in a system with ``TransitionSystem.priority_scheduling``."""
+
+    pid: Expr
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ElseGuard:
     """Promela's ``else``: true iff no other edge leaving the same location is
     executable. Only ever the whole guard of an edge."""
@@ -145,7 +176,7 @@ class ElseGuard:
 
 Expr = (
     Const | Var | Index | Unary | Binary | Conditional | ChanQuery | ChanPoll
-    | RemoteLabel | RemoteVar | Builtin | ElseGuard
+    | RemoteLabel | RemoteVar | Builtin | ElseGuard | Enabled | GetPriority
 )
 
 # ---------------------------------------------------------------------------------
@@ -225,7 +256,13 @@ class AssertStmt:
 @dataclass(frozen=True, slots=True)
 class Send:
     """``c!args`` (``sorted``: ``c!!args``). As an edge's ``comm`` it decides
-    enabledness; inside an effect (d_step) it must not block."""
+    enabledness; inside an effect (d_step) it must not block.
+
+    Fewer ``args`` than the channel has fields is legal IR (SPIN accepts such a model):
+    the send is enabled as usual (a free slot in a buffered channel; a rendezvous
+    send is offered) and executing it is a model error, pan's ``too few parameters in
+    send stmnt``, reported as soon as the send can be attempted. More ``args`` than
+    fields is a front-end error (SPIN refuses the model)."""
 
     channel: Expr
     args: tuple[Expr, ...]
@@ -251,11 +288,28 @@ class Receive:
 @dataclass(frozen=True, slots=True)
 class Run:
     """Create a process instance of ``proctype`` with ``args``; ``target`` receives the
-    new pid (Promela ``x = run P()``), or None."""
+    new pid (Promela ``x = run P()``), or None. ``priority``: the new instance's
+    priority (Promela ``run P() priority 3``; None: 1), in a system with
+    ``TransitionSystem.priority_scheduling``; a value outside 1..255 is a model error."""
 
     proctype: str
     args: tuple[Expr, ...]
     target: Expr | None = None
+    span: Span | None = None
+    priority: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPriority:
+    """Promela ``set_priority(pid, value)`` (``checked``) or ``_priority = value``
+    (not ``checked``): set the priority of the running instance ``pid``; nothing
+    happens if no instance with that pid runs. Checked: a value outside 1..255 is a
+    model error (pan: ``priority is out of range``); unchecked: the value is stored
+    modulo 256 (pan's 8-bit field)."""
+
+    pid: Expr
+    value: Expr
+    checked: bool = True
     span: Span | None = None
 
 
@@ -268,7 +322,9 @@ class Print:
     span: Span | None = None
 
 
-Stmt = Assign | If | While | LocalVar | AssertStmt | Send | Receive | Run | Print
+Stmt = (
+    Assign | If | While | LocalVar | AssertStmt | Send | Receive | Run | Print | SetPriority
+)
 
 
 def iter_subexpressions(e: Expr) -> Iterator[Expr]:
@@ -297,4 +353,6 @@ def iter_subexpressions(e: Expr) -> Iterator[Expr]:
                 elif arg.target is not None:
                     stack.append(arg.target)
         elif isinstance(node, RemoteLabel | RemoteVar) and node.pid is not None:
+            stack.append(node.pid)
+        elif isinstance(node, Enabled | GetPriority):
             stack.append(node.pid)

@@ -133,6 +133,29 @@ class Edge:
 
 
 @dataclass(frozen=True, slots=True)
+class ChannelAssertion:
+    """Promela ``xr c`` (``kind == "xr"``: only this instance receives from ``c``) or
+    ``xs c`` (only this instance sends to ``c``), declared in a proctype; ``channel`` is
+    evaluated in the new instance when it is created.
+
+    Checked as pan checks them in SPIN's default build (``-DNOREDUCE`` builds skip
+    them): an instance claims the channel when it is created; it is a model error
+    (``xr assertion violated: access to chan c`` / ``xs ...``) when another instance
+    claims it too, or when another instance tries a receive (``xr``) or a send
+    (``xs``) on it, or evaluates ``len``/``empty``/``nempty``/``full``/``nfull`` or a
+    poll of it (either kind); the claim on a global channel stays with the claimant's
+    pid for the rest of the run (pan keeps it in a table that is never reset); a
+    claim on a rendezvous channel is itself an error (``xr chans cannot be used for
+    rv``). "Tries" means: the instance is at a location with that statement, its
+    guard holds, and it is not kept from moving by another instance's atomic
+    sequence."""
+
+    kind: str
+    channel: Expr
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Process:
     """A process template: parameters (bound to locals at creation), locals, locations,
     edges. Edge ``i`` of ``edges`` is the edge id used in traces and Promela actions.
@@ -150,16 +173,20 @@ class Process:
     channels: tuple[Channel, ...] = ()
     span: Span | None = None
     provided: Expr | None = None
+    channel_assertions: tuple[ChannelAssertion, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Instance:
-    """A process instance present in the initial state: ``Node(0)``, ``P[2]``."""
+    """A process instance present in the initial state: ``Node(0)``, ``P[2]``.
+    ``priority``: its initial priority (Promela ``active proctype P() priority 2``),
+    used when ``TransitionSystem.priority_scheduling`` is on."""
 
     process: str
     arguments: tuple[Expr, ...] = ()
     name: str = ""
     span: Span | None = None
+    priority: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +242,14 @@ class TransitionSystem:
     # its ``accept`` locations and terminal location carry the claim's meaning). The
     # engine checks LTL properties with its own automata; the SPIN back-end may emit it.
     never: Process | None = None
+    # Promela process priorities (SPIN 6.2 and later; the front-end turns this on when
+    # the model uses ``priority``, ``get_priority``, ``set_priority`` or ``_priority``,
+    # as SPIN defines HAS_PRIORITY then). Every instance carries a priority (1..255,
+    # ``Instance.priority``, ``Run.priority``, ``SetPriority``), and a step of an
+    # instance is possible only if no other instance with a higher priority has a step
+    # in that state (pan's ``highest_priority``, applied in verification by the default
+    # build; a never claim or LTL automaton is not subject to it).
+    priority_scheduling: bool = False
 
     def process(self, name: str) -> Process:
         """Return the process template called ``name`` (KeyError if none)."""

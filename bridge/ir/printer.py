@@ -23,7 +23,9 @@ from bridge.ir.expr import (
     Conditional,
     Const,
     ElseGuard,
+    Enabled,
     Expr,
+    GetPriority,
     If,
     Index,
     LocalVar,
@@ -36,6 +38,7 @@ from bridge.ir.expr import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     Stmt,
     Unary,
     Var,
@@ -43,6 +46,7 @@ from bridge.ir.expr import (
 )
 from bridge.ir.model import (
     Channel,
+    ChannelAssertion,
     Composition,
     Edge,
     Event,
@@ -68,6 +72,8 @@ from bridge.ir.property import (
 from bridge.ir.types import ArrayType, BoolType, ChanType, EnumType, IntType, Type
 
 __all__ = [
+    "print_comm",
+    "print_event",
     "print_expr",
     "print_ltl",
     "print_model_file",
@@ -142,6 +148,10 @@ def _expr(e: Expr) -> str:
         return e.name
     if isinstance(e, ElseGuard):
         return "else"
+    if isinstance(e, Enabled):
+        return f"enabled({print_expr(e.pid)})"
+    if isinstance(e, GetPriority):
+        return f"get_priority({print_expr(e.pid)})"
     return f"<{type(e).__name__}>"
 
 
@@ -189,11 +199,26 @@ def print_stmt(s: Stmt) -> list[str]:
         return [_comm(s)]
     if isinstance(s, Run):
         call = f"run {s.proctype}({', '.join(print_expr(a) for a in s.args)})"
+        if s.priority is not None:
+            call += f" priority {print_expr(s.priority)}"
         return [call if s.target is None else f"{print_expr(s.target)} = {call}"]
+    if isinstance(s, SetPriority):
+        mode = "" if s.checked else " unchecked"
+        return [f"set_priority({print_expr(s.pid)}, {print_expr(s.value)}){mode}"]
     if isinstance(s, Print):
         args = "".join(f", {print_expr(a)}" for a in s.args)
         return [f"printf({s.format!r}{args})"]
     return [f"<{type(s).__name__}>"]
+
+
+def print_comm(c: Send | Receive) -> str:
+    """Return a channel operation as text (``c!x,1``, ``c??ack,v``, ``c?<a>``)."""
+    return _comm(c)
+
+
+def print_event(e: Event) -> str:
+    """Return an event as text (``rule1.i.((i + 1) % N)``)."""
+    return _event(e)
 
 
 def _comm(c: Send | Receive) -> str:
@@ -304,11 +329,17 @@ def _process(p: Process) -> list[str]:
         lines.append(f"{_INDENT}local {_variable(v)}")
     for c in p.channels:
         lines.append(f"{_INDENT}{_channel(c)}")
+    for a in p.channel_assertions:
+        lines.append(f"{_INDENT}{_channel_assertion(a)}")
     for loc in p.locations:
         lines.append(f"{_INDENT}{_location(loc, loc.id == p.initial)}")
     for i, e in enumerate(p.edges):
         lines.extend(_INDENT + line for line in _edge(i, e))
     return lines
+
+
+def _channel_assertion(a: ChannelAssertion) -> str:
+    return f"{a.kind} {print_expr(a.channel)}{_at(a.span)}"
 
 
 def _call(name: str, arguments: Sequence[str]) -> str:
@@ -321,7 +352,8 @@ def _call(name: str, arguments: Sequence[str]) -> str:
 def _instance(i: int, inst: Instance) -> str:
     text = _call(inst.process, [print_expr(a) for a in inst.arguments])
     name = f" as {inst.name}" if inst.name and inst.name != text else ""
-    return f"#{i} {text}{name}"
+    priority = f" priority {inst.priority}" if inst.priority != 1 else ""
+    return f"#{i} {text}{name}{priority}"
 
 
 def _composition(c: Composition | None) -> str:
@@ -361,6 +393,9 @@ def print_system(system: TransitionSystem) -> str:
     lines.append("instances:")
     lines.extend(_INDENT + _instance(i, inst) for i, inst in enumerate(system.instances))
     lines.append(f"composition: {_composition(system.composition)}")
+    if system.priority_scheduling:
+        lines.append("scheduling: by priority (a step needs no higher-priority instance "
+                     "to have one)")
     if system.properties:
         lines.append("properties:")
         for prop in system.properties:

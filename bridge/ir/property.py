@@ -97,6 +97,16 @@ class PropertyKind(enum.Enum):
     # Promela ``never { }`` claim (``TransitionSystem.never``): violated when a fair run
     # visits an accept location infinitely often or the claim reaches its closing brace.
     NEVER = "never"
+    # Promela ``progress`` labels: violated when a fair infinite run passes no progress
+    # location from some point on (SPIN's non-progress cycle, ``pan -l``). A run that
+    # ends (deadlock or termination) is not a non-progress cycle: pan's ``np_`` is false
+    # on the stutter step.
+    NON_PROGRESS = "non-progress"
+    # Promela ``accept`` labels in proctypes (no never claim): violated when a fair run
+    # visits a state in which some instance is at an accept location infinitely often
+    # (SPIN's acceptance cycle, ``pan -a`` without a claim); a run that ends in such a
+    # state stutters there, which is a cycle too (pan's "accept stutter").
+    ACCEPTANCE = "acceptance"
 
 
 @dataclass(frozen=True, slots=True)

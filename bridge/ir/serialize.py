@@ -8,7 +8,12 @@ Two forms:
   dump can be stored and read back;
 - the *flat* form of a verdict (``verdict_to_json``), the one object per assertion that
   ``bridge check --json`` prints: model, assertion, verdict, states, transitions,
-  seconds, trace and lasso as plain JSON for other tools.
+  seconds, trace and lasso as plain JSON for other tools. Each step has its source
+  position (``location`` as ``file:line:col``, and ``file``/``line``/``column``), its
+  channel ``messages`` and the participants of a CSP ``barrier``; a witness says where
+  in the loop each action is enabled and engaged. With ``outline`` (``system_outline``)
+  the object also carries the system's instances and processes as control-flow graphs,
+  for ``bridge report``.
 """
 
 from __future__ import annotations
@@ -20,10 +25,12 @@ from typing import Any
 
 from bridge import diagnostics
 from bridge.ir import expr, model, property, types, verdict
-from bridge.ir.verdict import FairnessWitness, Lasso, Trace, TraceStep, Verdict
+from bridge.ir.model import TransitionSystem
+from bridge.ir.printer import print_comm, print_event, print_expr, print_stmt, print_type
+from bridge.ir.verdict import FairnessWitness, Lasso, Message, Trace, TraceStep, Verdict
 
-__all__ = ["dumps", "from_data", "lasso_to_json", "loads", "to_data", "trace_to_json",
-           "verdict_to_json"]
+__all__ = ["dumps", "from_data", "lasso_to_json", "loads", "system_outline", "to_data",
+           "trace_to_json", "verdict_to_json"]
 
 
 def _registry() -> tuple[dict[str, type], dict[str, type[enum.Enum]]]:
@@ -120,15 +127,34 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _message_to_json(message: Message) -> dict[str, Any]:
+    return {
+        "channel": message.channel,
+        "sender": message.sender,
+        "receiver": message.receiver,
+        "values": None if message.values is None else _plain(message.values),
+    }
+
+
 def _step_to_json(step: TraceStep) -> dict[str, Any]:
+    span = step.span
+    rendezvous = any(m.sender is not None and m.receiver is not None
+                     for m in step.messages)
     return {
         "event": step.event,
         "processes": list(step.processes),
         "text": step.text,
-        "location": None if step.span is None else str(step.span),
+        "location": None if span is None else str(span),
+        "file": None if span is None else span.file,
+        "line": None if span is None else span.line,
+        "column": None if span is None else span.col,
         "changes": [{"variable": name, "old": _plain(old), "new": _plain(new)}
                     for name, old, new in step.changes],
         "stutter": step.stutter,
+        "messages": [_message_to_json(m) for m in step.messages],
+        # several processes moving together without a rendezvous: a CSP barrier
+        "barrier": list(step.processes) if len(step.processes) > 1 and not rendezvous
+        else [],
     }
 
 
@@ -147,6 +173,8 @@ def _witness_to_json(witness: FairnessWitness) -> dict[str, Any]:
         "enabled_everywhere": list(witness.enabled_everywhere),
         "engaged": list(witness.engaged),
         "explanation": witness.explanation,
+        "enabled_at": [list(units) for units in witness.enabled_at],
+        "engaged_at": [list(units) for units in witness.engaged_at],
     }
 
 
@@ -160,15 +188,17 @@ def lasso_to_json(lasso: Lasso) -> dict[str, Any]:
 
 
 def verdict_to_json(result: Verdict, number: int | None = None,
-                    model: str | None = None, assertion: str | None = None
-                    ) -> dict[str, Any]:
+                    model: str | None = None, assertion: str | None = None,
+                    outline: dict[str, Any] | None = None) -> dict[str, Any]:
     """Return the flat JSON object of one verdict (``bridge check --json``).
 
     ``model``: the model file's path (default: the system name); ``system`` is always
     the system name, ``number`` the assertion's 1-based position in the file,
-    ``assertion`` its text as written (default: the verdict's property).
+    ``assertion`` its text as written (default: the verdict's property). ``outline``
+    (``system_outline``), when given, is added under the key ``outline``.
     """
     statistics = result.statistics
+    extra = {} if outline is None else {"outline": outline}
     return {
         "model": model if model is not None else result.model,
         "system": result.model,
@@ -184,4 +214,64 @@ def verdict_to_json(result: Verdict, number: int | None = None,
         "lasso": None if result.lasso is None else lasso_to_json(result.lasso),
         "notes": list(result.notes),
         "value": _plain(result.value),
+        "statistics": {"peak_memory_bytes": statistics.peak_memory_bytes,
+                       "depth": statistics.depth,
+                       **{str(k): _plain(v) for k, v in statistics.extra}},
+        **extra,
+    }
+
+
+def _position(span: Any) -> dict[str, Any]:
+    if span is None:
+        return {"file": None, "line": None}
+    return {"file": span.file, "line": span.line}
+
+
+def system_outline(system: TransitionSystem,
+                   sources: dict[str, str] | None = None) -> dict[str, Any]:
+    """Return the system's structure as plain JSON, for reports.
+
+    ``instances``: the initial process instances (``name`` as traces print it,
+    ``process`` the template); ``processes``: each template as a control-flow graph,
+    its locations (id, labels, flags) and edges (source, target, guard, channel
+    operation, event, effect as text, source position), as SPIN's automaton view shows
+    a proctype; ``channels`` and ``globals`` by name; ``sources``: the text of the
+    model's source files when given (file name -> text), so the report links each step
+    to its line without the files at hand.
+    """
+    processes = []
+    for process in system.processes:
+        locations = [{
+            "id": loc.id,
+            "labels": list(loc.labels),
+            "initial": loc.id == process.initial,
+            **{flag: True for flag in ("atomic", "end", "terminal", "accept", "progress")
+               if getattr(loc, flag)},
+            **_position(loc.span),
+        } for loc in process.locations]
+        edges = [{
+            "index": k,
+            "source": e.source,
+            "target": e.target,
+            "guard": None if e.guard is None else print_expr(e.guard),
+            "comm": None if e.comm is None else print_comm(e.comm),
+            "event": None if e.event is None else print_event(e.event),
+            "effect": [line for stmt in e.effect for line in print_stmt(stmt)],
+            "label": e.label,
+            "fairness": None if e.fairness is None else e.fairness.value,
+            "text": e.text,
+            **_position(e.span),
+        } for k, e in enumerate(process.edges)]
+        processes.append({"name": process.name, "parameters": list(process.parameters),
+                          "initial": process.initial, "locations": locations,
+                          "edges": edges, **_position(process.span)})
+    return {
+        "system": system.name,
+        "language": system.language.value,
+        "instances": [{"name": inst.name or f"{inst.process}({i})", "process": inst.process}
+                      for i, inst in enumerate(system.instances)],
+        "processes": processes,
+        "channels": [{"name": c.name, "capacity": c.capacity} for c in system.channels],
+        "globals": [{"name": v.name, "type": print_type(v.type)} for v in system.globals],
+        "sources": dict(sources or {}),
     }

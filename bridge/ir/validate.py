@@ -32,6 +32,7 @@ from bridge.ir.expr import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     Stmt,
     Var,
     While,
@@ -115,6 +116,11 @@ def _statement_exprs(stmts: tuple[Stmt, ...], block: set[str]) -> Iterator[tuple
                     yield a, frozen
                 if s.target is not None:
                     yield s.target, frozen
+                if s.priority is not None:
+                    yield s.priority, frozen
+            elif isinstance(s, SetPriority):
+                yield s.pid, frozen
+                yield s.value, frozen
             elif isinstance(s, Print):
                 for a in s.args:
                     yield a, frozen
@@ -187,6 +193,11 @@ class _Checker:
             self.add(p.span, f"process {p.name}: initial location L{p.initial} does not "
                              "exist")
         local = _local_names(p)
+        for a in p.channel_assertions:
+            if a.kind not in ("xr", "xs"):
+                self.add(a.span, f"process {p.name}: channel assertion kind {a.kind!r} "
+                                 "is not xr or xs")
+            self.names(a.channel, local, frozenset(), f"process {p.name} {a.kind}")
         for v in p.locals:
             inits = v.init if isinstance(v.init, tuple) else (v.init,)
             for init in inits:

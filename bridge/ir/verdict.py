@@ -20,10 +20,30 @@ class Outcome(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Message:
+    """A channel operation of a step, for message sequence charts.
+
+    A rendezvous (capacity 0) is one message with both ``sender`` and ``receiver`` (one
+    step). On a buffered channel the send and the receive are different steps: the send
+    has ``receiver`` None, the receive ``sender`` None, and ``values`` pairs them (FIFO
+    per channel). ``channel`` is the channel's name as the state shows it (``c``,
+    ``P(0).c``), or the source text of the channel expression when the name cannot be
+    told; ``values`` is None when the message's values are not known.
+    """
+
+    channel: str
+    sender: str | None = None
+    receiver: str | None = None
+    values: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TraceStep:
     """One step of a run: the event (None for tau), the process instances that took
     part (names), the source statement, and the variables it changed
-    (``(name, old, new)``; names like ``leader[1]`` or ``Node(0).x``)."""
+    (``(name, old, new)``; names like ``leader[1]`` or ``Node(0).x``). ``messages``:
+    the channel operations of the step (several processes and no message: a CSP
+    barrier)."""
 
     event: str | None
     processes: tuple[str, ...]
@@ -31,6 +51,7 @@ class TraceStep:
     span: Span | None = None
     changes: tuple[tuple[str, Any, Any], ...] = ()
     stutter: bool = False  # the implicit idle step of a deadlocked/terminated state
+    messages: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +66,21 @@ class Trace:
 @dataclass(frozen=True, slots=True)
 class FairnessWitness:
     """Why a loop is fair: the actions enabled somewhere / everywhere in the loop and the
-    actions it engages (as printable names), and the notion that was checked."""
+    actions it engages (as printable names), and the notion that was checked.
+
+    Under process-level fairness the "actions" are process instances. Where in the
+    loop: ``enabled_at[i]`` lists (as indices into ``enabled_somewhere``) what is
+    enabled in the state before loop step ``i``, ``engaged_at[i]`` (indices into
+    ``engaged``) what loop step ``i`` engages; both are empty when not recorded (SPIN
+    trails), else as long as the loop."""
 
     fairness: str
     enabled_somewhere: tuple[str, ...] = ()
     enabled_everywhere: tuple[str, ...] = ()
     engaged: tuple[str, ...] = ()
     explanation: str = ""
+    enabled_at: tuple[tuple[int, ...], ...] = ()
+    engaged_at: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,12 @@ def apply_reductions(
     """
     notes: list[str] = []
     fairness = getattr(options, "fairness", None) or prop.fairness or Fairness.NONE
+    scheduling = _scheduling_refusal(system)
+    if scheduling is not None:
+        for asked in ("symmetry", "por"):
+            if getattr(options, asked, False):
+                notes.append(f"{asked}: not applied: {scheduling}")
+        return space, notes
     annotations: Sequence[tuple[FairnessMark, str]] = tuple(getattr(options, "annotations", ()) or ())
     full_sets = bool(getattr(options, "full_enabled_sets", False))
     formula = prop.formula
@@ -103,6 +109,18 @@ def apply_reductions(
                 "of the search)"
             )
     return space, notes
+
+
+def _scheduling_refusal(system: TransitionSystem) -> str | None:
+    """Return why no reduction applies to a Promela model that schedules by priority or
+    asks enabled(): whether a step may be taken depends on what every other process
+    can do, which neither the independence of ample sets nor a renaming of instances
+    sees (pan refuses enabled() without -DNOREDUCE and warns about priorities)."""
+    if system.priority_scheduling:
+        return "the model schedules processes by priority"
+    if "Enabled(pid=" in repr(system.processes) + repr(system.properties):
+        return "the model uses enabled()"
+    return None
 
 
 def _has_marks(system: TransitionSystem) -> bool:

@@ -218,6 +218,13 @@ def analyse_counter_model(system: TransitionSystem) -> CounterModel:
     atomic locations, barriers inside a family).
     """
     procs = {p.name: p for p in system.processes}
+    if system.priority_scheduling:
+        first = system.processes[0].span if system.processes else None
+        raise UnsupportedError.at(first, "counter abstraction: process priorities")
+    for p in system.processes:
+        if p.channel_assertions:
+            raise UnsupportedError.at(p.channel_assertions[0].span,
+                                      "counter abstraction: channel assertions (xr/xs)")
     shared = _shared_events(system)
     groups: dict[str, list[int]] = {}
     for k, inst in enumerate(system.instances):

@@ -46,8 +46,10 @@ from bridge.ir import (
     Const,
     Edge,
     ElseGuard,
+    Enabled,
     Event,
     Expr,
+    GetPriority,
     If,
     Index,
     IntType,
@@ -61,6 +63,7 @@ from bridge.ir import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     SourceLanguage,
     Stmt,
     Type,
@@ -72,6 +75,7 @@ from bridge.ir import (
 from bridge.semantics.state import ChannelSlot, ProcessLayout, StateLayout
 
 _NO = object()  # "not a constant"
+_REMOTE_READ = "_rbase_read"  # the helper giving the base of a remote read
 
 _PY_BINARY = {
     "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
@@ -251,11 +255,12 @@ class Generator:
         if isinstance(e, Builtin):
             return self.builtin(e, ctx)
         if isinstance(e, ChanQuery):
-            return self.chan_query(e, ctx)
+            return self.channel_access(e.channel, self.chan_query(e, ctx), ctx, e.span)
         if isinstance(e, ChanPoll):
             ch = self.chan(e.channel, ctx)
             pattern = self.pattern(e.args, ctx)
-            return f"_poll({ctx.src}, {ch}, {pattern}, {e.random})"
+            return self.channel_access(
+                e.channel, f"_poll({ctx.src}, {ch}, {pattern}, {e.random})", ctx, e.span)
         if isinstance(e, RemoteLabel):
             base = self.remote_base(e.proctype, e.pid, e.span, ctx)
             tpl = self.layout.processes[self.layout.process_index[e.proctype]]
@@ -266,7 +271,14 @@ class Generator:
                 raise UnsupportedError.at(
                     e.span, f"process '{e.proctype}' has no label '{e.label}'"
                 )
-            return f"({ctx.src}[{base}] in {self.constant(locs, '_LS')})"
+            # A process that is not running is at no label (pan reads a zeroed one).
+            return f"(_rloc({ctx.src}, {base}) in {self.constant(locs, '_LS')})"
+        if isinstance(e, Enabled):
+            me = -1 if ctx.pid is None else ctx.pid
+            return (f"_enabled({ctx.src}, {self.expr(e.pid, ctx)}, {me}, "
+                    f"{self.span_id(e.span)})")
+        if isinstance(e, GetPriority):
+            return f"_getprio({ctx.src}, {self.expr(e.pid, ctx)})"
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
@@ -320,12 +332,15 @@ class Generator:
 
     # -------------------------------------------------------------- variables
 
-    def location(self, e: Expr, ctx: Context) -> tuple[str, Type, str | None]:
+    def location(self, e: Expr, ctx: Context, write: bool = False
+                 ) -> tuple[str, Type, str | None]:
         """Return ``(offset code, type, block name)`` of an lvalue or array reference.
 
         For a state variable the offset is into ``ctx.src``; for a block-local variable
         the third item names the python variable (offset into its list, or "" for a
-        scalar).
+        scalar). A remote variable read (``write`` False) of an instance that is not
+        running gets an offset past the end of the state (``read`` turns it into 0);
+        written, it is a model error.
         """
         if isinstance(e, Var):
             if e.scope == "block" or (e.scope != "global" and e.name in ctx.block):
@@ -355,10 +370,10 @@ class Generator:
                 raise UnsupportedError.at(
                     e.span, f"process '{e.proctype}' has no local variable '{e.name}'"
                 )
-            base = self.remote_base(e.proctype, e.pid, e.span, ctx)
+            base = self.remote_base(e.proctype, e.pid, e.span, ctx, write)
             return (f"{base}+{lslot.offset}", lslot.type, None)
         if isinstance(e, Index):
-            off, t, py = self.location(e.base, ctx)
+            off, t, py = self.location(e.base, ctx, write)
             if not isinstance(t, ArrayType):
                 raise UnsupportedError.at(e.span, "indexing a value that is not an array")
             k = scalar_count(t.element)
@@ -406,6 +421,9 @@ class Generator:
             if size == 1:
                 return f"{py}[{off}]"
             return f"{py}[{off}:{off}+{size}]"
+        if _REMOTE_READ in off:
+            # A remote read: 0 (every element 0) when the instance is not running.
+            return f"_rd({ctx.src}, {off}, {size})"
         if size == 1:
             return f"{ctx.src}[{off}]"
         return f"tuple({ctx.src}[{off}:{off}+{size}])"
@@ -415,12 +433,25 @@ class Generator:
             raise UnsupportedError.at(span, f"unknown process '{name}'")
         return self.layout.process_index[name]
 
-    def remote_base(self, proctype: str, pid: Expr | None, span: Span | None, ctx: Context) -> str:
+    def remote_base(self, proctype: str, pid: Expr | None, span: Span | None, ctx: Context,
+                    write: bool = False) -> str:
+        """Return code for the base of the instance a remote reference names: pid
+        ``pid``, or (None) the running instance of ``proctype`` with the lowest pid
+        (pan's ``f_pid``). Not running: past the end of the state when reading."""
         tpl = self._template(proctype, span)
         sid = self.span_id(span)
-        if pid is None:
-            return f"_ronly({ctx.src}, {tpl}, {sid})"
-        return f"_rbase({ctx.src}, {self.expr(pid, ctx)}, {tpl}, {sid})"
+        pid_code = "-1" if pid is None else self.expr(pid, ctx)
+        helper = "_rbase" if write else _REMOTE_READ
+        return f"{helper}({ctx.src}, {pid_code}, {tpl}, {sid})"
+
+    def channel_access(self, channel: Expr, value: str, ctx: Context, span: Span | None) -> str:
+        """Return ``value`` (code of a channel query or poll), preceded by the check of
+        ``xr``/``xs`` claims on the channel in a model that has some (pan's default
+        build tests both claims on ``len``, ``empty``, polls...)."""
+        if self.layout.claim_slot is None or ctx.pid is None:
+            return value
+        cid = self.channel_id(channel, ctx)
+        return f"_xq({ctx.src}, {cid}, {ctx.pid}, 3, {self.span_id(span)}, {value})"
 
     # -------------------------------------------------------------- channels
 
@@ -469,7 +500,7 @@ class Generator:
 
     def store(self, target: Expr, value: str, ctx: Context, out: list[str], ind: str) -> None:
         """Emit ``target = value`` with the target type's overflow policy."""
-        off, t, py = self.location(target, ctx)
+        off, t, py = self.location(target, ctx, write=True)
         sid = self.span_id(getattr(target, "span", None))
         size = scalar_count(t)
         if size != 1:
@@ -542,11 +573,13 @@ class Generator:
         elif isinstance(st, Send):
             ch = self.chan(st.channel, ctx)
             msg = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
+            self.claim_check(st.channel, 2, ctx, out, ind, st.span)
             out.append(
                 f"{ind}_send_now({ctx.src}, {ch}, {msg}, {st.sorted}, {self.span_id(st.span)})"
             )
         elif isinstance(st, Receive):
             ch = self.chan(st.channel, ctx)
+            self.claim_check(st.channel, 1, ctx, out, ind, st.span)
             m = self.fresh("_m")
             out.append(
                 f"{ind}{m} = _recv_now({ctx.src}, {ch}, {self.pattern(st.args, ctx)}, "
@@ -556,15 +589,30 @@ class Generator:
         elif isinstance(st, Run):
             tpl = self._template(st.proctype, st.span)
             args = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
-            code = f"_run({ctx.src}, {tpl}, {args}, {self.span_id(st.span)})"
+            priority = "1" if st.priority is None else self.expr(st.priority, ctx)
+            creator = -1 if ctx.pid is None else ctx.pid
+            code = (f"_run({ctx.src}, {tpl}, {args}, {self.span_id(st.span)}, {priority}, "
+                    f"{creator})")
             if st.target is not None:
                 self.store(st.target, code, ctx, out, ind)
             else:
                 out.append(f"{ind}{code}")
+        elif isinstance(st, SetPriority):
+            out.append(f"{ind}_setprio({ctx.src}, {self.expr(st.pid, ctx)}, "
+                       f"{self.expr(st.value, ctx)}, {st.checked}, {self.span_id(st.span)})")
         elif isinstance(st, Print):
             pass
         else:
             raise self.unsupported(getattr(st, "span", None), type(st).__name__)
+
+    def claim_check(self, channel: Expr, mask: int, ctx: Context, out: list[str], ind: str,
+                    span: Span | None) -> None:
+        """Emit the ``xr`` (mask 1) or ``xs`` (mask 2) claim check of a receive or send
+        on ``channel`` by the running instance (models with channel assertions)."""
+        if self.layout.claim_slot is None or ctx.pid is None:
+            return
+        cid = self.channel_id(channel, ctx)
+        out.append(f"{ind}_xacc({ctx.src}, {cid}, {ctx.pid}, {mask}, {self.span_id(span)})")
 
     def _is_array(self, e: Expr, ctx: Context) -> bool:
         try:

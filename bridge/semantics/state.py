@@ -31,6 +31,12 @@ A state is a flat tuple of small ints, laid out as::
 * Channel ids: global channels ``1..n`` in declaration order; a channel declared in a
   process gets, when the instance is created, the next id after every channel of the
   instances before it (creation order, as SPIN numbers them).
+* Promela models with ``xr``/``xs`` (``Process.channel_assertions``) have *claim*
+  slots: two per global channel (``claim_slot + 2 * (id - 1)`` for ``xr``, ``+ 1`` for
+  ``xs``), each holding the claimant's pid + 1 (0: unclaimed). A claim is made when
+  the claimant is created and never released, as pan keeps it.
+* With ``TransitionSystem.priority_scheduling`` every segment ends with the instance's
+  priority (``ProcessLayout.priority_offset``).
 """
 
 from __future__ import annotations
@@ -92,6 +98,8 @@ class ProcessLayout:
     locals: dict[str, VariableSlot]
     channels: list[ChannelSlot]
     location_index: dict[int, int]
+    # the priority slot, relative to the base (priority scheduling only)
+    priority_offset: int | None = None
 
 
 @dataclass(slots=True)
@@ -113,6 +121,8 @@ class StateLayout:
     initial_bases: tuple[int, ...] = field(default=())
     # Promela with atomic sequences: the pid holding atomicity (-1: none), see below.
     exclusive_slot: int | None = None
+    # Promela with xr/xs: first of the two claim slots per global channel, see above.
+    claim_slot: int | None = None
 
     def channel_by_id(self, cid: int) -> ChannelSlot | None:
         """Return the global channel with id ``cid``, or None."""
@@ -184,6 +194,10 @@ def compute_layout(system: TransitionSystem) -> StateLayout:
     ):
         exclusive_slot = offset
         offset += 1
+    claim_slot = None
+    if any(p.channel_assertions for p in system.processes):
+        claim_slot = offset
+        offset += 2 * len(system.channels)
     for v in system.globals:
         if not v.hidden:
             globals_[v.name] = _slot(v, offset)
@@ -220,8 +234,13 @@ def compute_layout(system: TransitionSystem) -> StateLayout:
             else:
                 pchans.append(ChannelSlot(c.name, 0, 0, len(c.fields), rel + 1, c))
                 rel += 1
+        priority_offset = None
+        if system.priority_scheduling:
+            priority_offset = rel
+            rel += 1
         processes.append(
-            ProcessLayout(k, p, rel, locals_, pchans, {loc.id: i for i, loc in enumerate(p.locations)})
+            ProcessLayout(k, p, rel, locals_, pchans,
+                          {loc.id: i for i, loc in enumerate(p.locations)}, priority_offset)
         )
         process_index[p.name] = k
     templates: list[int] = []
@@ -239,5 +258,5 @@ def compute_layout(system: TransitionSystem) -> StateLayout:
     return StateLayout(
         system, hidden_count, dynamic, layout_slot, last_slot, globals_, channels,
         channel_ids, static_size, processes, process_index, tuple(templates), tuple(bases),
-        exclusive_slot,
+        exclusive_slot, claim_slot,
     )

@@ -92,7 +92,7 @@ class RuntimeLayout:
 
     __slots__ = (
         "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
-        "segment_channel_ids", "pop_id", "key", "fn", "visits", "death_guard",
+        "segment_channel_ids", "pop_id", "key", "fn", "visits", "death_guard", "prio_slots",
     )
 
     def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
@@ -111,6 +111,8 @@ class RuntimeLayout:
         self.visits = 0
         # the youngest instance's provided clause, compiled (None: death unguarded)
         self.death_guard: Callable | None = None
+        # absolute slot of each instance's priority (priority scheduling only)
+        self.prio_slots: tuple[int, ...] = ()
 
 
 class CompiledStateSpace:
@@ -128,6 +130,12 @@ class CompiledStateSpace:
         self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
         self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
         self._has_barriers = any(self._sync_sets.values())
+        # xr/xs: per template, the compiled claims of a new instance (None: none); the
+        # violations met while computing a state's successors; a violation made by
+        # the initial instances themselves (reported when the initial state is expanded).
+        self._claimers: list[Callable | None] = [None] * len(self.layout.processes)
+        self._claim_pending: list[tuple[int, ModelRuntimeError]] = []
+        self._initial_claim_error: ModelRuntimeError | None = None
         self._compile()
         self.instance_names: list[str] = [
             inst.name or f"{inst.process}({i})" for i, inst in enumerate(system.instances)
@@ -178,12 +186,16 @@ class CompiledStateSpace:
             self._gen_segment_init(gen, code, tpl)
         # Global initialiser.
         self._gen_globals_init(gen, code)
+        self._gen_claims(gen, code)
         source = "\n".join(code) + "\n"
         self.source = source
         ns["_SPANS"] = gen.spans
         exec(compile(source, f"<bridge:{self.system.name}>", "exec"), ns)  # noqa: S102
         self._ns = ns
         self._seg_init = [ns[f"_seginit{t.index}"] for t in lay.processes]
+        for tpl in lay.processes:
+            if tpl.process.channel_assertions:
+                self._claimers[tpl.index] = ns[f"_claims{tpl.index}"]
         self._spec_cache: dict[tuple, tuple] = {}
         self._vectors = []
         self._vector_edges: set[tuple[int, int]] = set()
@@ -235,24 +247,37 @@ class CompiledStateSpace:
         ns = self._ns
         name = f"_succ{rl.id}"
         lines = [f"def {name}(s):", "    out = []", "    aux = []"]
+        promela = self.language is SourceLanguage.PROMELA
+        if promela:
+            lines.append("    _XP.clear()")
         for fns, b, _pid, _atom, _term in rl.runners:
             bodies = self._spec_bodies[fns]
             if not bodies:
                 continue
+            block: list[str] = []
             if len(bodies) > 6:
                 # Many locations: a table lookup beats a long if/elif chain.
                 tname = self._gen.constant(fns, "_FT")
-                lines.append(f"    _f = {tname}[s[{b}]]")
-                lines.append("    if _f is not None:")
-                lines.append(f"        _f(s, {b}, {_pid}, out, aux)")
-                continue
-            lines.append(f"    _l = s[{b}]")
-            kw = "if"
-            for loc, body in bodies:
-                lines.append(f"    {kw} _l == {loc}:")
-                lines.extend("    " + x for x in body)
-                kw = "elif"
-        if self.language is SourceLanguage.PROMELA and rl.n:
+                block.append(f"    _f = {tname}[s[{b}]]")
+                block.append("    if _f is not None:")
+                block.append(f"        _f(s, {b}, {_pid}, out, aux)")
+            else:
+                block.append(f"    _l = s[{b}]")
+                kw = "if"
+                for loc, body in bodies:
+                    block.append(f"    {kw} _l == {loc}:")
+                    block.extend("    " + x for x in body)
+                    kw = "elif"
+            if promela:
+                # A model error is reported only if pan would try this instance's
+                # statements in this state (see _select).
+                lines.append("    try:")
+                lines.extend("    " + x for x in block)
+                lines.append("    except _MRE as _e:")
+                lines.append(f"        _XP.append(({_pid}, _e))")
+            else:
+                lines.extend(block)
+        if promela and rl.n:
             _, b, pid, _, term = rl.runners[-1]
             if term:
                 tname = self._gen.constant(term, "_TM")
@@ -272,26 +297,23 @@ class CompiledStateSpace:
             self._gen_vectors(lines)
         lines.append("    if aux:")
         lines.append("        _post(s, out, aux, None)")
-        atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
-        if lay.exclusive_slot is not None:
-            lines.append(f"    _h = s[{lay.exclusive_slot}]")
-            lines.append("    if _h >= 0 and out:")
-            lines.append("        _ch = [x for x in out if _h in x[0].processes]")
-            lines.append("        if _ch:")
-            lines.append("            return _ch")
-        elif atomic:
-            lines.append("    if out:")
-            lines.append("        _in = []")
-            for b, pid, atom in atomic:
-                aname = self._gen.constant(atom, "_AT")
-                lines.append(f"        if s[{b}] in {aname}: _in.append({pid})")
-            lines.append("        if _in:")
-            lines.append(
-                "            _ch = [x for x in out if any(p in _in for p in x[0].processes)]"
-            )
-            lines.append("            if _ch:")
-            lines.append("                return _ch")
-        lines.append("    return out")
+        if promela:
+            lines.append(f"    return _select(s, out, {self._gen.constant(rl, '_RL')})")
+        else:
+            atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
+            if atomic:
+                lines.append("    if out:")
+                lines.append("        _in = []")
+                for b, pid, atom in atomic:
+                    aname = self._gen.constant(atom, "_AT")
+                    lines.append(f"        if s[{b}] in {aname}: _in.append({pid})")
+                lines.append("        if _in:")
+                lines.append(
+                    "            _ch = [x for x in out if any(p in _in for p in x[0].processes)]"
+                )
+                lines.append("            if _ch:")
+                lines.append("                return _ch")
+            lines.append("    return out")
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<bridge:{self.system.name}:layout{rl.id}>", "exec"), ns)  # noqa: S102
         return ns[name]
@@ -561,20 +583,33 @@ class CompiledStateSpace:
         alines.append("    return True")
         self._pending_code.extend(alines)
         ch = gen.chan(comm.channel, ctx)
+        arity_check = False
         if isinstance(comm, Send):
+            types = _field_types(comm, slot)
             msg = "(" + "".join(
                 store_code(gen.expr(a, ctx), ftype, self.language, sid) + ", "
-                for a, ftype in zip(comm.args, _field_types(comm, slot), strict=False)
-            ) + ")"
-            if len(comm.args) != len(_field_types(comm, slot)) and slot is not None:
-                raise UnsupportedError.at(comm.span, "send with the wrong number of fields")
+                for a, ftype in zip(comm.args, types, strict=False)
+            ) + "".join(gen.expr(a, ctx) + ", " for a in comm.args[len(types):]) + ")"
+            # pan checks the number of fields when the send executes (SPIN accepts a
+            # send with fewer values: "too few parameters in send stmnt").
+            mismatch = slot is not None and len(comm.args) != len(types)
+            if self.csp:
+                if mismatch:
+                    raise UnsupportedError.at(comm.span, "send with the wrong number of fields")
+            else:
+                arity_check = slot is None or mismatch
         else:
             msg = gen.pattern(comm.args, ctx)
         csp_event = self.csp and e.event is None
         lines.append(f"{ind}if {guard}:")
         ind2 = ind + "    "
         lines.append(f"{ind2}_ch = {ch}")
+        if self.layout.claim_slot is not None:
+            mask = 2 if isinstance(comm, Send) else 1
+            lines.append(f"{ind2}_xacc(s, _ch[3], {pid}, {mask}, {sid})")
         lines.append(f"{ind2}_mv = {msg}")
+        if arity_check:
+            lines.append(f"{ind2}if len(_mv) != _ch[2]: _arity(s, _ch, _mv, {sid})")
         kind = 1 if isinstance(comm, Send) else 2
         lines.append(f"{ind2}if _ch[1] == 0:")
         lines.append(f"{ind2}    aux.append(({kind}, _ch[3], _mv, {pid}, {k}, {aname}, {_b(base)}))")
@@ -653,6 +688,19 @@ class CompiledStateSpace:
             else:
                 lines.append(f"    t[{off}:{off}+{size}] = [{val}] * {size}")
 
+    def _gen_claims(self, gen: Generator, code: list[str]) -> None:
+        """Emit ``_claims<k>(t, b, pid)`` per template with ``xr``/``xs``: the tuple of
+        ``(1 for xr | 2 for xs, channel id, span id)`` a new instance claims."""
+        for tpl in self.layout.processes:
+            assertions = tpl.process.channel_assertions
+            if not assertions:
+                continue
+            ctx = Context("t", "b", "pid", tpl)
+            items = "".join(
+                f"({1 if a.kind == 'xr' else 2}, {gen.channel_id(a.channel, ctx)}, "
+                f"{gen.span_id(a.span)}), " for a in assertions)
+            code.extend([f"def _claims{tpl.index}(t, b, pid):", f"    return ({items})"])
+
     def _gen_globals_init(self, gen: Generator, code: list[str]) -> None:
         lines = ["def _globals_init(t):"]
         ctx = Context("t", None, None, None)
@@ -727,6 +775,10 @@ class CompiledStateSpace:
                 (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])
             )
             rl.death_guard = self._death_guards[fns]
+        if self.system.priority_scheduling:
+            rl.prio_slots = tuple(
+                b + (self.layout.processes[t].priority_offset or 0)
+                for b, t in zip(rl.bases, templates, strict=True))
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
         if key:
@@ -751,8 +803,11 @@ class CompiledStateSpace:
             t[lay.layout_slot] = empty.id
             for i, inst in enumerate(self.system.instances):
                 args = tuple(self._const_eval(a, t) for a in inst.arguments)
-                self._ns["_run"](t, lay.initial_templates[i], args, -1)
+                self._ns["_run"](t, lay.initial_templates[i], args, -1, inst.priority)
             self._static_layout = None
+            if self._claim_pending:
+                self._initial_claim_error = self._claim_pending[0][1]
+                self._claim_pending.clear()
         else:
             templates = lay.initial_templates
             bases, _, _, seg_ids, size = self._geometry(templates)
@@ -795,6 +850,8 @@ class CompiledStateSpace:
         combine = make_combiner(self.system.composition) if self.system.composition else None
         chan_names = self._ns["_chev"]
         csp = self.csp
+        select = self._ns["_select"]
+        pending = self._ns["_XP"]
 
         def post(s, out, aux, rl) -> None:
             sends, recvs, elses, tmos = [], [], [], []
@@ -872,11 +929,19 @@ class CompiledStateSpace:
                 return rl.fn(s)
             out: list = []
             aux: list = []
+            if death:
+                pending.clear()
             for fns, b, pid, _atom, _term in rl.runners:
                 loc = s[b]
                 f = fns[loc] if loc < len(fns) else None
                 if f is not None:
-                    f(s, b, pid, out, aux)
+                    if death:
+                        try:
+                            f(s, b, pid, out, aux)
+                        except ModelRuntimeError as error:
+                            pending.append((pid, error))
+                    else:
+                        f(s, b, pid, out, aux)
             if death and rl.n:
                 _, b, pid, _, term = rl.runners[-1]
                 if s[b] in term and (rl.death_guard is None or rl.death_guard(s)):
@@ -889,13 +954,9 @@ class CompiledStateSpace:
                     out.append((death_step(pid), tuple(t)))
             if aux:
                 post(s, out, aux, rl)
-            if exclusive is not None:
-                h = s[exclusive]
-                if h >= 0 and out:
-                    chosen = [x for x in out if h in x[0].processes]
-                    if chosen:
-                        return chosen
-            elif any_atomic and out:
+            if death:
+                return select(s, out, rl)
+            if any_atomic and out:
                 inside = [pid for _, b, pid, atom, _ in rl.runners if atom is not None and s[b] in atom]
                 if inside:
                     chosen = [x for x in out if any(p in inside for p in x[0].processes)]
@@ -992,6 +1053,8 @@ class CompiledStateSpace:
             for lname, slot in tpl.locals.items():
                 boolean = csp and lname in types and _boolean(types[lname])
                 _flatten(result, f"{name}.{lname}", slot.dims, state, b + slot.offset, boolean)
+            if tpl.priority_offset is not None:
+                result[f"{name}._priority"] = state[b + tpl.priority_offset]
         return result
 
     def action_name(self, action: Hashable) -> str:
@@ -1219,10 +1282,13 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
         spans = space._gen.spans
         return spans[sid] if 0 <= sid < len(spans) else None
 
-    def fail(kind: str, sid: int, message: str | None = None):
+    def violation(kind: str, sid: int, message: str) -> ModelRuntimeError:
         sp = span(sid)
         where = f" at {sp}" if sp is not None else ""
-        raise ModelRuntimeError(f"{message or kind}{where}", sp, kind)
+        return ModelRuntimeError(f"{message}{where}", sp, kind)
+
+    def fail(kind: str, sid: int, message: str | None = None):
+        raise violation(kind, sid, message or kind)
 
     def _fail(kind: str, sid: int):
         fail(kind, sid)
@@ -1346,7 +1412,21 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
             t[p: p + nf] = list(msg)
         t[off] = n + 1
 
+    def _arity(src, ch, msg, sid: int) -> None:
+        # pan's qsend: a send whose number of values differs from the channel's fields
+        # is an error when it executes (a full buffered channel blocks it first).
+        if ch[1] == 0 or src[ch[0]] < ch[1]:
+            few = "few" if len(msg) < ch[2] else "many"
+            fail(f"too {few} parameters in send stmnt", sid,
+                 f"too {few} parameters in send stmnt: {len(msg)} value(s) sent on "
+                 f"{_chan_name(ch[3])}, which has {ch[2]} field(s)")
+
+    def _chan_name(cid: int) -> str:
+        return _all_chan_names().get(cid, f"channel {cid}")
+
     def _send_now(t, ch, msg, sorted_: bool, sid: int) -> None:
+        if len(msg) != ch[2]:
+            _arity(t, ch, msg, sid)
         if ch[1] == 0:
             fail("block in d_step", sid, "rendezvous send inside an atomic effect")
         if t[ch[0]] >= ch[1]:
@@ -1377,7 +1457,7 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     def _mkstep(event, pid: int, k: int) -> Step:
         return step_for(event, ((pid, k),))
 
-    def _run(t, tpl: int, args, sid: int) -> int:
+    def _run(t, tpl: int, args, sid: int, priority: int = 1, creator: int = -1) -> int:
         rl = layouts[t[ls]]
         if rl.n >= space.system.max_instances:
             fail("too many processes", sid)
@@ -1387,23 +1467,237 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
         b = len(t)
         t.extend([0] * lay.processes[tpl].size)
         space._seg_init[tpl](t, b, pid, args, seg_ids[pid])
+        offset = lay.processes[tpl].priority_offset
+        if offset is not None:
+            if not 1 <= priority <= 255:
+                fail("priority is out of range", sid,
+                     f"priority is out of range: {priority} (valid: 1..255)")
+            t[b + offset] = priority
         t[ls] = space._layout_for(rl.key + ((tpl, space.const_values(t, tpl, b)),)).id
+        if claimers[tpl] is not None:
+            _claim(t, tpl, b, pid, creator)
         return pid
 
-    def _rbase(src, pid: int, tpl: int, sid: int) -> int:
-        rl = space._static_layout if ls is None else layouts[src[ls]]
-        if not (0 <= pid < rl.n) or rl.templates[pid] != tpl:
+    def _instance_of(src, pid: int, tpl: int, sid: int):
+        """Return the runtime layout if ``pid`` runs an instance of ``tpl``, None if it
+        does not run; a pid running another process is a model error."""
+        rl = layouts[src[ls]]
+        if not 0 <= pid < rl.n:
+            return None
+        if rl.templates[pid] != tpl:
+            other = lay.processes[rl.templates[pid]].process.name
             fail("invalid remote reference", sid,
-                 f"no live instance {pid} of process '{lay.processes[tpl].process.name}'")
+                 f"invalid remote reference: pid {pid} runs {other}, not "
+                 f"{lay.processes[tpl].process.name}")
+        return rl
+
+    def _lowest(src, tpl: int) -> int:
+        rl = layouts[src[ls]]
+        for i, t in enumerate(rl.templates):
+            if t == tpl:
+                return i
+        return -1
+
+    def _rbase(src, pid: int, tpl: int, sid: int) -> int:
+        # a remote reference that is written: the instance must run
+        if pid < 0:
+            pid = _lowest(src, tpl)
+        rl = _instance_of(src, pid, tpl, sid)
+        if rl is None:
+            fail("invalid remote reference", sid,
+                 f"no running instance {pid} of process '{lay.processes[tpl].process.name}'")
         return rl.bases[pid]
 
-    def _ronly(src, tpl: int, sid: int) -> int:
-        rl = space._static_layout if ls is None else layouts[src[ls]]
-        found = [i for i, t in enumerate(rl.templates) if t == tpl]
-        if len(found) != 1:
-            fail("invalid remote reference", sid,
-                 f"'{lay.processes[tpl].process.name}' has {len(found)} live instances")
-        return rl.bases[found[0]]
+    def _rbase_read(src, pid: int, tpl: int, sid: int) -> int:
+        # SPIN (pan.c Pptr, f_pid): P@L / P:x name the running instance of P with the
+        # lowest pid; an instance that does not run reads as a zeroed process. The
+        # base returned for it lies past the end of the state, which _rd and _rloc
+        # read as 0 and "at no location".
+        if pid < 0:
+            pid = _lowest(src, tpl)
+        rl = _instance_of(src, pid, tpl, sid)
+        return len(src) if rl is None else rl.bases[pid]
+
+    def _rd(src, off: int, size: int):
+        if off >= len(src):
+            return 0 if size == 1 else (0,) * size
+        return src[off] if size == 1 else tuple(src[off:off + size])
+
+    def _rloc(src, b: int) -> int:
+        return src[b] if b < len(src) else -1
+
+    enabled_depth = [0]
+
+    def _enabled(src, q: int, me: int, sid: int) -> bool:
+        # pan.c enabled(): does instance q have an executable statement? (TstOnly)
+        if q == me:
+            fail("enabled() of the process itself", sid, "used: enabled(pid=thisproc): a "
+                 "process may not ask whether it is itself enabled")
+        rl = layouts[src[ls]]
+        if not 0 <= q < rl.n:
+            return False
+        fns, b, pid, _atom, term = rl.runners[q]
+        loc = src[b]
+        if q == rl.n - 1 and loc in term:
+            return True  # it may die (pan: -end- is executable for the youngest)
+        f = fns[loc] if loc < len(fns) else None
+        if f is None:
+            return False
+        enabled_depth[0] += 1
+        try:
+            if enabled_depth[0] > 64:
+                fail("enabled() recursion", sid, "enabled() nested more than 64 deep (the "
+                     "guards of processes ask enabled() of each other in a cycle)")
+            out: list = []
+            aux: list = []
+            f(src, b, pid, out, aux)
+            if out:
+                return True
+            for item in aux:
+                if item[0] == 4:
+                    return True  # else: no other statement of q is executable
+                if item[0] == 5:
+                    found: list = []
+                    item[2](src, item[3], pid, found, [], False)  # timeout read as false
+                    if found:
+                        return True
+                elif item[0] in (1, 2):
+                    fail("enabled() with rendezvous", sid,
+                         "enabled() of a process at a rendezvous statement")
+            return False
+        finally:
+            enabled_depth[0] -= 1
+
+    def _getprio(src, pid: int) -> int:
+        rl = layouts[src[ls]]
+        if 0 <= pid < rl.n:
+            return src[rl.prio_slots[pid]]
+        return 0
+
+    def _setprio(t, pid: int, value: int, checked: bool, sid: int) -> None:
+        rl = layouts[t[ls]]
+        if not 0 <= pid < rl.n:
+            return  # pan: no such process, nothing happens
+        if checked and not 1 <= value <= 255:
+            fail("priority is out of range", sid,
+                 f"priority is out of range: {value} (valid: 1..255)")
+        t[rl.prio_slots[pid]] = value & 255
+
+    exclusive = lay.exclusive_slot
+    scheduling = space.system.priority_scheduling
+
+    def _select(s, out, rl):
+        """Return the steps of Promela state ``s`` that pan takes, and raise the model
+        error (met while computing them, in ``_XP``) of an instance whose statements
+        pan tries in ``s``.
+
+        Priorities (pan.c highest_priority): an instance moves only if no other one
+        with a higher priority can; an instance whose evaluation failed counts as able
+        to move. Atomicity: the instance holding it moves alone while it can. Only the
+        instances left are tried: another's error (a failing assert, an xr/xs claim...)
+        is not reached by pan in this state.
+        """
+        errors = pending
+        best = -1
+        if scheduling and (out or errors):
+            slots = rl.prio_slots
+            for st, _ in out:
+                for p in st.processes:
+                    if s[slots[p]] > best:
+                        best = s[slots[p]]
+            for p, _ in errors:
+                if s[slots[p]] > best:
+                    best = s[slots[p]]
+            out = [x for x in out if any(s[slots[p]] == best for p in x[0].processes)]
+        holder = -1
+        if exclusive is not None and out:
+            h = s[exclusive]
+            if h >= 0:
+                chosen = [x for x in out if h in x[0].processes]
+                if chosen:
+                    out = chosen
+                    holder = h
+        if errors:
+            for p, error in errors:
+                if (holder < 0 or p == holder) and (best < 0 or s[rl.prio_slots[p]] == best):
+                    raise error
+        initial = space._initial_claim_error
+        if initial is not None and s == space._initial:
+            raise initial
+        return out
+
+    # ----- xr / xs channel assertions (pan's default build: q_R_check, q_S_check)
+
+    claimers = space._claimers
+    pending = space._claim_pending
+    kinds = {1: "xr", 2: "xs"}
+    nglobal = len(lay.channels)
+
+    def _owner(src, cid: int, bit: int) -> int:
+        """Return the pid holding the ``xr`` (bit 1) or ``xs`` (bit 2) claim on channel
+        ``cid`` (-1: none): recorded in the claim slots for a global channel, the live
+        claimant for a channel created by a process."""
+        if 1 <= cid <= nglobal:
+            return src[lay.claim_slot + 2 * (cid - 1) + (bit - 1)] - 1
+        rl = layouts[src[ls]]
+        for i, (t, b) in enumerate(zip(rl.templates, rl.bases, strict=True)):
+            if claimers[t] is not None:
+                for kbit, kcid, _ in claimers[t](src, b, i):
+                    if kbit == bit and kcid == cid:
+                        return i
+        return -1
+
+    def _claim_message(kind: str, cid: int, who: int, owner: int, src) -> str:
+        return (f"{kind} assertion violated: access to chan {_chan_name(cid)} by "
+                f"{space.instance_name(who, tuple(src))}, which "
+                f"{space.instance_name(owner, tuple(src))} claimed with {kind}")
+
+    def _xacc(src, cid: int, pid: int, mask: int, sid: int) -> bool:
+        for bit in (1, 2):
+            if mask & bit:
+                owner = _owner(src, cid, bit)
+                if owner >= 0 and owner != pid:
+                    pending.append((pid, violation(
+                        f"{kinds[bit]} assertion violated", sid,
+                        _claim_message(kinds[bit], cid, pid, owner, src))))
+        return True
+
+    def _xq(src, cid: int, pid: int, mask: int, sid: int, value):
+        _xacc(src, cid, pid, mask, sid)
+        return value
+
+    def _claim(t, tpl: int, b: int, pid: int, creator: int) -> None:
+        # pan's setq_claim, when the instance is created
+        rl = layouts[t[ls]]
+        for bit, cid, sid in claimers[tpl](t, b, pid):
+            kind = kinds[bit]
+            if cid == 0:
+                pending.append((creator, violation(
+                    "x[rs] claim on uninitialized channel", sid,
+                    f"x[rs] claim on uninitialized channel ({kind} by "
+                    f"{space.instance_name(pid, tuple(t))})")))
+                continue
+            record = rl.chans.get(cid)
+            if record is not None and record[1] == 0:
+                pending.append((creator, violation(
+                    f"{kind} chans cannot be used for rv", sid,
+                    f"{kind} chans cannot be used for rv: {_chan_name(cid)} is a "
+                    "rendezvous channel")))
+                continue
+            if 1 <= cid <= nglobal:
+                slot = lay.claim_slot + 2 * (cid - 1) + (bit - 1)
+                if t[slot] == 0:
+                    t[slot] = pid + 1
+                elif t[slot] != pid + 1:
+                    pending.append((creator, violation(
+                        f"{kind} assertion violated", sid,
+                        _claim_message(kind, cid, pid, t[slot] - 1, t))))
+                continue
+            for i, (u, ub) in enumerate(zip(rl.templates, rl.bases, strict=True)):
+                if i != pid and claimers[u] is not None and any(
+                        kbit == bit and kcid == cid for kbit, kcid, _ in claimers[u](t, ub, i)):
+                    pending.append((creator, violation(
+                        f"{kind} assertion violated", sid, _claim_message(kind, cid, pid, i, t))))
 
     progress_sets = [frozenset(x.id for x in p.process.locations if x.progress)
                      for p in lay.processes]
@@ -1418,7 +1712,10 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
         "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
         "_cquery": _cquery, "_find": _find, "_candidates": _candidates, "_poll": _poll, "_take": _take,
         "_push": _push, "_send_now": _send_now, "_recv_now": _recv_now, "_chev": _chev,
-        "_mkstep": _mkstep, "_run": _run, "_rbase": _rbase, "_ronly": _ronly, "_np": _np,
+        "_mkstep": _mkstep, "_run": _run, "_rbase": _rbase, "_rbase_read": _rbase_read,
+        "_rd": _rd, "_rloc": _rloc, "_enabled": _enabled, "_getprio": _getprio,
+        "_setprio": _setprio, "_select": _select, "_arity": _arity, "_MRE": ModelRuntimeError,
+        "_xacc": _xacc, "_xq": _xq, "_XP": pending, "_np": _np,
         "_LAYOUTS": layouts, "BoolType": BoolType, "RecvBind": RecvBind,
     }
 

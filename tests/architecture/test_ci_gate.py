@@ -34,10 +34,13 @@ def test_plain():
 '''
 
 
-def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
+def _run(tmp_path: Path, ci: str | None, suite: str = SUITE,
+         markers: tuple[str, ...] = ("spin",)) -> subprocess.CompletedProcess[str]:
+    """Run ``suite`` with the real conftest, on a PATH without any tool."""
     shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    spin: needs spin\n")
-    (tmp_path / "test_gate.py").write_text(SUITE)
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nmarkers =\n" + "".join(f"    {m}: needs {m}\n" for m in markers))
+    (tmp_path / "test_gate.py").write_text(suite)
     empty = tmp_path / "bin"
     empty.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
@@ -62,3 +65,26 @@ def test_missing_spin_fails_under_ci(tmp_path: Path, ci: str) -> None:
     # setup-phase failures: pytest reports them as errors, and exits 1
     assert "1 passed, 2 errors" in done.stdout
     assert "CI=true but" in done.stdout
+
+
+BROWSER_SUITE = '''
+import pytest
+
+@pytest.mark.browser
+def test_opens_a_page():
+    assert True
+
+@pytest.mark.graphviz
+def test_draws_a_graph():
+    assert True
+'''
+
+
+@pytest.mark.parametrize(("ci", "expected"), [(None, "2 skipped"), ("true", "2 errors")])
+def test_missing_chromium_and_graphviz_gate_like_spin(tmp_path: Path, ci: str | None,
+                                                      expected: str) -> None:
+    """The report's browser and Graphviz tests are gated as the SPIN tests are: skipped
+    with the reason where the tools are missing, failed under CI (issue 14)."""
+    done = _run(tmp_path, ci, BROWSER_SUITE, ("browser", "graphviz"))
+    assert expected in done.stdout, done.stdout
+    assert ("chromium" in done.stdout) and ("dot" in done.stdout)

@@ -14,6 +14,8 @@ Rules, by the importing module's room (the longest matching prefix wins):
 - ``bridge.backends.X``: ``ir``, ``diagnostics``, ``_resources`` and the back-end
   packages (the CSP# emitter shares the SPIN emitter's expression folding), never the
   engine: the differential tests depend on it;
+- ``bridge.report``: ``ir`` and ``diagnostics`` (it reads results as JSON and draws
+  them; ``api`` wires it to the engine, which it never imports);
 - ``bridge.api``, ``bridge.compare``, ``bridge.regress``: anything;
 - ``bridge.cli``, ``bridge.commands``: ``api``, ``compare``, ``regress``, ``commands``,
   ``diagnostics``, ``ir`` (for types) and the package's ``__version__``.
@@ -45,6 +47,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "bridge.reductions": ("bridge.semantics", "bridge.ir", "bridge.diagnostics"),
     "bridge.backends": ("bridge.ir", "bridge.diagnostics", "bridge._resources",
                         "bridge.backends"),
+    "bridge.report": ("bridge.ir", "bridge.diagnostics"),
     "bridge.api": _ANYTHING,
     "bridge.compare": _ANYTHING,
     "bridge.regress": _ANYTHING,
@@ -173,6 +176,10 @@ def test_the_walk_sees_every_room() -> None:
          False),
         ("bridge/fairness/good.py", "from bridge.automata.ltl import y\n", False),
         ("bridge/api_like.py", "", True),
+        ("bridge/report/bad.py", "from bridge.semantics.explore import explore\n", True),
+        ("bridge/report/bad2.py", "from bridge import api\n", True),
+        ("bridge/report/good.py", "from bridge.report.page import Document\n"
+                                  "from bridge.diagnostics import ConfigurationError\n", False),
     ],
 )
 def test_checker_catches_wrong_edges(module: str, source: str, wrong: bool,

@@ -52,6 +52,12 @@ a stutter-only acceptance cycle that bridge reports.
 
 SPIN's ``block in d_step seq`` error is reported by bridge as an assertion-like model
 error whose text starts with ``block in d_step``; both count as an "other" error kind.
+
+**Channel assertions.** ``xr``/``xs`` are checked only by pan built the default way
+(partial order reduction on; ``-DNOREDUCE`` defines ``XUSAFE``, which drops the
+checks). bridge checks them as the default build does, so the models of
+``DEFAULT_BUILD`` are compared with pan compiled without ``-DNOREDUCE`` (and without
+``-o1 -o2 -o3``), on the verdict only: the reduced search stores other states.
 """
 
 from __future__ import annotations
@@ -102,12 +108,21 @@ def _classify_bridge(reason: str, notes: tuple[str, ...]) -> str:
         return "invalid end state"
     if "block in d_step" in text or "index" in text:
         return "other"
+    if "xr assertion" in text or "xs assertion" in text:
+        return "other"  # pan: "error, partial order reduction invalid"
     if "assert" in text:
         return "assertion"
     return "other"
 
 
 _WORKDIRS: list[tempfile.TemporaryDirectory] = []
+
+
+# Models compared with pan's default build (the module docstring): model -> why.
+DEFAULT_BUILD: dict[str, str] = {
+    "m80_xr_violated": "xr assertion: checked by the default build only",
+    "m81_xr_xs_respected": "xr/xs declarations: checked by the default build only",
+}
 
 
 @cache
@@ -126,6 +141,9 @@ def _pan_binary(model: Path, safety: bool) -> Path:
     else:
         spin = ["spin", "-a", model.name]
         defines = ["-DNOREDUCE", "-DNFAIR=4"]
+    if model.stem in DEFAULT_BUILD:
+        spin = ["spin", "-a", model.name]
+        defines = [d for d in defines if d != "-DNOREDUCE"]
     done = subprocess.run(spin, cwd=work, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Error:" not in done.stdout, done.stdout + done.stderr
     done = subprocess.run([cc, "-w", *defines, "-o", "pan", "pan.c"], cwd=work,
@@ -262,7 +280,8 @@ def test_verdict_and_states_match_spin(model: Path) -> None:
             pan_e.message, verdict_e.reason, verdict_e.notes)
         return  # state counts are not comparable after an error (module docstring)
     delta = STATE_COUNT_DIFFERENCES.get(model.stem, (0, ""))[0]
-    assert _bridge_states(system) == pan_e.states + delta
+    if model.stem not in DEFAULT_BUILD:  # a reduced search stores other states
+        assert _bridge_states(system) == pan_e.states + delta
     pan = run_pan(model)
     _, verdict = _bridge_safety(model)
     violated = verdict.outcome is Outcome.VIOLATED

@@ -183,7 +183,10 @@ class EmittedProperty:
 
     ``check``: ``ltl`` (an ltl block ``ltl_name``; pan ``-a -N ltl_name``), ``safety``
     (assertions and invalid end states, no claim), ``deadlock`` (invalid end states),
-    ``never`` (the model's own never claim, named ``ltl_name``; structured style only).
+    ``never`` (the model's own never claim, named ``ltl_name``; structured style only),
+    ``non-progress`` (the model's progress labels, kept by the structured style: pan
+    ``-l``, compiled with ``-DNP``) and ``acceptance`` (its accept labels: pan ``-a``
+    compiled with ``-DNOCLAIM``; structured style only).
     ``spin_formula``: the formula of the ltl block (over ``#define`` names);
     ``spot_formula``: the same in Spot syntax over the same names (for a Spot-built
     never claim, ``spin -a -N``); ``negated``: the block checks the negation of a
@@ -230,6 +233,19 @@ class EmittedModel:
         (``-DNOREDUCE``) in every encoding so that state counts compare.
         """
         defines = ("NOREDUCE",)
+        if prop.check in ("non-progress", "acceptance"):
+            # SPIN's own cycle checks of the labels: pan -l (-DNP) or pan -a without
+            # any claim (-DNOCLAIM), with -f when the model asks for SPIN's fairness.
+            progress = prop.check == "non-progress"
+            return SpinOptions(
+                timeout=timeout,
+                memory_mb=memory_mb,
+                acceptance=not progress,
+                non_progress=progress,
+                defines=defines + (() if progress else ("NOCLAIM",)),
+                max_depth=1_000_000,
+                processes=self.processes,
+            )
         if prop.check == "never":
             # the model's own claim, by name (pan -a: acceptance cycles and the claim
             # reaching its end)
@@ -354,6 +370,14 @@ def emit_promela(
             never.span, "a never claim is written back only by the structured style "
             "(plain encoding); the fairness encodings are for ltl properties",
         )
+    cycles = [p for p in properties if p.kind in _LABEL_CYCLES]
+    if cycles and property is not None:
+        raise UnsupportedError.at(
+            cycles[0].span, f"{cycles[0].text} (pan -l / -a on the model's labels) are "
+            "checked on the structured style only (plain encoding): the explicit-pc style "
+            "does not keep progress and accept labels")
+    # Every property: the label cycles are left out (they keep their own check).
+    properties = tuple(p for p in properties if p.kind not in _LABEL_CYCLES)
     graph = explicit_graph if fairness is Fairness.STRONG_GLOBAL else None
     return _Explicit(
         system,
@@ -374,6 +398,9 @@ def strong_global_limit(form: str) -> int:
     if form == "bottom-scc":
         return STRONG_GLOBAL_BOTTOM_SCC_MAX_STEPS
     return STRONG_GLOBAL_MAX_STEPS
+
+
+_LABEL_CYCLES = (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE)
 
 
 def _needs_explicit(system: TransitionSystem) -> bool:
@@ -497,6 +524,10 @@ def _ltl_property(p: Property) -> tuple[str, Ltl | None, bool]:
         return "deadlock", None, False
     if p.kind is PropertyKind.NEVER:
         return "never", None, False
+    if p.kind is PropertyKind.NON_PROGRESS:
+        return "non-progress", None, False
+    if p.kind is PropertyKind.ACCEPTANCE:
+        return "acceptance", None, False
     raise UnsupportedError.at(p.span, f"property kind '{p.kind.value}' has no SPIN check")
 
 
@@ -679,7 +710,8 @@ class _Structured:
             inst = instances[i]
             process = system.process(inst.process)
             if inst.arguments:
-                out.append(self._proctype(process, f"{sanitize(process.name)}_{i}", 1, inst))
+                out.append(self._proctype(process, f"{sanitize(process.name)}_{i}", 1, inst,
+                                          inst.priority))
                 i += 1
                 continue
             j = i
@@ -687,6 +719,7 @@ class _Structured:
                 j < len(instances)
                 and instances[j].process == inst.process
                 and not instances[j].arguments
+                and instances[j].priority == inst.priority
             ):
                 j += 1
             if process.name in emitted:
@@ -696,7 +729,8 @@ class _Structured:
                     "numbers active processes in declaration order",
                 )
             emitted.add(process.name)
-            out.append(self._proctype(process, sanitize(process.name), j - i, None))
+            out.append(self._proctype(process, sanitize(process.name), j - i, None,
+                                      inst.priority))
             i = j
         for process in system.processes:
             if process.name in run_targets and process.name not in emitted:
@@ -705,7 +739,8 @@ class _Structured:
         return out
 
     def _proctype(
-        self, process: Process, name: str, active: int, instance: Instance | None
+        self, process: Process, name: str, active: int, instance: Instance | None,
+        priority: int = 1,
     ) -> dict:
         scope = self._scope(process, f"process {process.name}")
         writer = ExprWriter(scope)
@@ -754,6 +789,8 @@ class _Structured:
             locals_.append(declaration("b_" + sanitize(bname), declare_type(btype), None))
         scope.block = {b: "b_" + sanitize(b) for b in blocks}
         scope.block_types = dict(blocks)
+        for assertion in process.channel_assertions:
+            locals_.append(f"{assertion.kind} {writer.channel(assertion.channel)}")
         del local_names
         # The clause goes on the proctype (it also guards the instance's removal); the
         # conjunct the front-end added to every guard is left out again (_edge).
@@ -768,6 +805,9 @@ class _Structured:
             "active": active,
             "params": "; ".join(params),
             "locals": locals_,
+            # SPIN: 'priority N' on an active proctype or init (a run gives its own)
+            "priority": priority if priority != 1 and (active or instance is not None
+                                                      or process.name == ":init:") else None,
         }
 
     def _location_labels(self, process: Process, lid: int) -> list[str]:
@@ -1114,11 +1154,13 @@ class _Explicit:
 
         def remote_var(e: RemoteVar, render: Callable[[Expr], str]) -> str:
             candidates = self._remote_instances(e.proctype, e.pid, e.span, writer)
-            text = "0"
-            for k, cond in reversed(candidates):
-                name = self.local_name(k, e.name)
-                text = name if cond == "1" else f"(({cond}) -> ({name}) : ({text}))"
-            return text
+            if len(candidates) == 1 and candidates[0][1] == "1":
+                return self.local_name(candidates[0][0], e.name)
+            # The candidates' conditions exclude each other (one pid): a sum of products
+            # selects the one that holds (0 when none runs, as pan reads it), and unlike
+            # (c -> a : b) it is accepted inside SPIN's ltl formulas too.
+            return "(" + " + ".join(f"(({cond}) * ({self.local_name(k, e.name)}))"
+                                    for k, cond in candidates) + ")"
 
         scope = Scope(
             self.globals_,
@@ -1196,6 +1238,20 @@ class _Explicit:
 
     # -- checks ---------------------------------------------------------------------
     def _check_supported(self) -> None:
+        what = None
+        if self.system.priority_scheduling:
+            what = "process priorities"
+        for process in self.system.processes:
+            if process.channel_assertions and what is None:
+                what = f"the channel assertion '{process.channel_assertions[0].kind}'"
+            # A structural search of the frozen IR (its repr shows every node).
+            if "Enabled(pid=" in repr(process.edges) and what is None:
+                what = "enabled()"
+        if what is not None:
+            raise UnsupportedError.at(
+                self.system.processes[0].span if self.system.processes else None,
+                f"{what} (explicit-pc style: the fairness encodings schedule every step "
+                "themselves); use the structured style (plain encoding)")
         for process in self.system.processes:
             for e in process.edges:
                 for lv in block_locals(e.effect):

@@ -36,7 +36,9 @@ from bridge.ir.expr import (
     Conditional,
     Const,
     ElseGuard,
+    Enabled,
     Expr,
+    GetPriority,
     If,
     Index,
     LocalVar,
@@ -49,6 +51,7 @@ from bridge.ir.expr import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     Stmt,
     Unary,
     Var,
@@ -352,6 +355,10 @@ class ExprWriter:
             if self.scope.else_guard is None:
                 raise UnsupportedError.at(e.span, f"{self.scope.where}: 'else' outside a guard")
             return self.scope.else_guard
+        if isinstance(e, Enabled):
+            return f"enabled({self.expr(e.pid)})"
+        if isinstance(e, GetPriority):
+            return f"get_priority({self.expr(e.pid)})"
         raise UnsupportedError.at(None, f"{self.scope.where}: expression {type(e).__name__}")
 
     def recv_args(self, args: tuple[RecvArg, ...], poll: bool = False) -> str:
@@ -413,7 +420,20 @@ class ExprWriter:
                 return self.scope.run(s)
             args = ", ".join(self.expr(a) for a in s.args)
             call = f"run {sanitize(s.proctype)}({args})"
+            if s.priority is not None:
+                value = fold(s.priority)
+                if value is None:
+                    raise UnsupportedError.at(s.span, f"{self.scope.where}: a run priority that "
+                                              "is not a constant (SPIN takes a number)")
+                call += f" priority {value}"
             return [call if s.target is None else f"{self.expr(s.target)} = {call}"]
+        if isinstance(s, SetPriority):
+            if s.checked:
+                return [f"set_priority({self.expr(s.pid)}, {self.expr(s.value)})"]
+            if not (isinstance(s.pid, Builtin) and s.pid.name == "_pid"):
+                raise UnsupportedError.at(s.span, f"{self.scope.where}: an unchecked priority "
+                                          "change of another process (only _priority = e)")
+            return [f"_priority = {self.expr(s.value)}"]
         if isinstance(s, Print):
             fmt = s.format.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
             args = "".join(f", {self.expr(a)}" for a in s.args)

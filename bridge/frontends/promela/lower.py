@@ -100,6 +100,7 @@ from bridge.ir import (
     Binary,
     Builtin,
     Channel,
+    ChannelAssertion,
     ChanPoll,
     ChanQuery,
     ChanType,
@@ -107,8 +108,10 @@ from bridge.ir import (
     Const,
     Edge,
     ElseGuard,
+    Enabled,
     Event,
     Expr,
+    GetPriority,
     If,
     Index,
     Instance,
@@ -129,6 +132,7 @@ from bridge.ir import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     SourceLanguage,
     Stmt,
     TransitionSystem,
@@ -243,6 +247,7 @@ class _ProcBuilder:
         self.stmt_seen = False
         self.in_dstep = False
         self.has_provided = False
+        self.channel_assertions: list[ChannelAssertion] = []
 
     def new_loc(self, span: Span | None = None) -> int:
         self.locs.append(_Loc(atomic=self.atomic_depth > 0, span=span))
@@ -363,6 +368,7 @@ class _ProcBuilder:
             tuple(self.channels),
             span,
             provided,
+            tuple(self.channel_assertions),
         )
 
 
@@ -394,6 +400,11 @@ class _Lowering:
         self.scopes: list[dict[str, _Sym]] = []
         self.flags = 0
         self.unless_depth = 0  # > 0 while lowering the main part of an unless
+        # Process priorities (SPIN's HAS_PRIORITY): set before any body is lowered.
+        self.priority_scheduling = False
+        # Where the model uses enabled() (refused with rendezvous and provided).
+        self.enabled_spans: list[Span | None] = []
+        self.never_builder: _ProcBuilder | None = None
 
     # ------------------------------------------------------------------ spans/text
 
@@ -451,6 +462,7 @@ class _Lowering:
                 if name_tok.value in self.proctypes:
                     raise self.error(name_tok, f"proctype '{name_tok.value}' already declared")
                 self.proctypes[name_tok.value] = u
+        self.priority_scheduling = _uses_priorities(tree)
         processes: list[Process] = []
         instances: list[Instance] = []
         ltls: list[Tree] = []
@@ -496,16 +508,18 @@ class _Lowering:
             if kind == "proctype":
                 proc, count = self.proctype(u)
                 processes.append(proc)
+                priority = self.declared_priority(u)
                 for _ in range(count):
                     pid = len(instances)
                     instances.append(
                         Instance(proc.name, tuple(Const(0) for _ in proc.parameters),
-                                 f"{proc.name}[{pid}]", self.span(u))
+                                 f"{proc.name}[{pid}]", self.span(u), priority)
                     )
             elif kind == "init":
                 proc = self.init(u)
                 processes.append(proc)
-                instances.append(Instance(proc.name, (), ":init:", self.span(u)))
+                instances.append(Instance(proc.name, (), ":init:", self.span(u),
+                                          self.declared_priority(u)))
             else:
                 never = self.never(u)
         self.check_remote(processes)
@@ -533,6 +547,8 @@ class _Lowering:
             Property("safety", PropertyKind.SAFETY, "assertions and invalid end states",
                      number=len(properties) + 1)
         )
+        properties.extend(_label_cycle_properties(processes, len(properties)))
+        self.check_scheduling_constructs(processes)
         name = os.path.splitext(os.path.basename(self.path))[0] or "model"
         files = [self.path] + [f for f in dict.fromkeys(f for f, _ in self.pre.origin)
                                if f != self.path]
@@ -549,6 +565,7 @@ class _Lowering:
             enums=tuple(self.enums),
             source_files=tuple(files),
             never=never,
+            priority_scheduling=self.priority_scheduling,
         )
 
     def propositions(self) -> list[Proposition]:
@@ -581,6 +598,42 @@ class _Lowering:
                 if what not in labels:
                     raise SemanticError.at(span, f"proctype {proctype} has no label '{what}'")
         self.remote_checks = []
+
+    def check_scheduling_constructs(self, processes: list[Process]) -> None:
+        """Refuse what pan itself cannot compile: priorities or ``enabled()`` beside a
+        rendezvous channel (pan.c: ``#error use of priorities cannot be combined with
+        rendezvous``, and the same for ``enabled()``), and ``enabled()`` in a model
+        with a ``provided`` clause (pan's ``enabled()`` ignores the clause, bridge's
+        edges carry it in their guards)."""
+        rendezvous = [c for c in self.channels if c.capacity == 0]
+        rendezvous += [c for p in processes for c in p.channels if c.capacity == 0]
+        if rendezvous and (self.priority_scheduling or self.enabled_spans):
+            what = "process priorities" if self.priority_scheduling else "enabled()"
+            chan = rendezvous[0]
+            raise UnsupportedError.at(
+                chan.span if not self.enabled_spans else self.enabled_spans[0],
+                f"{what} combined with the rendezvous channel '{chan.name}' is not "
+                "supported by bridge (pan refuses to compile it: 'use of "
+                f"{'priorities' if self.priority_scheduling else 'enabled()'} cannot be "
+                "combined with rendezvous')")
+        provided = [p for p in processes if p.provided is not None]
+        if provided and self.enabled_spans:
+            raise UnsupportedError.at(
+                self.enabled_spans[0],
+                f"enabled() in a model with a provided clause (proctype {provided[0].name}) "
+                "is not supported by bridge: pan's enabled() ignores provided clauses")
+
+    def declared_priority(self, u: Tree) -> int:
+        """Return the ``priority N`` of a proctype or ``init`` (1 when none): a number
+        in 1..255 (SPIN: ``bad process priority, valid range: 1..255``)."""
+        for c in _children(u):
+            if isinstance(c, Tree) and c.data == "priority":
+                value = self.const_int(_children(c)[1], "a process priority")
+                if not 1 <= value <= 255:
+                    raise self.error(_children(c)[1], f"bad process priority {value}, "
+                                     "valid range: 1..255")
+                return value
+        return 1
 
     # ------------------------------------------------------------------ declarations
 
@@ -867,7 +920,7 @@ class _Lowering:
                 elif c.data == "param_list":
                     params_tree = c
                 elif c.data == "priority":
-                    raise self.unsupported(c, "process priorities (priority)")
+                    self.declared_priority(u)  # checked here, used for the instances
                 elif c.data == "provided":
                     provided_tree = c
                 elif c.data == "body":
@@ -897,9 +950,7 @@ class _Lowering:
         return proc, count
 
     def init(self, u: Tree) -> Process:
-        for c in _children(u):
-            if isinstance(c, Tree) and c.data == "priority":
-                raise self.unsupported(c, "process priorities (priority)")
+        self.declared_priority(u)
         pb = _ProcBuilder(":init:")
         return self.build_body(pb, _subtrees(u)[-1], None, self.span(u))
 
@@ -907,6 +958,7 @@ class _Lowering:
         kids = _children(u)
         name = next((str(c) for c in kids if isinstance(c, Token) and c.type == "NAME"), "never_0")
         pb = _ProcBuilder(name)
+        self.never_builder = pb
         return self.build_body(pb, _subtrees(u)[-1], None, self.span(u))
 
     def build_body(self, pb: _ProcBuilder, body: Tree, provided: Expr | None,
@@ -936,6 +988,7 @@ class _Lowering:
                     units.append(("assign", late))
                 continue
             if step.data == "xu_decl":
+                self.channel_assertions(step)
                 continue
             pb.stmt_seen = True
             units.append(("step", step))
@@ -956,6 +1009,20 @@ class _Lowering:
             else:
                 self.step(item, cur, target, first_shared)  # type: ignore[arg-type]
             cur = target
+
+    def channel_assertions(self, step: Tree) -> None:
+        """Record ``xr c`` / ``xs c, d`` of the process being lowered (a declaration:
+        pan claims the channels when the instance is created, wherever it is written)."""
+        pb = self.pb
+        assert pb is not None
+        kind = str(step.children[0])
+        if pb is self.never_builder:
+            raise self.error(step, f"'{kind}' in a never claim")
+        for ref in _subtrees(step):
+            chan = self.chan_ref(ref)
+            if self.type_of(chan) is None:
+                raise self.error(ref, f"'{self.text(ref)}' is not a channel")
+            pb.channel_assertions.append(ChannelAssertion(kind, chan, self.span(step)))
 
     def at_private(self, s: int, shared: bool, compile_at: Callable[[int], None]) -> None:
         """Compile at ``s``, or at a fresh location copied onto ``s`` when shared."""
@@ -1068,9 +1135,11 @@ class _Lowering:
         """
         pb = self.pb
         assert pb is not None
-        if self.unless_depth or pb.has_provided:
+        if self.unless_depth or pb.has_provided or self.priority_scheduling:
             # An escape may interrupt the sequence between its statements; a provided
-            # clause may block it there (SPIN guards every statement with it).
+            # clause may block it there (SPIN guards every statement with it), and so
+            # may a higher-priority process that becomes enabled midway (pan checks
+            # priorities before every step, inside atomic sequences too).
             return False
         steps = _subtrees(_subtrees(st)[0])
         if not steps:
@@ -1117,7 +1186,16 @@ class _Lowering:
         span = self.span(st)
         text = self.text(st)
         edge = _Edge(s, e, None, text=text, span=span)
-        if kind == "assign":
+        own = self.own_priority_target(st) if kind in ("assign", "incr", "decr") else None
+        if own is not None:
+            # _priority = e: pan stores e in the 8-bit field of the process, unchecked.
+            if kind == "assign":
+                value = self.expr(st.children[2])
+            else:
+                value = Binary("+" if kind == "incr" else "-", GetPriority(own, span),
+                               Const(1), span)
+            edge.effect = (SetPriority(own, value, False, span),)
+        elif kind == "assign":
             target = self.lvalue(st.children[0])
             rhs = st.children[2]
             if isinstance(rhs, Tree) and rhs.data == "run_expr":
@@ -1144,6 +1222,8 @@ class _Lowering:
             inner = st.children[0]
             if isinstance(inner, Tree) and inner.data == "run_expr":
                 edge.effect = (self.run_stmt(inner, None),)
+            elif isinstance(inner, Tree) and inner.data == "set_priority":
+                edge.effect = (self.set_priority(inner),)
             else:
                 cond = self.expr(inner)
                 if isinstance(cond, Const) and cond.value not in (0, False):
@@ -1364,6 +1444,7 @@ class _Lowering:
                     out.append(Tree("_late_assign", [node, effect], step.meta))
                 continue
             if step.data == "xu_decl":
+                self.channel_assertions(step)
                 continue
             pb.stmt_seen = True
             if step.data in ("block", "atomic_stmt", "dstep_stmt"):
@@ -1497,7 +1578,8 @@ class _Lowering:
                     self.scopes.pop()
                 continue
             if kind == "expr_stmt" and not (isinstance(st.children[0], Tree)
-                                            and st.children[0].data == "run_expr"):
+                                            and st.children[0].data in ("run_expr",
+                                                                        "set_priority")):
                 g = self.expr(st.children[0])
                 if isinstance(g, Const) and g.value not in (0, False):
                     continue
@@ -1536,7 +1618,9 @@ class _Lowering:
         chan = self.chan_ref(st.children[0])
         args_tree = st.children[2]
         args = self.send_values(_subtrees(args_tree))
-        self.check_arity(chan, len(args), st)
+        # Fewer values than fields: SPIN accepts the model, and pan reports "too few
+        # parameters in send stmnt" when the send executes (the engine does the same).
+        self.check_arity(chan, len(args), st, fewer_allowed=True)
         return Send(chan, args, st.data == "sorted_send", self.span(st))
 
     def receive(self, st: Tree) -> Receive:
@@ -1576,12 +1660,12 @@ class _Lowering:
                 out.append(RecvMatch(self.expr(a), span))
         return tuple(out)
 
-    def check_arity(self, chan: Expr, n: int, st: Tree) -> None:
+    def check_arity(self, chan: Expr, n: int, st: Tree, fewer_allowed: bool = False) -> None:
         sym = self.chan_sym(chan)
         if sym is None or sym.fields is None:
             return
         k = len(sym.fields)
-        if n != k:
+        if n > k or (n < k and not fewer_allowed):
             plural = "field" if k == 1 else "fields"
             raise self.error(st, f"channel '{sym.name}' has {k} {plural}, the statement uses {n}")
 
@@ -1619,15 +1703,43 @@ class _Lowering:
         kids = _children(tree)
         name_tok = kids[1]
         name = str(name_tok)
+        arg_trees = [c for c in kids[2:] if isinstance(c, Tree)]
+        priority: Expr | None = None
         if any(isinstance(c, Token) and c.type == "PRIORITY" for c in kids):
-            raise self.unsupported(tree, "run with a priority")
-        args = tuple(self.expr(c) for c in kids[2:] if isinstance(c, Tree))
+            # SPIN: a number after 'priority'; 0 means the default (1), as in pan.
+            prio_tree = arg_trees.pop()
+            value = self.const_int(prio_tree, "the priority of a run")
+            if not 0 <= value <= 255:
+                raise self.error(prio_tree, f"bad priority {value} in run {name}, valid "
+                                 "range: 1..255")
+            priority = Const(value, self.span(prio_tree)) if value else None
+        args = tuple(self.expr(c) for c in arg_trees)
         if name not in self.proctypes:
             raise self.error(name_tok, f"unknown proctype '{name}'")
         nparams = len(self.param_names(name))
         if nparams != len(args):
             raise self.error(tree, f"proctype {name} takes {nparams} argument(s), {len(args)} given")
-        return Run(name, args, target, self.span(tree))
+        return Run(name, args, target, self.span(tree), priority)
+
+    def own_priority_target(self, st: Tree) -> Expr | None:
+        """Return ``_pid`` if the statement assigns ``_priority`` (the process's own
+        priority, pan's ``_priority`` field), else None."""
+        ref = st.children[0]
+        if not (isinstance(ref, Tree) and ref.data == "varref"):
+            return None
+        fields = _subtrees(ref)
+        if len(fields) != 1 or str(fields[0].children[0]) != "_priority":
+            return None
+        if fields[0].children[1] is not None:
+            raise self.error(ref, "'_priority' is not an array")
+        if self.pb is None or self.pb is self.never_builder:
+            raise self.error(ref, "'_priority' outside a proctype")
+        return Builtin("_pid", self.span(ref))
+
+    def set_priority(self, tree: Tree) -> SetPriority:
+        """Return the statement ``set_priority(pid, value)`` (pan checks 1..255)."""
+        pid_tree, value_tree = _subtrees(tree)
+        return SetPriority(self.expr(pid_tree), self.expr(value_tree), True, self.span(tree))
 
     def param_names(self, proctype: str) -> list[str]:
         if proctype not in self.proc_params:
@@ -1703,8 +1815,10 @@ class _Lowering:
         span = self.span(tree)
         if head in _BUILTINS and len(fields) == 1 and idx_tree is None:
             return Builtin(head, span)
-        if head == "_priority":
-            raise self.unsupported(head_tok, "_priority")
+        if head == "_priority" and len(fields) == 1 and idx_tree is None:
+            if self.pb is None or self.pb is self.never_builder:
+                raise self.error(head_tok, "'_priority' outside a proctype")
+            return GetPriority(Builtin("_pid", span), span)
         sym = self.lookup(head)
         if sym is None:
             raise self.error(head_tok, f"undeclared variable '{head}'")
@@ -1815,7 +1929,14 @@ class _Lowering:
             proctype = str(kids[0])
             pid = self.expr(kids[1]) if kind == "remote_var" else None
             return self.remote_var(proctype, pid, kids[-1], span)
-        if kind in ("enabled", "pc_value", "get_priority", "set_priority"):
+        if kind == "enabled":
+            self.enabled_spans.append(span)
+            return Enabled(self.expr(_subtrees(tree)[0]), span)
+        if kind == "get_priority":
+            return GetPriority(self.expr(_subtrees(tree)[0]), span)
+        if kind == "set_priority":
+            raise self.error(tree, "set_priority(pid, p) is a statement, not a value")
+        if kind == "pc_value":
             raise self.unsupported(tree, f"{kind}()")
         if kind in _LTL_NODES:
             raise self.error(tree, "temporal operators are only allowed in ltl formulas")
@@ -2036,6 +2157,39 @@ def _may_break(tree: Tree) -> bool:
             return True
         stack.extend(c for c in _subtrees(t) if c.data not in loops)
     return False
+
+
+_PRIORITY_NODES = frozenset({"priority", "get_priority", "set_priority"})
+
+
+def _uses_priorities(tree: Tree) -> bool:
+    """Return True if the model uses process priorities anywhere (SPIN then defines
+    HAS_PRIORITY and schedules by priority): ``priority`` on a proctype, ``init`` or
+    ``run``, ``get_priority``, ``set_priority`` or ``_priority``."""
+    for t in tree.iter_subtrees():
+        if t.data in _PRIORITY_NODES:
+            return True
+        if t.data == "run_expr" and any(isinstance(c, Token) and c.type == "PRIORITY"
+                                        for c in t.children):
+            return True
+        if t.data == "field" and str(t.children[0]) == "_priority":
+            return True
+    return False
+
+
+def _label_cycle_properties(processes: list[Process], count: int) -> list[Property]:
+    """Return the non-progress-cycle property (when some proctype has a ``progress``
+    label; SPIN's ``pan -l``) and the acceptance-cycle property (when some proctype
+    has an ``accept`` label; ``pan -a`` without a claim), numbered after ``count``."""
+    out: list[Property] = []
+    locations = [loc for p in processes for loc in p.locations]
+    if any(loc.progress for loc in locations):
+        out.append(Property("non-progress-cycles", PropertyKind.NON_PROGRESS,
+                            "non-progress cycles", number=count + len(out) + 1))
+    if any(loc.accept for loc in locations):
+        out.append(Property("acceptance-cycles", PropertyKind.ACCEPTANCE,
+                            "acceptance cycles", number=count + len(out) + 1))
+    return out
 
 
 def lower_program(tree: Tree, pre: Preprocessed, path: str) -> TransitionSystem:

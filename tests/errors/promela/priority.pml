@@ -1,3 +1,3 @@
-active proctype P() priority 2 {
+active proctype P() priority 0 {
   skip
 }

@@ -81,3 +81,55 @@ def test_spin_f_row_agrees_with_native_process_weak() -> None:
         fairness=Fairness.PROCESS_WEAK, timeout=60, engines=("native", "spin-f")))
     verdicts = [r.verdict for r in result.rows]
     assert verdicts[0] in ("holds", "violated") and verdicts == [verdicts[0]] * 2
+
+
+def _slow_spot(system, prop, options):  # noqa: ANN001, ANN202 - stands in for a slow engine
+    import time
+
+    time.sleep(4)
+    return [CompareRow("spot", "explicit product", options.fairness.value, "holds",
+                       seconds=4.0)]
+
+
+def test_engines_run_concurrently_and_rows_arrive_as_they_finish(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: a quick engine is not kept waiting behind a slow one (jobs > 1); the
+    table keeps the engine order, and each row is announced when it is known."""
+    import time
+
+    import bridge.compare as module
+
+    monkeypatch.setitem(module._RUNNERS, "spot", _slow_spot)
+    system = ALL["fig2a"]()
+    arrived: list[tuple[str, float]] = []
+    started = time.monotonic()
+    result = compare(system, system.properties[0], CompareOptions(
+        fairness=Fairness.WEAK, engines=("spot", "native"), jobs=2),
+        on_row=lambda row: arrived.append((row.engine, time.monotonic() - started)))
+    assert [r.engine for r in result.rows] == ["spot", "native"]  # the engine order
+    assert [engine for engine, _ in arrived] == ["native", "spot"]  # as they finished
+    assert arrived[0][1] < arrived[1][1] - 1.0
+    assert {r.engine: r.verdict for r in result.rows} == {"spot": "holds", "native": "holds"}
+    sequential = compare(system, system.properties[0], CompareOptions(
+        fairness=Fairness.WEAK, engines=("native",), jobs=1))
+    assert sequential.rows[0].verdict == "holds"
+
+
+def test_a_crashing_engine_is_an_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bridge.compare as module
+
+    def crash(system, prop, options):  # noqa: ANN001, ANN202
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(module._RUNNERS, "spot", crash)
+    system = ALL["fig2a"]()
+    result = compare(system, system.properties[0], CompareOptions(
+        fairness=Fairness.WEAK, engines=("native", "spot"), jobs=2))
+    row = {r.engine: r for r in result.rows}["spot"]
+    assert row.verdict == "error" and "RuntimeError: boom" in row.note
+
+
+def test_compare_json_carries_premises_and_files() -> None:
+    row = CompareRow("spin-premise", "enc", "weak", "timeout", seconds=60.0, premises=12)
+    [item] = json.loads(format_json([Comparison("S", "p", "weak", (row,))], ["m.csp"]))
+    assert item["file"] == "m.csp" and item["rows"][0]["premises"] == 12

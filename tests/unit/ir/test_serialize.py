@@ -65,3 +65,46 @@ def test_flat_verdict_form() -> None:
     assert obj["trace"]["steps"][0]["changes"] == [{"variable": "x", "old": 0, "new": 1}]
     assert obj["lasso"] is None
     json.dumps(obj)
+
+
+def test_flat_step_has_position_messages_and_barrier() -> None:
+    from bridge.ir import Message
+
+    rendezvous = TraceStep(None, ("P", "Q"), "c!1; c?x", Span("m.pml", 7, 3), (),
+                           messages=(Message("c", "P", "Q", (1,)),))
+    barrier = TraceStep("go", ("L()", "R()"), "go; go", None)
+    send = TraceStep(None, ("P",), "d!2", None, messages=(Message("d", "P", None, (2,)),))
+    lasso = Lasso(Trace((), (rendezvous, barrier)), (send,), FairnessWitness(
+        "weak", ("a", "b"), ("a",), ("b",), "why", enabled_at=((0, 1),),
+        engaged_at=((0,),)))
+    obj = verdict_to_json(Verdict("S", "p", Outcome.VIOLATED, lasso=lasso))
+    first, second = obj["lasso"]["prefix"]["steps"]
+    assert (first["file"], first["line"], first["column"]) == ("m.pml", 7, 3)
+    assert first["messages"] == [{"channel": "c", "sender": "P", "receiver": "Q",
+                                  "values": [1]}]
+    assert first["barrier"] == []  # a rendezvous is not a barrier
+    assert second["barrier"] == ["L()", "R()"] and second["line"] is None
+    assert obj["lasso"]["loop"][0]["messages"][0]["receiver"] is None
+    witness = obj["lasso"]["witness"]
+    assert witness["enabled_at"] == [[0, 1]] and witness["engaged_at"] == [[0]]
+    assert "outline" not in obj
+    json.dumps(obj)
+
+
+def test_outline_has_processes_as_control_flow_graphs() -> None:
+    from bridge.ir.serialize import system_outline
+
+    system = _sample()
+    outline = system_outline(system, {"m.pml": "text"})
+    assert outline["system"] == system.name and outline["sources"] == {"m.pml": "text"}
+    assert [p["name"] for p in outline["processes"]] == [p.name for p in system.processes]
+    for process, shape in zip(system.processes, outline["processes"], strict=True):
+        assert [loc["id"] for loc in shape["locations"]] == [loc.id for loc in
+                                                             process.locations]
+        assert [(e["source"], e["target"]) for e in shape["edges"]] == [
+            (e.source, e.target) for e in process.edges]
+        assert sum(loc["initial"] for loc in shape["locations"]) == 1
+    assert len(outline["instances"]) == len(system.instances)
+    obj = verdict_to_json(Verdict("S", "p", Outcome.HOLDS), outline=outline)
+    assert obj["outline"] is outline
+    json.dumps(obj)

@@ -283,9 +283,12 @@ def test_propositions_from_defines() -> None:
     "text,message",
     [
         ("active proctype P() { c_code { x++ } }\n", "embedded C"),
-        ("active proctype P() priority 2 { skip }\n", "priority"),
         ("active proctype P() { trace { skip } }\n", None),
-        ("byte x;\nactive proctype P() { x = enabled(0) }\n", "enabled"),
+        ("byte x;\nactive proctype P() { x = pc_value(0) }\n", "pc_value"),
+        ("chan r = [0] of { byte };\nbyte x;\nactive proctype P() { x = enabled(0); r!1 }\n",
+         "rendezvous"),
+        ("chan r = [0] of { byte };\nactive proctype P() priority 2 { r!1 }\n", "rendezvous"),
+        ("byte t;\nactive proctype P() provided (t == 0) { t = enabled(1) }\n", "provided"),
         ("chan r = [0] of { byte };\nbyte t;\nactive proctype P() provided (t == 0) "
          "{ if :: r!1 :: else fi }\n", "rendezvous"),
     ],
