@@ -59,7 +59,9 @@ from bridge.ir.expr import (
     Conditional,
     Const,
     ElseGuard,
+    Enabled,
     Expr,
+    GetPriority,
     If,
     Index,
     LocalVar,
@@ -72,6 +74,7 @@ from bridge.ir.expr import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     Stmt,
     Unary,
     Var,
@@ -79,6 +82,7 @@ from bridge.ir.expr import (
     iter_subexpressions,
 )
 from bridge.ir.model import (
+    Channel,
     Composition,
     Edge,
     InstanceRef,
@@ -367,6 +371,7 @@ class _Emitter:
         self._timeout_text: str | None = None
         self._has_step: dict[int, str] = {}
         self._exec: dict[tuple[int, int], str] = {}
+        self._computing: set[int] = set()
 
     # -- names ----------------------------------------------------------------------
     def _fresh(self, base: str) -> str:
@@ -658,7 +663,7 @@ class _Emitter:
         for conds, c, static in ref.cases:
             if static is not None:
                 cap = self.plan.channel(static).channel.capacity
-                if cap == 0:
+                if cap == 0 or _wrong_arity(comm, self.plan.channel(static).channel):
                     continue
                 ready = (f"bridge_len[{c}] < {cap}" if isinstance(comm, Send)
                          else w.recv_ready(c, comm, cap))
@@ -686,9 +691,21 @@ class _Emitter:
             self._timeout_text = _neg(_disj(parts))
         return self._timeout_text
 
+    def in_progress(self, k: int) -> bool:
+        """Return True while the steps of instance ``k`` are being written (a guard
+        that asks enabled() of an instance whose guards ask it back)."""
+        return k in self._computing
+
     def any_step(self, k: int, with_timeouts: bool, atomic_only: bool = False) -> str:
         """Return when instance ``k`` has a step (of any kind, death included);
         ``atomic_only``: only from the locations inside an atomic sequence."""
+        self._computing.add(k)
+        try:
+            return self._any_step(k, with_timeouts, atomic_only)
+        finally:
+            self._computing.discard(k)
+
+    def _any_step(self, k: int, with_timeouts: bool, atomic_only: bool) -> str:
         inst = self.insts[k]
         out: list[str] = []
         for lid, edges in sorted(self.by_source[k].items()):
@@ -913,7 +930,7 @@ class _Emitter:
                 local.append(_option(_conj([pc, guard, error]), self._fresh(f"{event}_error"),
                                      ["bridge_failed = 1;", *self._last(k)],
                                      f"{self.proc_names[k]}(m)",
-                                     "invalid channel: " + note))
+                                     "a model error: " + note))
         for loc in inst.process.locations:
             if loc.terminal:
                 local.append(_option(self.death_ready(k, loc.id),
@@ -1253,6 +1270,8 @@ class _Writer:
             return isinstance(e.value, bool)
         if isinstance(e, ChanQuery):
             return e.op in _BOOL_QUERIES
+        if isinstance(e, Enabled):
+            return True
         if isinstance(e, Builtin):
             return e.name in ("timeout", "np_")
         if isinstance(e, Conditional):
@@ -1300,6 +1319,8 @@ class _Writer:
             return self.chan_query(e)
         if isinstance(e, ChanPoll):
             return self.poll(e)
+        if isinstance(e, Enabled):
+            return self.enabled(e)
         if isinstance(e, Builtin):
             if e.name == "timeout":
                 if self._timeout is None:
@@ -1529,9 +1550,16 @@ class _Writer:
         return ready, self.comm_now(comm, failing=False)
 
     def comm_error(self, comm: Send | Receive) -> str:
+        """Return when attempting ``comm`` is a model error: an invalid channel, or a
+        send with another number of values than the channel's fields when it would
+        execute (pan: "too few parameters in send stmnt")."""
         ref = self.channel(comm.channel)
         out = [_conj([*conds, _neg(self.em.valid_channel(c))])
                for conds, c, static in ref.cases if static is None]
+        for conds, c, static in ref.cases:
+            if static is not None and _wrong_arity(comm, self.em.plan.channel(static).channel):
+                cap = self.em.plan.channel(static).channel.capacity
+                out.append(_conj([*conds, f"bridge_len[{c}] < {cap}" if cap else "true"]))
         if not ref.exhaustive:
             out.append(_neg(_disj([_conj(list(conds)) for conds, _, _ in ref.cases])))
         return _disj(out)
@@ -1671,7 +1699,30 @@ class _Writer:
             cname, offset, _ = self.em.local_var(k, e.name)
             name = cname if offset is None else f"{cname}[{offset}]"
             cases.append((() if cond == "true" else (cond,), name))
-        return Alts(tuple(cases), len(cands) == 1 and cands[0][1] == "true")
+        if len(cands) == 1 and cands[0][1] == "true":
+            return Alts(tuple(cases))
+        # no such instance running: pan reads a zeroed process (ir/expr.py RemoteVar)
+        cases.append(((_neg(_disj([c for _, c in cands])),), "0"))
+        return Alts(tuple(cases))
+
+    def enabled(self, e: Enabled) -> str:
+        """Return ``enabled(pid)``: the running instance with that pid has a step
+        (whatever the atomicity of others; ``else`` counts, ``timeout`` reads false)."""
+        if self.k is not None and isinstance(e.pid, Builtin) and e.pid.name == "_pid":
+            raise _refuse(e.span, "enabled() of the process itself (pan: a model error)")
+        alts = self.num(e.pid)
+        out = []
+        for inst in self.em.insts:
+            k = inst.index
+            if k == self.k:
+                continue
+            if self.em.in_progress(k):
+                raise _refuse(e.span, "enabled() in guards that ask it of each other")
+            ready = self.em.any_step(k, with_timeouts=False)
+            for conds, text in alts.cases:
+                out.append(_conj([*conds, f"{text} == {self.em.pid(k)}",
+                                  f"{self.em.pc(k)} != -1", ready]))
+        return _disj(out)
 
     def np(self) -> str:
         at = []
@@ -1854,6 +1905,21 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
                            + ");")
         elif p.kind is PropertyKind.DEADLOCK_FREE:
             asserts.append(f"#assert {root}(1) deadlockfree;")
+        elif p.kind is PropertyKind.NON_PROGRESS:
+            # a run that ends is no non-progress cycle: np_ must hold on real steps
+            stuck = _neg(_disj([em.has_step(k) for k in range(len(em.insts))]))
+            name = em._fresh("bridge_np_moving")
+            out.append(f"#define {name} {_conj([w.np(), _neg(stuck)])};")
+            asserts.append(f"// {p.name or 'non-progress'}: SPIN's non-progress cycles (pan -l)")
+            asserts.append(f"#assert {root}(0) |= !(<>[] {name});")
+        elif p.kind is PropertyKind.ACCEPTANCE:
+            at = [f"{em.pc(inst.index)} == {loc.id}" for inst in em.insts
+                  for loc in inst.process.locations if loc.accept]
+            name = em._fresh("bridge_accepting")
+            out.append(f"#define {name} {_disj(at)};")
+            asserts.append(f"// {p.name or 'acceptance'}: SPIN's acceptance cycles through "
+                           "accept labels (pan -a)")
+            asserts.append(f"#assert {root}(0) |= !([]<> {name});")
         elif p.kind is PropertyKind.NEVER and claim_root is not None and em.claim is not None:
             accept = [loc.id for loc in em.claim.locations if loc.accept or loc.terminal]
             name = em._fresh("bridge_claim_accepts")
@@ -1896,6 +1962,9 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
         raise UnsupportedError.at(
             system.instances[0].span if system.instances else None,
             "translate --to csp reads Promela models (this model is already CSP#)")
+    if system.priority_scheduling:
+        raise _refuse(_priority_span(system), "Promela's process priorities (PAT has no "
+                      "priority scheduling)")
     plan = make_plan(system, pool_sizes)
     em = _Emitter(system, plan)
     props = list(properties if properties is not None else system.properties)
@@ -1983,6 +2052,27 @@ def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Prope
                 em.uses["nr"] = True
             if isinstance(x, Builtin) and x.name == "_last":
                 em.uses["last"] = True
+
+
+def _wrong_arity(comm: Send | Receive, channel: Channel) -> bool:
+    return isinstance(comm, Send) and len(comm.args) != len(channel.fields)
+
+
+def _priority_span(system: TransitionSystem) -> Span | None:
+    """Return where the model first uses priorities."""
+    for inst in system.instances:
+        if inst.priority != 1:
+            return inst.span
+    for process in system.processes:
+        for e in process.edges:
+            for st, _ in iter_statements(e.effect):
+                if (isinstance(st, Run) and st.priority is not None) or isinstance(st, SetPriority):
+                    return st.span
+            for x in [e.guard] if e.guard is not None else []:
+                for sub in iter_subexpressions(x):
+                    if isinstance(sub, GetPriority):
+                        return sub.span
+    return system.processes[0].span if system.processes else None
 
 
 def _targets(s: Stmt) -> list[Expr]:
