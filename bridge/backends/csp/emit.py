@@ -372,6 +372,10 @@ class _Emitter:
         self._has_step: dict[int, str] = {}
         self._exec: dict[tuple[int, int], str] = {}
         self._computing: set[int] = set()
+        self.claims: dict[int, list[tuple[int, Expr, Span | None]]] = {
+            inst.index: [(1 if a.kind == "xr" else 2, a.channel, a.span)
+                         for a in inst.process.channel_assertions]
+            for inst in self.insts if inst.process.channel_assertions}
 
     # -- names ----------------------------------------------------------------------
     def _fresh(self, base: str) -> str:
@@ -894,6 +898,88 @@ class _Emitter:
                 out.append("bridge_excl = -1;")
         return out
 
+    # -- xr / xs channel assertions ---------------------------------------------------
+    def claim_owner_other(self, k: int, c: str, bit: int) -> str:
+        """Return when another instance than ``k`` holds the ``xr`` (bit 1) or ``xs``
+        (bit 2) claim on channel number ``c``: a global channel's claim stays with the
+        claimant's pid (``bridge_claim``), a process channel's is a live claimant's."""
+        nglobal = len(self.system.channels)
+        out = []
+        if nglobal:
+            slot = f"bridge_claim[2 * {c} + {bit - 1}]"
+            mine = f"{slot} != {self.pid(k)} + 1"
+            out.append(_conj([f"{c} <= {nglobal}", f"{slot} != 0", mine]))
+        local = []
+        for j, claims in self.claims.items():
+            if j == k:
+                continue
+            w = self.writer(j)
+            for kbit, expr, _ in claims:
+                if kbit == bit:
+                    local.append(_conj([f"{self.pc(j)} != -1",
+                                        _bool_of(_combine([w.num(expr)],
+                                                          lambda v: f"{v[0]} == {c}", None))]))
+        if local:
+            out.append(_conj([f"{c} > {nglobal}", _disj(local)]))
+        return _disj(out)
+
+    def claim_violation(self, k: int, e: Edge) -> str:
+        """Return when instance ``k`` trying edge ``e`` breaks another's claim: a receive
+        (xr) or send (xs) on a claimed channel, or a query or poll of it in the guard
+        (either claim), as pan's default build checks (ir/model.py ChannelAssertion)."""
+        if not self.claims:
+            return "false"
+        w = self.writer(k)
+        uses: list[tuple[Expr, tuple[int, ...]]] = []
+        if e.comm is not None:
+            uses.append((e.comm.channel, (1,) if isinstance(e.comm, Receive) else (2,)))
+        if e.guard is not None and not isinstance(e.guard, ElseGuard):
+            for x in iter_subexpressions(e.guard):
+                if isinstance(x, ChanQuery | ChanPoll):
+                    uses.append((x.channel, (1, 2)))
+        out = []
+        for channel, bits in uses:
+            for conds, c, _ in w.channel(channel).cases:
+                out.append(_conj([*conds, _disj([self.claim_owner_other(k, c, b)
+                                                 for b in bits])]))
+        return _disj(out)
+
+    def claim_on_start(self, k: int, index: str, w: _Writer) -> list[str]:
+        """Return the claims of a new instance (slot ``k`` at ``index``), pan's
+        setq_claim: an unset channel, a rendezvous channel or another's claim is an
+        error; a global channel's claim is recorded with the pid."""
+        out: list[str] = []
+        nglobal = len(self.system.channels)
+        for bit, expr, span in self.claims.get(k, []):
+            t = f"bridge_x{next(self.temp)}"
+            out += w.assign_text(t, w.num(expr), None, declare=True, span=span)
+            pid = self.pid(k, index)
+            slot = f"bridge_claim[2 * {t} + {bit - 1}]"
+            others = []
+            for j, claims in self.claims.items():
+                if j in self.slot_of and self.slot_of[j][0] == self.slot_of.get(k, ("", 0))[0]:
+                    pool_j = True
+                else:
+                    pool_j = False
+                wj = self.writer(j)
+                for kbit, other, _ in claims:
+                    if kbit != bit:
+                        continue
+                    same = _bool_of(_combine([wj.num(other)],
+                                             lambda v, t=t: f"{v[0]} == {t}", None))
+                    alive = f"{self.pc(j)} != -1"
+                    if pool_j:
+                        alive = _conj([alive, f"{self.pid(j)} != {pid}"])
+                    others.append(_conj([alive, same]))
+            local_clash = _disj(others)
+            global_part = (f"if ({slot} == 0) {{ {slot} = {pid} + 1; }} else if ({slot} != "
+                           f"{pid} + 1) {{ bridge_failed = 1; }}") if nglobal else ""
+            out.append(f"if ({t} == 0 || bridge_cap[{t}] == 0) {{ bridge_failed = 1; }} "
+                       + (f"else if ({t} <= {nglobal}) {{ {global_part} }} " if nglobal else "")
+                       + (f"else if ({local_clash}) {{ bridge_failed = 1; }}"
+                          if local_clash != "false" else ""))
+        return out
+
     # -- processes --------------------------------------------------------------------
     def options(self, k: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         """Return the local options of instance ``k`` (under its atomicity guard) and
@@ -912,6 +998,15 @@ class _Emitter:
             pc = f"{self.pc(k)} == {e.source}"
             event = self._fresh(f"{inst.name}_e{n}")
             note = _note(e)
+            claimed = self.claim_violation(k, e)
+            if claimed != "false":
+                self.failable = True
+                local.append(_option(_conj([pc, claimed if kind == "else" else
+                                            _conj([guard, claimed])]),
+                                     self._fresh(f"{event}_claim"),
+                                     ["bridge_failed = 1;", *self._last(k)],
+                                     f"{self.proc_names[k]}(m)",
+                                     "xr/xs assertion violated: " + note))
             if e.comm is None:
                 body = w.stmts(e.effect) + self.moves(k, e) + self._last(k)
                 local.append(_option(_conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
@@ -1087,6 +1182,7 @@ class _Emitter:
             body += ws.initialise(v.name, v.type, v.init, v.span)
         for c in process.channels:
             body.append(f"bridge_cap[{self.chan_number(first, c.name, index)}] = {c.capacity};")
+        body += self.claim_on_start(first, index, ws)
         body.append(f"{self.pc(first, index)} = {process.initial};")
         if run.target is not None:
             body += w.store(run.target, Alts.one(self.pid(first, index)), span)
@@ -1096,6 +1192,33 @@ class _Emitter:
                        f"{{ bridge_failed = 1; }} else {{ {' '.join(body)} }}"]
 
     # -- output -------------------------------------------------------------------------
+    def initial_claims(self) -> tuple[list[int], int]:
+        """Return the global claim table after the static instances' claims (pid order)
+        and 1 if one of those claims is already an error (pan reports it at once)."""
+        nglobal = len(self.system.channels)
+        table = [0] * (2 * (nglobal + 1))
+        failed = 0
+        local: dict[tuple[int, int], int] = {}
+        for k, claims in sorted(self.claims.items()):
+            if not self.insts[k].static:
+                continue
+            for bit, expr, span in claims:
+                c = self._eval(expr, k, self.initial_values)
+                if c is None:
+                    raise _refuse(span, "an xr/xs claim on a channel known only at run time")
+                if c == 0 or c > len(self.plan.channels) or \
+                        self.plan.channel(c).channel.capacity == 0:
+                    failed = 1
+                elif c <= nglobal:
+                    if table[2 * c + bit - 1] not in (0, k + 1):
+                        failed = 1
+                    table[2 * c + bit - 1] = k + 1
+                elif local.setdefault((c, bit), k) != k:
+                    failed = 1
+        if failed:
+            self.failable = True
+        return table, failed
+
     def declarations(self) -> list[str]:
         out: list[str] = ["// globals (Promela booleans are 0/1 integers)"]
         for v in self.system.globals:
@@ -1144,7 +1267,11 @@ class _Emitter:
             out.append(f"var bridge_len[{self.nchan + 1}];  // messages in each channel")
             out.append(f"var bridge_buf[{(self.nchan + 1) * self.width}];  // channel c, "
                        f"message j, field f at c * {self.width} + j * {self.fields} + f")
-        out.append("var bridge_failed = 0;  // 1: an assertion failed or a model error")
+        claims, failed = self.initial_claims()
+        if self.claims and self.system.channels:
+            out.append(f"var bridge_claim = [{', '.join(str(v) for v in claims)}];  // xr, xs "
+                       "of global channel c at 2c, 2c+1: the claimant's pid + 1")
+        out.append(f"var bridge_failed = {failed};  // 1: an assertion failed or a model error")
         if self.claim is not None:
             out.append(f"var bridge_claim = {self.claim.initial};  // the never claim's "
                        "location (-2: it has no option, the run is cut)")
