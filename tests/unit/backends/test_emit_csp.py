@@ -202,7 +202,7 @@ def test_every_test_model_translates_or_is_refused_by_name() -> None:
     for path in sorted(MODELS.glob("*.pml")):
         model = api.load_model(str(path))
         if path.stem in REFUSED:
-            with pytest.raises(UnsupportedError, match=REFUSED[path.stem]) as info:
+            with pytest.raises(UnsupportedError, match=re.escape(REFUSED[path.stem])) as info:
                 compare.translate(model, "csp")
             assert re.search(rf"{path.name}:\d+:\d+:", str(info.value))
             continue
