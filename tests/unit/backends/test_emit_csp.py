@@ -62,6 +62,16 @@ def test_round_trip_through_csp_keeps_the_native_verdicts() -> None:
     assert "bridge_len" in text  # the buffered channel lives in arrays
 
 
+def test_the_readme_translation_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's `translate --to csp` example checks a committed translation: it must be
+    what the translator writes today."""
+    root = Path(__file__).resolve().parents[3]
+    ours = root / "tests" / "models" / "translate_csp"
+    monkeypatch.chdir(root)
+    model = api.load_model("tests/models/translate_csp/t2c_run_loop.pml")
+    assert compare.translate(model, "csp") == (ours / "t2c_run_loop.csp").read_text()
+
+
 def test_startup_atomic_run_idiom() -> None:
     """init { atomic { run A(); run B() } } with rendezvous between the two: each run
     wakes a slot, the rendezvous is a CSP# channel of its own."""
