@@ -4,9 +4,10 @@ The output is a guarded-command program, one CSP# process per Promela instance, 
 interleaved (``|||``), so that one step of the model is one step of PAT:
 
 * every variable is a CSP# global (``g_x`` for a global, ``<Proc><k>_x`` for a local of
-  instance ``k``), Promela booleans are 0/1 integers, multi-dimensional arrays are
-  flattened; the control location of instance ``k`` is the variable ``bridge_pc<k>``
-  (-1 while the instance is dead or not yet started);
+  static instance ``k``, ``<Proc>_x[j]`` for slot ``j`` of the pool of processes that
+  ``run`` starts), Promela booleans are 0/1 integers, multi-dimensional arrays are
+  flattened; the control location is a variable too (``bridge_pc<k>``,
+  ``bridge_pc_<Proc>[j]``), -1 while the instance is dead or not yet started;
 * instance ``k`` is ``<Proc><k>(m) = ([pc == src && guard] <Proc><k>_e<n>{effect;
   pc = tgt} -> <Proc><k>(m)) [] ...``, one option per edge of the IR;
 * buffered channels live in the arrays ``bridge_len``/``bridge_buf`` (so ``len``,
@@ -17,10 +18,10 @@ interleaved (``|||``), so that one step of the model is one step of PAT:
   (youngest first, a step of its own), ``_pid``, ``_nr_pr`` and ``_last`` are
   variables, and Promela's atomicity is a guard: while the instance in
   ``bridge_excl`` can move, only steps it takes part in are offered;
-* ``else`` and ``timeout`` are guards over the enabledness of the other options;
+* ``else``, ``timeout`` and ``enabled()`` are guards over the enabledness of options;
 * ``assert`` and the model errors SPIN reports (a blocking channel operation inside
-  ``d_step``, an invalid channel, too many processes) set ``bridge_failed``, after
-  which nothing moves.
+  ``d_step``, an invalid channel, a send with the wrong number of values, too many
+  processes, an ``xr``/``xs`` claim broken) set ``bridge_failed``.
 
 The Promela safety check (assertions and invalid end states) becomes ``#assert
 BridgeSystem(1) deadlockfree``: with ``m == 1`` a failed assertion stops every process
