@@ -37,7 +37,7 @@ csp") lists what is refused and where PAT's view differs.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bridge.backends.csp.plan import (
@@ -46,8 +46,25 @@ from bridge.backends.csp.plan import (
     Plan,
     iter_statements,
     make_plan,
+    proc_name,
     run_bounds,
 )
+from bridge.backends.csp.text import (
+    Alts,
+    apply_binary,
+    array_dims,
+    bool_of,
+    cell_count,
+    combine,
+    conj,
+    disj,
+    neg,
+    refuse,
+    wrap,
+    wrap_const,
+    wrong_arity,
+)
+from bridge.backends.csp.writer import ChanRef, Writer
 from bridge.backends.spin.promela_text import sanitize
 from bridge.diagnostics import Span, UnsupportedError
 from bridge.ir.expr import (
@@ -60,19 +77,14 @@ from bridge.ir.expr import (
     Conditional,
     Const,
     ElseGuard,
-    Enabled,
     Expr,
     GetPriority,
     If,
     Index,
     LocalVar,
-    Print,
     Receive,
-    RecvArg,
     RecvBind,
     RecvMatch,
-    RemoteLabel,
-    RemoteVar,
     Run,
     Send,
     SetPriority,
@@ -83,7 +95,6 @@ from bridge.ir.expr import (
     iter_subexpressions,
 )
 from bridge.ir.model import (
-    Channel,
     Composition,
     Edge,
     InstanceRef,
@@ -102,186 +113,17 @@ from bridge.ir.property import (
     Property,
     PropertyKind,
 )
-from bridge.ir.types import ArrayType, BoolType, ChanType, IntType, Overflow, Type
+from bridge.ir.types import ArrayType, ChanType, IntType, Overflow, Type
 
 __all__ = ["emit_csp", "unbounded_runs"]
 
-_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
-_LOGICAL = frozenset({"&&", "||", "xor"})
-_BOOL_QUERIES = frozenset({"empty", "nempty", "full", "nfull"})
-MAX_ALTERNATIVES = 64  # cases of one expression (conditional expressions, remote refs)
 MAX_PAIRS = 20000  # rendezvous pairs (one CSP# channel each)
-
-
-def _refuse(span: Span | None, construct: str) -> UnsupportedError:
-    return UnsupportedError.at(span, f"CSP# has no equivalent of {construct}")
 
 
 def unbounded_runs(system: TransitionSystem) -> list[str]:
     """Return the proctypes whose ``run`` statements may execute without a bound that
     the control graphs show; ``emit_csp`` needs a pool size for each of them."""
     return sorted(name for name, n in run_bounds(system).items() if n < 0)
-
-
-# ---------------------------------------------------------------------------------
-# Alternatives: an expression with cases (a conditional expression, a remote reference
-# through a pid) is a list of (conditions, value) pairs; a Boolean context joins them
-# with ||, a statement becomes an if-chain. CSP# has no conditional expression.
-
-
-@dataclass(frozen=True, slots=True)
-class Alts:
-    """Cases of a value: each ``(conditions, text)``; ``exhaustive`` when one case
-    always applies (otherwise no case applying is a model error in Promela)."""
-
-    cases: tuple[tuple[tuple[str, ...], str], ...]
-    exhaustive: bool = True
-
-    @staticmethod
-    def one(text: str) -> Alts:
-        return Alts(((((), text)),))
-
-    @property
-    def simple(self) -> str | None:
-        if len(self.cases) == 1 and not self.cases[0][0] and self.exhaustive:
-            return self.cases[0][1]
-        return None
-
-
-def _product(parts: Sequence[Alts], span: Span | None) -> list[tuple[tuple[str, ...], list[str]]]:
-    out: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
-    for p in parts:
-        out = [(c1 + c2, [*v1, v2]) for c1, v1 in out for c2, v2 in p.cases]
-        if len(out) > MAX_ALTERNATIVES:
-            raise _refuse(span, "an expression with this many cases (conditional "
-                          "expressions or remote references through a pid)")
-    return out
-
-
-def _combine(parts: Sequence[Alts], fn: Callable[[list[str]], str], span: Span | None) -> Alts:
-    cases = tuple((c, fn(v)) for c, v in _product(parts, span))
-    return Alts(cases, all(p.exhaustive for p in parts))
-
-
-def _conj(items: Sequence[str]) -> str:
-    items = [x for x in items if x and x != "true"]
-    if any(x == "false" for x in items):
-        return "false"
-    if not items:
-        return "true"
-    return items[0] if len(items) == 1 else "(" + " && ".join(items) + ")"
-
-
-def _disj(items: Sequence[str]) -> str:
-    items = [x for x in items if x and x != "false"]
-    if any(x == "true" for x in items):
-        return "true"
-    if not items:
-        return "false"
-    return items[0] if len(items) == 1 else "(" + " || ".join(items) + ")"
-
-
-def _neg(text: str) -> str:
-    if text == "true":
-        return "false"
-    if text == "false":
-        return "true"
-    return f"!{text}" if _enclosed(text) else f"!({text})"
-
-
-def _enclosed(text: str) -> bool:
-    """Return True if ``text`` is one parenthesised group."""
-    if not (text.startswith("(") and text.endswith(")")):
-        return False
-    depth = 0
-    for n, ch in enumerate(text):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and n < len(text) - 1:
-            return False
-    return True
-
-
-def _bool_of(a: Alts) -> str:
-    """Join Boolean cases into one condition."""
-    return _disj([_conj([*c, v]) for c, v in a.cases])
-
-
-def _dims(t: Type) -> tuple[list[int], Type]:
-    dims: list[int] = []
-    while isinstance(t, ArrayType):
-        dims.append(t.length)
-        t = t.element
-    return dims, t
-
-
-def _size(dims: Sequence[int]) -> int:
-    n = 1
-    for d in dims:
-        n *= d
-    return n
-
-
-def _wrap(value: str, t: Type | None) -> str:
-    """Return ``value`` as stored into a variable of type ``t`` (Promela truncation;
-    PAT's ``%`` is the non-negative modulo). 32-bit ``int`` is not wrapped (README)."""
-    literal = value.strip("()")
-    if literal.lstrip("-").isdigit() and literal.count("-") <= 1:
-        return _int_text(_wrap_const(int(literal), t))
-    if isinstance(t, BoolType):
-        return f"({value}) % 2"
-    if isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None \
-            and t.hi is not None and t.name != "int":
-        width = t.hi - t.lo + 1
-        if t.lo == 0:
-            return f"({value}) % {width}"
-        return f"((({value}) - ({t.lo})) % {width}) + ({t.lo})"
-    return value
-
-
-def _wrap_const(v: int, t: Type | None) -> int:
-    if isinstance(t, BoolType):
-        return v & 1
-    if isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None \
-            and t.hi is not None and t.name != "int":
-        width = t.hi - t.lo + 1
-        return (v - t.lo) % width + t.lo
-    return v
-
-
-def _int_text(v: int) -> str:
-    return str(v) if v >= 0 else f"({v})"
-
-
-# ---------------------------------------------------------------------------------
-# Initial values (CSP# declarations take constants: fold with the initial state)
-
-
-_NONE = object()
-
-
-def _c_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _apply(op: str, a: int, b: int) -> int | None:
-    if op in ("/", "%", "mod") and b == 0:
-        return None
-    table: dict[str, Callable[[int, int], int]] = {
-        "+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
-        "/": _c_div, "%": lambda x, y: x - y * _c_div(x, y), "mod": lambda x, y: x % y,
-        "<<": lambda x, y: x << y, ">>": lambda x, y: x >> y, "&": lambda x, y: x & y,
-        "|": lambda x, y: x | y, "^": lambda x, y: x ^ y,
-        "&&": lambda x, y: int(bool(x) and bool(y)), "||": lambda x, y: int(bool(x) or bool(y)),
-        "xor": lambda x, y: int(bool(x) != bool(y)),
-        "==": lambda x, y: int(x == y), "!=": lambda x, y: int(x != y),
-        "<": lambda x, y: int(x < y), "<=": lambda x, y: int(x <= y),
-        ">": lambda x, y: int(x > y), ">=": lambda x, y: int(x >= y),
-    }
-    if op in ("<<", ">>") and not 0 <= b < 64:
-        return None
-    return table[op](a, b) if op in table else None
 
 
 # ---------------------------------------------------------------------------------
@@ -315,7 +157,7 @@ class _Emitter:
         self.slot_of: dict[int, tuple[str, int]] = {}
         self.pool_prefix: dict[str, str] = {}
         for name, slots in plan.pools.items():
-            self.pool_prefix[name] = _proc_name(name)  # only ever part of longer names
+            self.pool_prefix[name] = proc_name(name)  # only ever part of longer names
             for j, k in enumerate(slots):
                 self.slot_of[k] = (name, j)
         self.local_names: list[dict[str, str]] = []
@@ -388,6 +230,10 @@ class _Emitter:
         self.names.add(name)
         return name
 
+    def mark_failable(self) -> None:
+        """Note that a step may set ``bridge_failed``."""
+        self.failable = True
+
     def pc(self, k: int, index: str | None = None) -> str:
         """Return the control-location variable of instance ``k`` (a slot: at its
         number in the pool, or at ``index``)."""
@@ -399,8 +245,8 @@ class _Emitter:
     def local_var(self, k: int, name: str, index: str | None = None) -> tuple[str, str | None, int]:
         """Return (variable, offset of instance ``k``'s part or None, size) of a local."""
         t = self.local_types[k].get(name)
-        dims, _ = _dims(t) if t is not None else ([], None)
-        size = _size(dims) if dims else 1
+        dims, _ = array_dims(t) if t is not None else ([], None)
+        size = cell_count(dims) if dims else 1
         cname = self.local_names[k][name]
         if k not in self.slot_of:
             return cname, None, size
@@ -462,7 +308,7 @@ class _Emitter:
                 return None if v is None else {"-": -v, "!": int(not v), "~": ~v}.get(e.op)
             if isinstance(e, Binary):
                 a, b = value(e.left), value(e.right)
-                return None if a is None or b is None else _apply(e.op, a, b)
+                return None if a is None or b is None else apply_binary(e.op, a, b)
             return None
 
         out: dict[str, dict[str, int]] = {}
@@ -480,7 +326,7 @@ class _Emitter:
                 if len(found) == 1 and None not in found:
                     (v,) = found
                     assert v is not None
-                    fixed[p] = _wrap_const(v, types.get(p))
+                    fixed[p] = wrap_const(v, types.get(p))
             out[name] = fixed
         return out
 
@@ -490,8 +336,8 @@ class _Emitter:
             return f"bridge_pid_{self.pool_prefix[pool]}[{index or j}]"
         return str(k)
 
-    def writer(self, k: int | None) -> _Writer:
-        return _Writer(self, k)
+    def writer(self, k: int | None) -> Writer:
+        return Writer(self, k)
 
     # -- initial values ---------------------------------------------------------------
     def _initial_values(self) -> dict[tuple[int | None, str], list[int]]:
@@ -511,8 +357,8 @@ class _Emitter:
                     t = self.local_types[k][p]
                     got = self._eval(args[p], k, values)
                     if got is None:
-                        raise _refuse(inst.span, f"the non-constant argument of '{p}'")
-                    values[(k, p)] = [_wrap_const(got, t)]
+                        raise refuse(inst.span, f"the non-constant argument of '{p}'")
+                    values[(k, p)] = [wrap_const(got, t)]
                 elif p not in {v.name for v in process.locals}:
                     values[(k, p)] = [0]
             for v in process.locals:
@@ -523,8 +369,8 @@ class _Emitter:
 
     def _fold_init(self, t: Type, init: Expr | tuple[Expr, ...] | None, k: int | None,
                    values: dict, span: Span | None) -> list[int]:
-        dims, element = _dims(t)
-        n = _size(dims)
+        dims, element = array_dims(t)
+        n = cell_count(dims)
         if init is None:
             return [0] * n
         exprs = list(init) if isinstance(init, tuple) else [init]
@@ -532,9 +378,9 @@ class _Emitter:
         for e in exprs:
             got = self._eval(e, k, values)
             if got is None:
-                raise _refuse(getattr(e, "span", None) or span,
+                raise refuse(getattr(e, "span", None) or span,
                               "an initial value that depends on the run of the model")
-            out.append(_wrap_const(got, element))
+            out.append(wrap_const(got, element))
         if not isinstance(init, tuple):
             out = out * n
         return (out + [0] * n)[:n]
@@ -570,7 +416,7 @@ class _Emitter:
                     i = self._eval(idx[0], k, values)
                     return self.insts[k].channels.get(f"{base.name}[{i}]")
                 return None
-            dims, _ = _dims(t)
+            dims, _ = array_dims(t)
             arr = values.get((scope, base.name))
             ix = [self._eval(x, k, values) for x in reversed(idx)]
             if arr is None or any(x is None for x in ix) or len(ix) != len(dims):
@@ -596,7 +442,7 @@ class _Emitter:
             b = self._eval(e.right, k, values)
             if a is None or b is None:
                 return None
-            return _apply(e.op, a, b)
+            return apply_binary(e.op, a, b)
         if isinstance(e, Conditional):
             c = self._eval(e.cond, k, values)
             if c is None:
@@ -649,7 +495,7 @@ class _Emitter:
         if kind == "else":
             siblings = [m for m in self.by_source[k].get(e.source, [])
                         if m != n and self.edge_kind(inst.process.edges[m]) == "normal"]
-            guard = _neg(_disj([self.exec_text(k, m) for m in siblings]))
+            guard = neg(disj([self.exec_text(k, m) for m in siblings]))
         elif kind == "timeout":
             guard = w.cond(e.guard, timeout=self.timeout_text())  # type: ignore[arg-type]
         else:
@@ -658,7 +504,7 @@ class _Emitter:
             return guard
         parts = [self.comm_ready(k, e.comm)]
         parts += [self.pair_ready(p) for p in self.pairs_of(k, n)]
-        return _conj([guard, _disj(parts)])
+        return conj([guard, disj(parts)])
 
     def comm_ready_buffered(self, k: int, comm: Send | Receive) -> str:
         """Return when ``comm`` can happen on a buffered channel."""
@@ -668,22 +514,22 @@ class _Emitter:
         for conds, c, static in ref.cases:
             if static is not None:
                 cap = self.plan.channel(static).channel.capacity
-                if cap == 0 or _wrong_arity(comm, self.plan.channel(static).channel):
+                if cap == 0 or wrong_arity(comm, self.plan.channel(static).channel):
                     continue
                 ready = (f"bridge_len[{c}] < {cap}" if isinstance(comm, Send)
                          else w.recv_ready(c, comm, cap))
-                out.append(_conj([*conds, ready]))
+                out.append(conj([*conds, ready]))
             elif isinstance(comm, Send):
-                out.append(_conj([*conds, self.valid_channel(c), f"bridge_cap[{c}] > 0",
+                out.append(conj([*conds, self.valid_channel(c), f"bridge_cap[{c}] > 0",
                                   f"bridge_len[{c}] < bridge_cap[{c}]"]))
             else:  # a rendezvous channel never holds a message
-                out.append(_conj([*conds, self.valid_channel(c),
+                out.append(conj([*conds, self.valid_channel(c),
                                   w.recv_ready(c, comm, None)]))
-        return _disj(out)
+        return disj(out)
 
     def comm_ready(self, k: int, comm: Send | Receive) -> str:
         """Return when the buffered form of ``comm`` or its error step can happen."""
-        return _disj([self.comm_ready_buffered(k, comm), self.writer(k).comm_error(comm)])
+        return disj([self.comm_ready_buffered(k, comm), self.writer(k).comm_error(comm)])
 
     def valid_channel(self, c: str) -> str:
         return f"({c} >= 1 && {c} <= {self.nchan} && bridge_cap[{c}] >= 0)"
@@ -693,7 +539,7 @@ class _Emitter:
         if self._timeout_text is None:
             self._timeout_text = "false"
             parts = [self.any_step(k, with_timeouts=False) for k in range(len(self.insts))]
-            self._timeout_text = _neg(_disj(parts))
+            self._timeout_text = neg(disj(parts))
         return self._timeout_text
 
     def in_progress(self, k: int) -> bool:
@@ -725,11 +571,11 @@ class _Emitter:
                    and inst.process.edges[n].comm is None for n in edges):
                 ready = "true"  # the else option or one of its siblings is enabled
             else:
-                ready = _disj([self.exec_text(k, n) for n in edges])
-            out.append(_conj([f"{self.pc(k)} == {lid}", ready]))
+                ready = disj([self.exec_text(k, n) for n in edges])
+            out.append(conj([f"{self.pc(k)} == {lid}", ready]))
         out += [self.death_ready(k, loc.id) for loc in inst.process.locations
                 if loc.terminal and (loc.atomic or not atomic_only)]
-        return _disj(out)
+        return disj(out)
 
     def has_step(self, h: int) -> str:
         """Return when instance ``h`` has a step."""
@@ -748,27 +594,27 @@ class _Emitter:
         if not hasattr(self, "_held"):
             self._held = {h: self.any_step(h, with_timeouts=True, atomic_only=True)
                           for h in self.holders}
-        blocking = [_conj([f"bridge_excl == {h}", self._held[h]])
+        blocking = [conj([f"bridge_excl == {h}", self._held[h]])
                     for h in self.holders if h not in involved]
-        return _neg(_disj(blocking))
+        return neg(disj(blocking))
 
     def youngest(self, k: int) -> str:
         if self.uses["nr"]:
             if self.insts[k].static:
                 return f"bridge_nr == {k + 1}"
             return f"bridge_nr == {self.pid(k)} + 1"
-        return _conj([f"{self.pc(j)} == -1" for j in range(k + 1, len(self.insts))])
+        return conj([f"{self.pc(j)} == -1" for j in range(k + 1, len(self.insts))])
 
     def death_ready(self, k: int, lid: int) -> str:
         process = self.insts[k].process
         parts = [f"{self.pc(k)} == {lid}", self.youngest(k)]
         if process.provided is not None:
             parts.append(self.writer(k).cond(process.provided))
-        return _conj(parts)
+        return conj(parts)
 
     def at_end(self, k: int) -> str:
         ends = [loc.id for loc in self.insts[k].process.locations if loc.end or loc.terminal]
-        return _disj([f"{self.pc(k)} == {x}" for x in [-1, *ends]])
+        return disj([f"{self.pc(k)} == {x}" for x in [-1, *ends]])
 
     # -- rendezvous -------------------------------------------------------------------
     def plan_pairs(self) -> None:
@@ -800,7 +646,7 @@ class _Emitter:
                 assert isinstance(send, Send) and isinstance(recv, Receive)
                 if len(send.args) != len(recv.args) or recv.random or recv.peek:
                     if recv.random or recv.peek:
-                        raise _refuse(recv.span, "a random or peeking receive (?? or ?<>) "
+                        raise refuse(recv.span, "a random or peeking receive (?? or ?<>) "
                                       "on a rendezvous channel")
                     continue
                 pair = self._make_pair(i, e, j, f)
@@ -808,7 +654,7 @@ class _Emitter:
                     continue
                 self.pairs.append(pair)
                 if len(self.pairs) > MAX_PAIRS:
-                    raise _refuse(send.span, "this many rendezvous pairs (one CSP# channel "
+                    raise refuse(send.span, "this many rendezvous pairs (one CSP# channel "
                                   "each)")
                 self.pairs_by_edge.setdefault((i, e), []).append(pair)
                 self.pairs_by_edge.setdefault((j, f), []).append(pair)
@@ -832,22 +678,22 @@ class _Emitter:
                     continue
                 if len(known) == 2:
                     if sstatic == rstatic:
-                        same.append(_conj([*sc, *rc]))
+                        same.append(conj([*sc, *rc]))
                 elif known:
-                    same.append(_conj([*sc, *rc, f"{stext} == {rtext}"]))
+                    same.append(conj([*sc, *rc, f"{stext} == {rtext}"]))
                 else:
-                    same.append(_conj([*sc, *rc, f"{stext} == {rtext}", self.valid_channel(stext),
+                    same.append(conj([*sc, *rc, f"{stext} == {rtext}", self.valid_channel(stext),
                                        f"bridge_cap[{stext}] == 0"]))
         if not same:
             return None
-        conds.append(_disj(same))
+        conds.append(disj(same))
         field_types = self._field_types(sref)
         values = [ws.num(a) for a in send.args]
         for n, (v, arg) in enumerate(zip(values, recv.args, strict=True)):
             if isinstance(arg, RecvMatch):
                 ft = field_types[n] if field_types else None
-                stored = _combine([v], lambda x, ft=ft: _wrap(x[0], ft), send.span)
-                conds.append(_bool_of(_combine([stored, wr.num(arg.value)],
+                stored = combine([v], lambda x, ft=ft: wrap(x[0], ft), send.span)
+                conds.append(bool_of(combine([stored, wr.num(arg.value)],
                                                lambda x: f"{x[1]} == {x[0]}", recv.span)))
         name = self._fresh(f"rv_{self.insts[i].name}_e{e}_{self.insts[j].name}_e{f}")
         block: list[str] = []
@@ -865,9 +711,9 @@ class _Emitter:
         block += wr.stmts(re.effect)
         block += self.moves(j, re, receiver=True)
         block += self._last(j)
-        return _Pair(i, e, j, f, name, _conj(conds), block)
+        return _Pair(i, e, j, f, name, conj(conds), block)
 
-    def _field_types(self, ref: _ChanRef) -> tuple[Type, ...] | None:
+    def _field_types(self, ref: ChanRef) -> tuple[Type, ...] | None:
         statics = {s for _, _, s in ref.cases}
         if len(statics) == 1 and None not in statics:
             (s,) = statics
@@ -879,7 +725,7 @@ class _Emitter:
         si = self.insts[p.i].process.edges[p.e]
         rj = self.insts[p.j].process.edges[p.f]
         ws, wr = self.writer(p.i), self.writer(p.j)
-        return _conj([f"{self.pc(p.i)} == {si.source}",
+        return conj([f"{self.pc(p.i)} == {si.source}",
                       ws.cond(si.guard) if si.guard is not None else "true",
                       f"{self.pc(p.j)} == {rj.source}",
                       wr.cond(rj.guard) if rj.guard is not None else "true",
@@ -909,7 +755,7 @@ class _Emitter:
         if nglobal:
             slot = f"bridge_claim[2 * {c} + {bit - 1}]"
             mine = f"{slot} != {self.pid(k)} + 1"
-            out.append(_conj([f"{c} <= {nglobal}", f"{slot} != 0", mine]))
+            out.append(conj([f"{c} <= {nglobal}", f"{slot} != 0", mine]))
         local = []
         for j, claims in self.claims.items():
             if j == k:
@@ -917,12 +763,12 @@ class _Emitter:
             w = self.writer(j)
             for kbit, expr, _ in claims:
                 if kbit == bit:
-                    local.append(_conj([f"{self.pc(j)} != -1",
-                                        _bool_of(_combine([w.num(expr)],
+                    local.append(conj([f"{self.pc(j)} != -1",
+                                        bool_of(combine([w.num(expr)],
                                                           lambda v: f"{v[0]} == {c}", None))]))
         if local:
-            out.append(_conj([f"{c} > {nglobal}", _disj(local)]))
-        return _disj(out)
+            out.append(conj([f"{c} > {nglobal}", disj(local)]))
+        return disj(out)
 
     def claim_violation(self, k: int, e: Edge) -> str:
         """Return when instance ``k`` trying edge ``e`` breaks another's claim: a receive
@@ -941,11 +787,11 @@ class _Emitter:
         out = []
         for channel, bits in uses:
             for conds, c, _ in w.channel(channel).cases:
-                out.append(_conj([*conds, _disj([self.claim_owner_other(k, c, b)
+                out.append(conj([*conds, disj([self.claim_owner_other(k, c, b)
                                                  for b in bits])]))
-        return _disj(out)
+        return disj(out)
 
-    def claim_on_start(self, k: int, index: str, w: _Writer) -> list[str]:
+    def claim_on_start(self, k: int, index: str, w: Writer) -> list[str]:
         """Return the claims of a new instance (slot ``k`` at ``index``), pan's
         setq_claim: an unset channel, a rendezvous channel or another's claim is an
         error; a global channel's claim is recorded with the pid."""
@@ -966,13 +812,13 @@ class _Emitter:
                 for kbit, other, _ in claims:
                     if kbit != bit:
                         continue
-                    same = _bool_of(_combine([wj.num(other)],
+                    same = bool_of(combine([wj.num(other)],
                                              lambda v, t=t: f"{v[0]} == {t}", None))
                     alive = f"{self.pc(j)} != -1"
                     if pool_j:
-                        alive = _conj([alive, f"{self.pid(j)} != {pid}"])
-                    others.append(_conj([alive, same]))
-            local_clash = _disj(others)
+                        alive = conj([alive, f"{self.pid(j)} != {pid}"])
+                    others.append(conj([alive, same]))
+            local_clash = disj(others)
             global_part = (f"if ({slot} == 0) {{ {slot} = {pid} + 1; }} else if ({slot} != "
                            f"{pid} + 1) {{ bridge_failed = 1; }}") if nglobal else ""
             out.append(f"if ({t} == 0 || bridge_cap[{t}] == 0) {{ bridge_failed = 1; }} "
@@ -1002,28 +848,28 @@ class _Emitter:
             claimed = self.claim_violation(k, e)
             if claimed != "false":
                 self.failable = True
-                local.append(_option(_conj([pc, claimed if kind == "else" else
-                                            _conj([guard, claimed])]),
+                local.append(_option(conj([pc, claimed if kind == "else" else
+                                            conj([guard, claimed])]),
                                      self._fresh(f"{event}_claim"),
                                      ["bridge_failed = 1;", *self._last(k)],
                                      f"{self.proc_names[k]}(m)",
                                      "xr/xs assertion violated: " + note))
             if e.comm is None:
                 body = w.stmts(e.effect) + self.moves(k, e) + self._last(k)
-                local.append(_option(_conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
+                local.append(_option(conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
                 continue
             if kind != "normal":
-                raise _refuse(e.span, "an 'else' or 'timeout' option that starts with a "
+                raise refuse(e.span, "an 'else' or 'timeout' option that starts with a "
                               "channel operation")
             ready, body = w.comm_block(e.comm)
             if ready != "false":
                 body = body + w.stmts(e.effect) + self.moves(k, e) + self._last(k)
-                local.append(_option(_conj([pc, guard, ready]), event, body,
+                local.append(_option(conj([pc, guard, ready]), event, body,
                                      f"{self.proc_names[k]}(m)", note))
             error = w.comm_error(e.comm)
             if error != "false":
                 self.failable = True
-                local.append(_option(_conj([pc, guard, error]), self._fresh(f"{event}_error"),
+                local.append(_option(conj([pc, guard, error]), self._fresh(f"{event}_error"),
                                      ["bridge_failed = 1;", *self._last(k)],
                                      f"{self.proc_names[k]}(m)",
                                      "a model error: " + note))
@@ -1038,7 +884,7 @@ class _Emitter:
             # PAT documents a block after a channel output (cspsharp.md section 3.1):
             # the whole joint step is the sender's block; the receiver only takes part.
             if p.i == k:
-                cond = _conj([self.pair_ready(p), *self.turn_guards(),
+                cond = conj([self.pair_ready(p), *self.turn_guards(),
                               self.allowed([p.i, p.j])])
                 rendezvous.append((f"([{cond}] {p.name}!0{{{' '.join(p.block)}}} -> "
                                    f"{self.proc_names[k]}(m))",
@@ -1078,7 +924,7 @@ class _Emitter:
         by_source: dict[int, list] = {}
         for e in claim.edges:
             if e.comm is not None or e.effect:
-                raise _refuse(e.span or claim.span, f"the never claim statement '{e.text}' "
+                raise refuse(e.span or claim.span, f"the never claim statement '{e.text}' "
                               "with side effects")
             by_source.setdefault(e.source, []).append(e)
         for lid, edges in sorted(by_source.items()):
@@ -1090,24 +936,24 @@ class _Emitter:
                      if not isinstance(e.guard, ElseGuard)]
             for n, (g, e) in enumerate(zip(guards, edges, strict=True)):
                 if isinstance(e.guard, ElseGuard):
-                    g = _neg(_disj(plain))
-                guard = _conj(["bridge_turn == 0", f"bridge_claim == {lid}", g])
+                    g = neg(disj(plain))
+                guard = conj(["bridge_turn == 0", f"bridge_claim == {lid}", g])
                 options.append(_option(guard, self._fresh(f"claim_L{lid}_{n}"),
                                        [f"bridge_claim = {e.target};", "bridge_turn = 1;"],
                                        f"{name}()", "claim: " + _note(e)))
-            blocked = _conj(["bridge_turn == 0", f"bridge_claim == {lid}",
-                             _neg(_disj(guards))])
+            blocked = conj(["bridge_turn == 0", f"bridge_claim == {lid}",
+                             neg(disj(guards))])
             if blocked != "false":
                 options.append(_option(blocked, self._fresh(f"claim_L{lid}_blocked"),
                                        ["bridge_claim = -2;"], f"{name}()",
                                        "no option of the claim: the run is cut"))
         for loc in claim.locations:
             if loc.terminal:
-                options.append(_option(_conj(["bridge_turn == 0", f"bridge_claim == {loc.id}"]),
+                options.append(_option(conj(["bridge_turn == 0", f"bridge_claim == {loc.id}"]),
                                        self._fresh("claim_end"), ["bridge_turn = 1;"], f"{name}()",
                                        "the claim has terminated: it matched"))
-        stuck = _neg(_disj([self.has_step(k) for k in range(len(self.insts))]))
-        options.append(_option(_conj(["bridge_turn == 1", stuck]), self._fresh("claim_stutter"),
+        stuck = neg(disj([self.has_step(k) for k in range(len(self.insts))]))
+        options.append(_option(conj(["bridge_turn == 1", stuck]), self._fresh("claim_stutter"),
                                ["bridge_turn = 0;"], f"{name}()",
                                "the system cannot move: its last state repeats"))
         body = [f"    {'   ' if n == 0 else '[] '}{text}{';' if n == len(options) - 1 else ''}"
@@ -1169,14 +1015,14 @@ class _Emitter:
         first = slots[0]
         prefix = self.pool_prefix[run.proctype]
         index = f"bridge_s{next(self.temp)}"
-        ws = _Writer(self, first, index)
+        ws = Writer(self, first, index)
         body: list[str] = [f"{self.pid(first, index)} = bridge_nr;",
                            "bridge_nr = bridge_nr + 1;",
                            f"bridge_n_{prefix} = bridge_n_{prefix} + 1;"]
         for p, t in zip(process.parameters, temps, strict=True):
             if p in self.local_names[first]:
                 cname, offset, _ = self.local_var(first, p, index)
-                body.append(f"{cname}[{offset}] = {_wrap(t, self.local_types[first].get(p))};")
+                body.append(f"{cname}[{offset}] = {wrap(t, self.local_types[first].get(p))};")
         for v in process.locals:
             if v.name in process.parameters or v.init is None:
                 continue
@@ -1206,7 +1052,7 @@ class _Emitter:
             for bit, expr, span in claims:
                 c = self._eval(expr, k, self.initial_values)
                 if c is None:
-                    raise _refuse(span, "an xr/xs claim on a channel known only at run time")
+                    raise refuse(span, "an xr/xs claim on a channel known only at run time")
                 if c == 0 or c > len(self.plan.channels) or \
                         self.plan.channel(c).channel.capacity == 0:
                     failed = 1
@@ -1234,8 +1080,8 @@ class _Emitter:
                 t = self.local_types[k][name]
                 vals = self.initial_values.get((k, name))
                 if vals is None:
-                    dims, _ = _dims(t)
-                    vals = [0] * (_size(dims) if dims else 1)
+                    dims, _ = array_dims(t)
+                    vals = [0] * (cell_count(dims) if dims else 1)
                 out.append(_declare(cname, t, vals, False))
             out.append(f"var {self.pc(k)} = {inst.process.initial};")
         for pool, slots in self.plan.pools.items():
@@ -1286,10 +1132,6 @@ def _chan_typed(t: Type) -> bool:
     return isinstance(t, ChanType)
 
 
-def _proc_name(proctype: str) -> str:
-    return "Init" if proctype == ":init:" else sanitize(proctype)
-
-
 def _note(e: Edge) -> str:
     text = " ".join((e.text or "").split())
     if len(text) > 60:
@@ -1306,11 +1148,11 @@ def _option(guard: str, event: str, body: list[str], then: str, note: str) -> tu
 
 def _declare(name: str, t: Type, values: list[int], hidden: bool) -> str:
     kw = "hvar" if hidden else "var"
-    dims, _ = _dims(t)
+    dims, _ = array_dims(t)
     if not dims:
         return f"{kw} {name} = {values[0]};"
     if all(v == 0 for v in values):
-        return f"{kw} {name}[{_size(dims)}];"
+        return f"{kw} {name}[{cell_count(dims)}];"
     return f"{kw} {name} = [{', '.join(str(v) for v in values)}];"
 
 
@@ -1335,652 +1177,6 @@ _RESERVED = frozenset(x.lower() for x in (
     "deterministic", "nonterminating", "reaches", "refines", "with", "min", "max", "xor",
     "init", "G", "F", "X", "U", "R", "V", "W", "wf", "sf", "wl", "sl", "m",
 ))
-
-
-# ---------------------------------------------------------------------------------
-# Expressions and statements of one instance
-
-
-@dataclass(frozen=True, slots=True)
-class _ChanRef:
-    """Cases of a channel expression: (conditions, number text, number if constant)."""
-
-    cases: tuple[tuple[tuple[str, ...], str, int | None], ...]
-    exhaustive: bool = True
-
-
-class _Writer:
-    """CSP# text for the expressions and statements of instance ``k`` (None: global
-    scope, for LTL propositions)."""
-
-    def __init__(self, em: _Emitter, k: int | None, index: str | None = None) -> None:
-        self.em = em
-        self.k = k
-        self.slot_index = index  # for a slot: its number in the pool as text (run's block)
-        self.block_types: dict[str, Type] = {}
-        self._timeout: str | None = None
-
-    # -- names and types ----------------------------------------------------------
-    def _local(self, name: str, span: Span | None) -> str:
-        if self.k is None:
-            raise UnsupportedError.at(span, f"local '{name}' outside its process")
-        inst = self.em.insts[self.k]
-        if not inst.static and name in self.em.constants.get(inst.process.name, {}):
-            return _int_text(self.em.constants[inst.process.name][name])
-        names = self.em.local_names[self.k]
-        if name not in names:
-            raise UnsupportedError.at(span, f"unknown local '{name}'")
-        cname, offset, _ = self.em.local_var(self.k, name, self.slot_index)
-        return cname if offset is None else f"{cname}[{offset}]"
-
-    def type_of(self, e: Expr) -> Type | None:
-        if isinstance(e, Var):
-            if e.scope == "global":
-                return self.em.global_types.get(e.name)
-            if e.scope == "block":
-                return self.block_types.get(e.name)
-            return self.em.local_types[self.k].get(e.name) if self.k is not None else None
-        if isinstance(e, Index):
-            t = self.type_of(e.base)
-            return t.element if isinstance(t, ArrayType) else None
-        if isinstance(e, RemoteVar):
-            for inst in self.em.insts:
-                if inst.process.name == e.proctype:
-                    return self.em.local_types[inst.index].get(e.name)
-        return None
-
-    def is_bool(self, e: Expr) -> bool:
-        if isinstance(e, Binary):
-            return e.op in _COMPARISONS or e.op in _LOGICAL
-        if isinstance(e, Unary):
-            return e.op == "!"
-        if isinstance(e, Const):
-            return isinstance(e.value, bool)
-        if isinstance(e, ChanQuery):
-            return e.op in _BOOL_QUERIES
-        if isinstance(e, Enabled):
-            return True
-        if isinstance(e, Builtin):
-            return e.name in ("timeout", "np_")
-        if isinstance(e, Conditional):
-            return self.is_bool(e.then) and self.is_bool(e.otherwise)
-        return isinstance(e, RemoteLabel | ChanPoll)
-
-    # -- Boolean context ------------------------------------------------------------
-    def cond(self, e: Expr, timeout: str | None = None) -> str:
-        """Return ``e`` as a CSP# condition."""
-        saved = self._timeout
-        if timeout is not None:
-            self._timeout = timeout
-        try:
-            return self._cond(e)
-        finally:
-            self._timeout = saved
-
-    def _cond(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            return "true" if e.value else "false"
-        if isinstance(e, Unary) and e.op == "!":
-            return _neg(self._cond(e.operand))
-        if isinstance(e, Binary):
-            if e.op == "&&":
-                return _conj([self._cond(e.left), self._cond(e.right)])
-            if e.op == "||":
-                return _disj([self._cond(e.left), self._cond(e.right)])
-            if e.op == "xor":
-                a, b = self._cond(e.left), self._cond(e.right)
-                return _disj([_conj([a, _neg(b)]), _conj([_neg(a), b])])
-            if e.op in _COMPARISONS:
-                if e.op in ("==", "!=") and self.is_bool(e.left) and self.is_bool(e.right):
-                    a, b = self._cond(e.left), self._cond(e.right)
-                    same = _disj([_conj([a, b]), _conj([_neg(a), _neg(b)])])
-                    return same if e.op == "==" else _neg(same)
-                return _bool_of(_combine([self.num(e.left), self.num(e.right)],
-                                         lambda v, op=e.op: f"{v[0]} {op} {v[1]}", e.span))
-        if isinstance(e, Conditional):
-            c = self._cond(e.cond)
-            return _disj([_conj([c, self._cond(e.then)]),
-                          _conj([_neg(c), self._cond(e.otherwise)])])
-        if isinstance(e, RemoteLabel):
-            return self.remote_label(e)
-        if isinstance(e, ChanQuery) and e.op in _BOOL_QUERIES:
-            return self.chan_query(e)
-        if isinstance(e, ChanPoll):
-            return self.poll(e)
-        if isinstance(e, Enabled):
-            return self.enabled(e)
-        if isinstance(e, Builtin):
-            if e.name == "timeout":
-                if self._timeout is None:
-                    raise _refuse(e.span, "'timeout' outside the guard of a statement")
-                return self._timeout
-            if e.name == "np_":
-                return self.np()
-        return _bool_of(_combine([self.num(e)], lambda v: f"{v[0]} != 0", getattr(e, "span", None)))
-
-    # -- numeric context ------------------------------------------------------------
-    def num(self, e: Expr) -> Alts:
-        """Return the cases of ``e`` as a CSP# integer."""
-        if self.is_bool(e):
-            c = self._cond(e)
-            if c in ("true", "false"):
-                return Alts.one("1" if c == "true" else "0")
-            return Alts((((c,), "1"), ((_neg(c),), "0")))
-        if isinstance(e, Const):
-            return Alts.one(_int_text(int(e.value)))
-        if isinstance(e, Var):
-            return Alts.one(self.var(e))
-        if isinstance(e, Index):
-            return self.index(e)
-        if isinstance(e, Unary):
-            inner = self.num(e.operand)
-            if e.op == "-":
-                return _combine([inner], lambda v: f"(-{v[0]})", e.span)
-            if e.op == "~":
-                return _combine([inner], lambda v: f"(-{v[0]} - 1)", e.span)
-            raise _refuse(e.span, f"the operator '{e.op}'")
-        if isinstance(e, Binary):
-            return self.arith(e)
-        if isinstance(e, Conditional):
-            c = self._cond(e.cond)
-            a, b = self.num(e.then), self.num(e.otherwise)
-            cases = tuple(((c, *conds), v) for conds, v in a.cases)
-            cases += tuple(((_neg(c), *conds), v) for conds, v in b.cases)
-            if len(cases) > MAX_ALTERNATIVES:
-                raise _refuse(e.span, "an expression with this many cases")
-            return Alts(cases, a.exhaustive and b.exhaustive)
-        if isinstance(e, ChanQuery) and e.op == "len":
-            ref = self.channel(e.channel)
-            return Alts(tuple((conds, f"bridge_len[{c}]") for conds, c, _ in ref.cases),
-                        ref.exhaustive)
-        if isinstance(e, RemoteVar):
-            return self.remote_var(e)
-        if isinstance(e, Builtin):
-            if e.name == "_pid":
-                if self.k is None:
-                    raise _refuse(e.span, "'_pid' outside a process")
-                return Alts.one(self.em.pid(self.k, self.slot_index))
-            if e.name == "_nr_pr":
-                self.em.uses["nr"] = True
-                return Alts.one("bridge_nr")
-            if e.name == "_last":
-                self.em.uses["last"] = True
-                return Alts.one("bridge_last")
-            raise _refuse(e.span, f"'{e.name}'")
-        raise _refuse(getattr(e, "span", None), f"the expression {type(e).__name__}")
-
-    def arith(self, e: Binary) -> Alts:
-        a, b = self.num(e.left), self.num(e.right)
-        op = e.op
-        if op in ("+", "-", "*", "/"):
-            return _combine([a, b], lambda v: f"({v[0]} {op} {v[1]})", e.span)
-        if op == "%":  # C's remainder; PAT's % is the non-negative modulo
-            return _combine([a, b], lambda v: f"({v[0]} - ({v[0]} / {v[1]}) * {v[1]})", e.span)
-        if op == "mod":
-            return _combine([a, b], lambda v: f"({v[0]} % {v[1]})", e.span)
-        if op in ("&", "|", "^"):
-            return _combine([a, b], lambda v: f"({v[0]} {op} {v[1]})", e.span)
-        if op in ("<<", ">>"):
-            shift = b.simple
-            if shift is None or not shift.lstrip("-").isdigit() or not 0 <= int(shift) < 31:
-                raise _refuse(e.span, f"the shift '{op}' by an amount that is not a constant")
-            factor = 2 ** int(shift)
-            if op == "<<":
-                return _combine([a], lambda v: f"({v[0]} * {factor})", e.span)
-            # arithmetic shift = floor division; PAT's % is non-negative
-            return _combine([a], lambda v: f"(({v[0]} - ({v[0]} % {factor})) / {factor})", e.span)
-        raise _refuse(e.span, f"the operator '{op}'")
-
-    def var(self, v: Var) -> str:
-        if v.scope == "global":
-            if v.name in self.em.plan.global_channels:
-                return str(self.em.plan.global_channels[v.name])
-            if v.name not in self.em.global_names:
-                raise UnsupportedError.at(v.span, f"unknown variable '{v.name}'")
-            return self.em.global_names[v.name]
-        if v.scope == "block":
-            return "b_" + sanitize(v.name)
-        if self.k is not None and v.name in self.em.insts[self.k].channels:
-            return self.em.chan_number(self.k, v.name, self.slot_index)
-        return self._local(v.name, v.span)
-
-    def index(self, e: Index) -> Alts:
-        base, idx = e, []
-        while isinstance(base, Index):
-            idx.append(base.index)
-            base = base.base
-        idx.reverse()
-        if not isinstance(base, Var):
-            raise _refuse(e.span, "indexing this expression")
-        if base.scope == "local" and self.k is not None and len(idx) == 1 and \
-                f"{base.name}[0]" in self.em.insts[self.k].channels:
-            return self._local_channel_array(base.name, idx[0], e.span)
-        t = self.type_of(base)
-        dims, _ = _dims(t) if t is not None else ([], None)
-        if len(dims) != len(idx):
-            raise _refuse(e.span, "indexing an array by part of its dimensions")
-        offset = None
-        if base.scope == "local" and self.k is not None:
-            if base.name not in self.em.local_names[self.k]:
-                raise UnsupportedError.at(base.span, f"unknown local '{base.name}'")
-            name, offset, _ = self.em.local_var(self.k, base.name, self.slot_index)
-        else:
-            name = self.var(base)
-        parts = [self.num(x) for x in idx]
-        # CSP# checks the bound of a one-dimensional array of its own; a flattened
-        # dimension or a slot's part of a pool array needs the check written out
-        # (outside it, a statement fails as Promela does; a guard is false).
-        checked = offset is not None or len(dims) > 1
-        cases = []
-        for conds, values in _product(parts, e.span):
-            text = values[0]
-            for x, d in zip(values[1:], dims[1:], strict=True):
-                text = f"({text}) * {d} + {x}"
-            bounds = []
-            if checked:
-                for x, d in zip(values, dims, strict=True):
-                    if not (x.isdigit() and int(x) < d):
-                        bounds += [f"{x} >= 0", f"{x} < {d}"]
-            if offset is not None:
-                text = f"{offset} + {text}" if offset != "0" else text
-            cases.append(((*conds, *bounds), f"{name}[{text}]"))
-        exhaustive = all(p.exhaustive for p in parts) and not any(c for c, _ in cases
-                                                                  if c and checked)
-        return Alts(tuple(cases), exhaustive)
-
-    def _local_channel_array(self, name: str, index: Expr, span: Span | None) -> Alts:
-        assert self.k is not None
-        chans = self.em.insts[self.k].channels
-        members = [(n, chans[f"{name}[{n}]"]) for n in range(len(chans))
-                   if f"{name}[{n}]" in chans]
-        i = self.num(index)
-        value = i.simple
-        if value is not None and value.lstrip("-").isdigit():
-            got = dict(members).get(int(value))
-            if got is None:
-                raise UnsupportedError.at(span, f"index {value} out of range of '{name}'")
-            return Alts.one(str(got))
-        cases = []
-        for conds, text in i.cases:
-            for n, number in members:
-                cases.append(((*conds, f"{text} == {n}"), str(number)))
-        return Alts(tuple(cases), False)
-
-    # -- channels ---------------------------------------------------------------------
-    def channel(self, e: Expr) -> _ChanRef:
-        """Return the cases of a channel expression: its number as text, and as an int
-        when it is a constant (a named channel)."""
-        alts = self.num(e)
-        cases = []
-        for conds, text in alts.cases:
-            static = int(text) if text.isdigit() and 1 <= int(text) <= self.em.nchan else None
-            cases.append((conds, text, static))
-        return _ChanRef(tuple(cases), alts.exhaustive)
-
-    def chan_query(self, e: ChanQuery) -> str:
-        ref = self.channel(e.channel)
-        out = []
-        for conds, c, static in ref.cases:
-            cap = (str(self.em.plan.channel(static).channel.capacity) if static is not None
-                   else f"bridge_cap[{c}]")
-            text = {"empty": f"bridge_len[{c}] == 0", "nempty": f"bridge_len[{c}] != 0",
-                    "full": f"bridge_len[{c}] >= {cap}", "nfull": f"bridge_len[{c}] < {cap}"}[e.op]
-            if cap == "0":
-                text = "true" if e.op in ("empty", "full") else "false"
-            out.append(_conj([*conds, text]))
-        return _disj(out)
-
-    def slot(self, c: str, j: int | str, f: int) -> str:
-        w, nf = self.em.width, self.em.fields
-        base = f"{c} * {w}" if not c.isdigit() else str(int(c) * w)
-        if isinstance(j, int):
-            off = j * nf + f
-            if c.isdigit():
-                return f"bridge_buf[{int(c) * w + off}]"
-            return f"bridge_buf[{base} + {off}]"
-        return f"bridge_buf[{base} + ({j}) * {nf} + {f}]"
-
-    def match(self, c: str, j: int | str, args: Sequence[RecvArg]) -> str:
-        conds = []
-        for f, a in enumerate(args):
-            if isinstance(a, RecvMatch):
-                conds.append(_bool_of(_combine([self.num(a.value)],
-                                               lambda v, f=f: f"{self.slot(c, j, f)} == {v[0]}",
-                                               a.span)))
-        return _conj(conds)
-
-    def recv_ready(self, c: str, comm: Receive | ChanPoll, cap: int | None) -> str:
-        """Return when a buffered receive (or poll) on channel number ``c`` finds its
-        message: the head, or with ``??`` any message."""
-        if not comm.random:
-            return _conj([f"bridge_len[{c}] > 0", self.match(c, 0, comm.args)])
-        positions = cap if cap is not None else self.em.maxcap
-        return _disj([_conj([f"bridge_len[{c}] > {j}", self.match(c, j, comm.args)])
-                      for j in range(positions)])
-
-    def poll(self, e: ChanPoll) -> str:
-        ref = self.channel(e.channel)
-        out = []
-        for conds, c, static in ref.cases:
-            cap = self.em.plan.channel(static).channel.capacity if static is not None else None
-            if cap == 0:
-                continue
-            out.append(_conj([*conds, self.recv_ready(c, e, cap)]))
-        return _disj(out)
-
-    def comm_block(self, comm: Send | Receive) -> tuple[str, list[str]]:
-        """Return when the buffered form of the edge's channel operation can happen and
-        the statements that perform it (channel number cases become an if-chain)."""
-        assert self.k is not None
-        ready = self.em.comm_ready_buffered(self.k, comm)
-        if ready == "false":
-            return "false", []
-        return ready, self.comm_now(comm, failing=False)
-
-    def comm_error(self, comm: Send | Receive) -> str:
-        """Return when attempting ``comm`` is a model error: an invalid channel, or a
-        send with another number of values than the channel's fields when it would
-        execute (pan: "too few parameters in send stmnt")."""
-        ref = self.channel(comm.channel)
-        out = [_conj([*conds, _neg(self.em.valid_channel(c))])
-               for conds, c, static in ref.cases if static is None]
-        for conds, c, static in ref.cases:
-            if static is not None and _wrong_arity(comm, self.em.plan.channel(static).channel):
-                cap = self.em.plan.channel(static).channel.capacity
-                out.append(_conj([*conds, f"bridge_len[{c}] < {cap}" if cap else "true"]))
-        if not ref.exhaustive:
-            out.append(_neg(_disj([_conj(list(conds)) for conds, _, _ in ref.cases])))
-        return _disj(out)
-
-    def comm_now(self, comm: Send | Receive, failing: bool) -> list[str]:
-        """Return the statements of a buffered send or receive; ``failing``: the
-        operation is inside an effect (d_step), where blocking is a model error."""
-        ref = self.channel(comm.channel)
-        branches: list[tuple[str, list[str]]] = []
-        for conds, c, static in ref.cases:
-            cap_text = (str(self.em.plan.channel(static).channel.capacity)
-                        if static is not None else f"bridge_cap[{c}]")
-            ftypes = self.em.plan.channel(static).channel.fields if static is not None else None
-            if static is not None and cap_text == "0":
-                self.em.failable = self.em.failable or failing
-                branches.append((_conj(list(conds)), ["bridge_failed = 1;"]))
-                continue
-            if isinstance(comm, Send):
-                can = f"{cap_text} > 0 && bridge_len[{c}] < {cap_text}"
-                body = self.push(c, comm, ftypes, cap_text)
-            else:
-                cap = self.em.plan.channel(static).channel.capacity if static is not None else None
-                can = _conj([f"{cap_text} > 0", self.recv_ready(c, comm, cap)])
-                body = self.take(c, comm, cap)
-            if static is None:
-                can = _conj([self.em.valid_channel(c), can])
-            if failing:
-                self.em.failable = True
-                body = [f"if ({can}) {{ {' '.join(body)} }} else {{ bridge_failed = 1; }}"]
-            branches.append((_conj(list(conds)), body))
-        return _chain(branches, ref.exhaustive, self.em)
-
-    def push(self, c: str, comm: Send, ftypes: tuple[Type, ...] | None, cap: str) -> list[str]:
-        out: list[str] = []
-        temps = []
-        for f, a in enumerate(comm.args):
-            t = f"bridge_v{next(self.em.temp)}"
-            ft = ftypes[f] if ftypes is not None and f < len(ftypes) else None
-            out += self.assign_text(t, self.num(a), ft, declare=True, span=a.span if hasattr(a, "span") else None)
-            temps.append(t)
-        if not comm.sorted:
-            for f, t in enumerate(temps):
-                out.append(f"{self.slot(c, f'bridge_len[{c}]', f)} = {t};")
-            out.append(f"bridge_len[{c}] = bridge_len[{c}] + 1;")
-            return out
-        # !!: before the first message that is greater (lexicographically)
-        j = f"bridge_j{next(self.em.temp)}"
-        i = f"bridge_i{next(self.em.temp)}"
-        le = "true"
-        for f in reversed(range(len(temps))):
-            here = self.slot(c, j, f)
-            le = (f"({here} <= {temps[f]})" if le == "true" else
-                  f"({here} < {temps[f]} || ({here} == {temps[f]} && {le}))")
-        nf = self.em.fields
-        out.append(f"var {j} = 0;")
-        out.append(f"while ({j} < bridge_len[{c}] && {le}) {{ {j} = {j} + 1; }}")
-        out.append(f"var {i} = bridge_len[{c}];")
-        moves = " ".join(f"{self.slot(c, i, f)} = {self.slot(c, f'{i} - 1', f)};"
-                         for f in range(nf))
-        out.append(f"while ({i} > {j}) {{ {moves} {i} = {i} - 1; }}")
-        for f, t in enumerate(temps):
-            out.append(f"{self.slot(c, j, f)} = {t};")
-        for f in range(len(temps), nf):
-            out.append(f"{self.slot(c, j, f)} = 0;")
-        out.append(f"bridge_len[{c}] = bridge_len[{c}] + 1;")
-        return out
-
-    def take(self, c: str, comm: Receive, cap: int | None) -> list[str]:
-        out: list[str] = []
-        nf = self.em.fields
-        j: int | str = 0
-        if comm.random:
-            jt = f"bridge_j{next(self.em.temp)}"
-            out.append(f"var {jt} = 0;")
-            out.append(f"while (!{_paren(self.match(c, jt, comm.args))}) {{ {jt} = {jt} + 1; }}")
-            j = jt
-        temps = []
-        for f in range(len(comm.args)):
-            t = f"bridge_m{next(self.em.temp)}"
-            out.append(f"var {t} = {self.slot(c, j, f)};")
-            temps.append(t)
-        if not comm.peek:
-            i = f"bridge_i{next(self.em.temp)}"
-            out.append(f"var {i} = {j};")
-            moves = " ".join(f"{self.slot(c, i, f)} = {self.slot(c, f'{i} + 1', f)};"
-                             for f in range(nf))
-            out.append(f"while ({i} < bridge_len[{c}] - 1) {{ {moves} {i} = {i} + 1; }}")
-            out += [f"{self.slot(c, f'bridge_len[{c}] - 1', f)} = 0;" for f in range(nf)]
-            out.append(f"bridge_len[{c}] = bridge_len[{c}] - 1;")
-        for f, a in enumerate(comm.args):
-            if isinstance(a, RecvBind) and a.target is not None:
-                out += self.store(a.target, Alts.one(temps[f]), a.span)
-        return out
-
-    # -- remote references, np_ -----------------------------------------------------
-    def _candidates(self, proctype: str, pid: Expr | None, span: Span | None,
-                    what: str) -> list[tuple[int, str]]:
-        ids = [inst.index for inst in self.em.insts if inst.process.name == proctype]
-        if not ids:
-            raise UnsupportedError.at(span, f"no instance of process '{proctype}'")
-        if pid is None:
-            if len(ids) == 1 and self.em.insts[ids[0]].static:
-                return [(ids[0], "true")]
-            # SPIN's rule (pan's f_pid): the running instance of the proctype with the
-            # lowest pid.
-            out = []
-            for k in ids:
-                alive = f"{self.em.pc(k)} != -1"
-                older = [_neg(_conj([f"{self.em.pc(j)} != -1",
-                                     f"{self.em.pid(j)} < {self.em.pid(k)}"]))
-                         for j in ids if j != k]
-                out.append((k, _conj([alive, *older])))
-            return out
-        alts = self.num(pid)
-        out = []
-        for k in ids:
-            alive = f"{self.em.pc(k)} != -1"
-            for conds, text in alts.cases:
-                out.append((k, _conj([*conds, f"{text} == {self.em.pid(k)}", alive])))
-        return out
-
-    def remote_label(self, e: RemoteLabel) -> str:
-        out = []
-        for k, cond in self._candidates(e.proctype, e.pid, e.span, f"{e.proctype}@{e.label}"):
-            locs = [loc.id for loc in self.em.insts[k].process.locations if e.label in loc.labels]
-            if not locs:
-                raise UnsupportedError.at(e.span, f"no label '{e.label}' in '{e.proctype}'")
-            out.append(_conj([cond, _disj([f"{self.em.pc(k)} == {x}" for x in locs])]))
-        return _disj(out)
-
-    def remote_var(self, e: RemoteVar) -> Alts:
-        cands = self._candidates(e.proctype, e.pid, e.span, f"{e.proctype}:{e.name}")
-        cases = []
-        for k, cond in cands:
-            if e.name not in self.em.local_names[k]:
-                raise UnsupportedError.at(e.span, f"'{e.proctype}' has no local '{e.name}'")
-            cname, offset, _ = self.em.local_var(k, e.name)
-            name = cname if offset is None else f"{cname}[{offset}]"
-            cases.append((() if cond == "true" else (cond,), name))
-        if len(cands) == 1 and cands[0][1] == "true":
-            return Alts(tuple(cases))
-        # no such instance running: pan reads a zeroed process (ir/expr.py RemoteVar)
-        cases.append(((_neg(_disj([c for _, c in cands])),), "0"))
-        return Alts(tuple(cases))
-
-    def enabled(self, e: Enabled) -> str:
-        """Return ``enabled(pid)``: the running instance with that pid has a step
-        (whatever the atomicity of others; ``else`` counts, ``timeout`` reads false)."""
-        if self.k is not None and isinstance(e.pid, Builtin) and e.pid.name == "_pid":
-            raise _refuse(e.span, "enabled() of the process itself (pan: a model error)")
-        alts = self.num(e.pid)
-        out = []
-        for inst in self.em.insts:
-            k = inst.index
-            if k == self.k:
-                continue
-            if self.em.in_progress(k):
-                raise _refuse(e.span, "enabled() in guards that ask it of each other")
-            ready = self.em.any_step(k, with_timeouts=False)
-            for conds, text in alts.cases:
-                out.append(_conj([*conds, f"{text} == {self.em.pid(k)}",
-                                  f"{self.em.pc(k)} != -1", ready]))
-        return _disj(out)
-
-    def np(self) -> str:
-        at = []
-        for inst in self.em.insts:
-            for loc in inst.process.locations:
-                if loc.progress:
-                    at.append(f"{self.em.pc(inst.index)} == {loc.id}")
-        return _neg(_disj(at))
-
-    # -- statements -----------------------------------------------------------------
-    def lvalue(self, e: Expr) -> Alts:
-        if isinstance(e, Var):
-            if e.scope == "global" and e.name in self.em.plan.global_channels:
-                raise UnsupportedError.at(e.span, f"cannot assign to channel '{e.name}'")
-            return Alts.one(self.var(e))
-        if isinstance(e, Index):
-            return self.index(e)
-        raise _refuse(getattr(e, "span", None), "assigning to this expression")
-
-    def store(self, target: Expr, value: Alts, span: Span | None) -> list[str]:
-        t = self.type_of(target)
-        lv = self.lvalue(target)
-        branches = [(_conj(list(conds)), [f"{vals[0]} = {_wrap(vals[1], t)};"])
-                    for conds, vals in _product([lv, value], span)]
-        return _chain(branches, lv.exhaustive and value.exhaustive, self.em)
-
-    def assign_text(self, name: str, value: Alts, t: Type | None, declare: bool,
-                    span: Span | None) -> list[str]:
-        simple = value.simple
-        if simple is not None:
-            text = _wrap(simple, t)
-            return [f"var {name} = {text};" if declare else f"{name} = {text};"]
-        head = [f"var {name} = 0;"] if declare else []
-        branches = [(_conj(list(conds)), [f"{name} = {_wrap(v, t)};"]) for conds, v in value.cases]
-        return head + _chain(branches, value.exhaustive, self.em)
-
-    def initialise(self, name: str, t: Type, init: Expr | tuple[Expr, ...], span: Span | None) -> list[str]:
-        assert self.k is not None
-        cname, offset, _ = self.em.local_var(self.k, name, self.slot_index)
-        dims, element = _dims(t)
-        if not dims:
-            assert not isinstance(init, tuple)
-            target = cname if offset is None else f"{cname}[{offset}]"
-            return self.assign_text(target, self.num(init), t, declare=False, span=span)
-        out: list[str] = []
-        exprs = list(init) if isinstance(init, tuple) else [init] * _size(dims)
-        for x, e in enumerate(exprs[: _size(dims)]):
-            at = str(x) if offset is None else f"{offset} + {x}"
-            out += self.assign_text(f"{cname}[{at}]", self.num(e), element, declare=False,
-                                    span=span)
-        return out
-
-    def stmts(self, body: Sequence[Stmt]) -> list[str]:
-        out: list[str] = []
-        for s in body:
-            out += self.stmt(s)
-        return out
-
-    def stmt(self, s: Stmt) -> list[str]:
-        if isinstance(s, Assign):
-            return self.store(s.target, self.num(s.value), s.span)
-        if isinstance(s, If):
-            branches = [(self.cond(c), self.stmts(b)) for c, b in s.branches]
-            text = ""
-            for n, (c, b) in enumerate(branches):
-                text += ("if" if n == 0 else " else if") + f" ({c}) {{ {' '.join(b)} }}"
-            if s.otherwise:
-                text += f" else {{ {' '.join(self.stmts(s.otherwise))} }}"
-            return [text]
-        if isinstance(s, While):
-            return [f"while ({self.cond(s.cond)}) {{ {' '.join(self.stmts(s.body))} }}"]
-        if isinstance(s, LocalVar):
-            self.block_types[s.name] = s.type
-            name = "b_" + sanitize(s.name)
-            dims, element = _dims(s.type)
-            if dims:
-                out = [f"var {name}[{_size(dims)}];"]
-                if s.init is not None:
-                    exprs = list(s.init) if isinstance(s.init, tuple) else [s.init] * _size(dims)
-                    for x, e in enumerate(exprs[: _size(dims)]):
-                        out += self.assign_text(f"{name}[{x}]", self.num(e), element,
-                                                declare=False, span=s.span)
-                return out
-            if s.init is None:
-                return [f"var {name} = 0;"]
-            assert not isinstance(s.init, tuple)
-            return self.assign_text(name, self.num(s.init), s.type, declare=True, span=s.span)
-        if isinstance(s, AssertStmt):
-            self.em.failable = True
-            return [f"if ({_neg(self.cond(s.cond))}) {{ bridge_failed = 1; }}"]
-        if isinstance(s, Print):
-            return []
-        if isinstance(s, Run):
-            if self.k is None:
-                raise _refuse(s.span, "'run' outside a process")
-            return self.em.start(s, self.k, s.span)
-        if isinstance(s, Send | Receive):
-            ref = self.channel(s.channel)
-            if any(st is not None and self.em.plan.channel(st).channel.capacity == 0
-                   for _, _, st in ref.cases):
-                self.em.failable = True
-                return ["bridge_failed = 1;"]  # a rendezvous inside d_step: SPIN's error
-            return self.comm_now(s, failing=True)
-        raise _refuse(getattr(s, "span", None), f"the statement {type(s).__name__}")
-
-
-def _paren(text: str) -> str:
-    return text if _enclosed(text) else f"({text})"
-
-
-def _chain(branches: list[tuple[str, list[str]]], exhaustive: bool, em: _Emitter) -> list[str]:
-    """Return an if-chain over ``branches``; without an exhaustive case list, no case
-    applying is a model error (bridge_failed)."""
-    if len(branches) == 1 and branches[0][0] == "true" and exhaustive:
-        return branches[0][1]
-    text = ""
-    for n, (c, body) in enumerate(branches):
-        last = n == len(branches) - 1 and exhaustive
-        if last and n > 0:
-            text += f" else {{ {' '.join(body)} }}"
-        elif last and c == "true":
-            text += " ".join(body)
-        else:
-            text += ("if" if n == 0 else " else if") + f" ({c}) {{ {' '.join(body)} }}"
-    if not exhaustive:
-        em.failable = True
-        text += " else { bridge_failed = 1; }"
-    return [text]
-
-
 # ---------------------------------------------------------------------------------
 # Properties
 
@@ -2006,7 +1202,7 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
         if isinstance(f, LtlState):
             return atom(f)
         if isinstance(f, LtlEvent):
-            raise _refuse(f.span, f"the event atom '{f.name}' of a Promela formula")
+            raise refuse(f.span, f"the event atom '{f.name}' of a Promela formula")
         if isinstance(f, LtlUnary):
             op = {"G": "[]", "F": "<>", "X": "X", "!": "!"}[f.op]
             return f"{op}({ltl(f.operand)})"
@@ -2015,7 +1211,7 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
             if f.op == "W":
                 return f"(([]({a})) || (({a}) U ({b})))"
             return f"(({a}) {f.op} ({b}))"
-        raise _refuse(None, type(f).__name__)
+        raise refuse(None, type(f).__name__)
 
     asserts: list[str] = []
     for p in props:
@@ -2035,29 +1231,29 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
             asserts.append(f"#assert {root}(1) deadlockfree;")
         elif p.kind is PropertyKind.NON_PROGRESS:
             # a run that ends is no non-progress cycle: np_ must hold on real steps
-            stuck = _neg(_disj([em.has_step(k) for k in range(len(em.insts))]))
+            stuck = neg(disj([em.has_step(k) for k in range(len(em.insts))]))
             name = em._fresh("bridge_np_moving")
-            out.append(f"#define {name} {_conj([w.np(), _neg(stuck)])};")
+            out.append(f"#define {name} {conj([w.np(), neg(stuck)])};")
             asserts.append(f"// {p.name or 'non-progress'}: SPIN's non-progress cycles (pan -l)")
             asserts.append(f"#assert {root}(0) |= !(<>[] {name});")
         elif p.kind is PropertyKind.ACCEPTANCE:
             at = [f"{em.pc(inst.index)} == {loc.id}" for inst in em.insts
                   for loc in inst.process.locations if loc.accept]
             name = em._fresh("bridge_accepting")
-            out.append(f"#define {name} {_disj(at)};")
+            out.append(f"#define {name} {disj(at)};")
             asserts.append(f"// {p.name or 'acceptance'}: SPIN's acceptance cycles through "
                            "accept labels (pan -a)")
             asserts.append(f"#assert {root}(0) |= !([]<> {name});")
         elif p.kind is PropertyKind.NEVER and claim_root is not None and em.claim is not None:
             accept = [loc.id for loc in em.claim.locations if loc.accept or loc.terminal]
             name = em._fresh("bridge_claim_accepts")
-            text = _disj([f"bridge_claim == {x}" for x in accept])
+            text = disj([f"bridge_claim == {x}" for x in accept])
             out.append(f"#define {name} {text};")
             asserts.append(f"// {p.name or 'never claim'}: violated iff the claim passes an "
                            "accept label infinitely often or terminates")
             asserts.append(f"#assert {claim_root}() |= !([]<> {name});")
         else:
-            raise _refuse(p.span, f"the property kind '{p.kind.value}'")
+            raise refuse(p.span, f"the property kind '{p.kind.value}'")
     return out + asserts
 
 
@@ -2091,7 +1287,7 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
             system.instances[0].span if system.instances else None,
             "translate --to csp reads Promela models (this model is already CSP#)")
     if system.priority_scheduling:
-        raise _refuse(_priority_span(system), "Promela's process priorities (PAT has no "
+        raise refuse(_priority_span(system), "Promela's process priorities (PAT has no "
                       "priority scheduling)")
     plan = make_plan(system, pool_sizes)
     em = _Emitter(system, plan)
@@ -2108,7 +1304,7 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
         name = em.proc_names[k]
         lines: list[tuple[str, str]] = []  # (text, comment)
         if local:
-            guard = _conj([*em.turn_guards(), em.allowed([k])])
+            guard = conj([*em.turn_guards(), em.allowed([k])])
             lines.append((f"[{guard}] (" if guard != "true" else "(", ""))
             for n, (text, note) in enumerate(local):
                 lines.append((("       " if n == 0 else "    [] ") + text, note))
@@ -2180,10 +1376,6 @@ def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Prope
                 em.uses["nr"] = True
             if isinstance(x, Builtin) and x.name == "_last":
                 em.uses["last"] = True
-
-
-def _wrong_arity(comm: Send | Receive, channel: Channel) -> bool:
-    return isinstance(comm, Send) and len(comm.args) != len(channel.fields)
 
 
 def _priority_span(system: TransitionSystem) -> Span | None:

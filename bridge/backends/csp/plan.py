@@ -52,6 +52,7 @@ __all__ = [
     "Plan",
     "iter_statements",
     "make_plan",
+    "proc_name",
     "run_bounds",
     "run_sites",
 ]
@@ -195,7 +196,8 @@ def run_bounds(system: TransitionSystem) -> dict[str, int]:
     return {name: created(name) for name in sorted(targets)}
 
 
-def _csp_name(proctype: str) -> str:
+def proc_name(proctype: str) -> str:
+    """Return the CSP# name of a proctype (``:init:`` is ``Init``)."""
     from bridge.backends.spin.promela_text import sanitize
 
     return "Init" if proctype == ":init:" else sanitize(proctype)
@@ -210,7 +212,7 @@ def make_plan(system: TransitionSystem, pool_sizes: Mapping[str, int] | None = N
     for i, inst in enumerate(system.instances):
         process = system.process(inst.process)
         label = inst.name or f"{inst.process}[{i}]"
-        instances.append(InstancePlan(i, process, True, f"{_csp_name(inst.process)}{i}", label,
+        instances.append(InstancePlan(i, process, True, f"{proc_name(inst.process)}{i}", label,
                                       inst.arguments, inst.span))
     pools: dict[str, list[int]] = {}
     bounds = run_bounds(system)
@@ -232,7 +234,7 @@ def make_plan(system: TransitionSystem, pool_sizes: Mapping[str, int] | None = N
         for j in range(size):
             k = len(instances)
             pools[name].append(k)
-            instances.append(InstancePlan(k, process, False, f"{_csp_name(name)}{k}",
+            instances.append(InstancePlan(k, process, False, f"{proc_name(name)}{k}",
                                           f"{name} (slot {j + 1} of {size})", (), process.span))
     channels: list[ChannelInfo] = []
     global_channels: dict[str, int] = {}

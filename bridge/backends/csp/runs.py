@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bridge.backends.csp.text import apply_binary, array_dims, wrap_const
 from bridge.ir.expr import (
     Assign,
     Binary,
@@ -42,7 +43,7 @@ from bridge.ir.expr import (
     While,
 )
 from bridge.ir.model import Process
-from bridge.ir.types import ArrayType, BoolType, IntType, Overflow, Type
+from bridge.ir.types import IntType, Overflow, Type
 
 __all__ = ["MAX_STATES", "count_runs"]
 
@@ -53,29 +54,9 @@ MAX_LOOP = 10_000  # iterations of a loop inside one effect
 Values = tuple[int | None, ...]
 
 
-def _dims(t: Type) -> tuple[list[int], Type]:
-    dims: list[int] = []
-    while isinstance(t, ArrayType):
-        dims.append(t.length)
-        t = t.element
-    return dims, t
-
-
-def _store(v: int | None, t: Type) -> int | None:
-    if v is None:
-        return None
-    if isinstance(t, BoolType):
-        return v & 1
-    if isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None \
-            and t.hi is not None:
-        width = t.hi - t.lo + 1
-        return (v - t.lo) % width + t.lo
-    return v
-
-
-def _c_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+def _stored(v: int | None, t: Type) -> int | None:
+    """Return ``v`` as stored into a variable of type ``t`` (None stays unknown)."""
+    return None if v is None else wrap_const(v, t)
 
 
 class _Unknowable(Exception):
@@ -94,7 +75,7 @@ class _Process:
                                   for p in process.parameters}
         types.update({v.name: v.type for v in process.locals})
         for name, t in types.items():
-            dims, element = _dims(t)
+            dims, element = array_dims(t)
             self.slots[name] = (size, dims, element)
             n = 1
             for d in dims:
@@ -104,7 +85,7 @@ class _Process:
         init: list[int | None] = [0] * size
         for p, value in zip(process.parameters, params, strict=False):
             off, _, element = self.slots[p]
-            init[off] = _store(value, element)
+            init[off] = _stored(value, element)
         for v in process.locals:
             if v.name in process.parameters and v.init is None:
                 continue
@@ -117,7 +98,7 @@ class _Process:
             exprs = list(v.init) if isinstance(v.init, tuple) else [v.init] * n
             env = (tuple(init), {})
             for x, e in enumerate(exprs[:n]):
-                init[off + x] = _store(self.eval(e, env), element)
+                init[off + x] = _stored(self.eval(e, env), element)
         self.initial = (process.initial, tuple(init))
 
     # -- expressions ---------------------------------------------------------------
@@ -153,7 +134,7 @@ class _Process:
                 return 1
             if a is None or b is None:
                 return None
-            return _binary(e.op, a, b)
+            return apply_binary(e.op, a, b)
         if isinstance(e, Conditional):
             c = self.eval(e.cond, env)
             if c is None:
@@ -190,14 +171,14 @@ class _Process:
             elif target.scope == "local" and target.name in self.slots:
                 off, dims, element = self.slots[target.name]
                 if not dims:
-                    values[off] = _store(value, element)
+                    values[off] = _stored(value, element)
         elif isinstance(target, Index):
             where = self.element(target, env)
             if isinstance(where, int):
                 base = target
                 while isinstance(base, Index):
                     base = base.base
-                values[where] = _store(value, self.slots[base.name][2])  # type: ignore[union-attr]
+                values[where] = _stored(value, self.slots[base.name][2])  # type: ignore[union-attr]
             elif where == "all":
                 base = target
                 while isinstance(base, Index):
@@ -321,30 +302,6 @@ def _walk(stmts: Sequence[Stmt]) -> list[Stmt]:
         elif isinstance(s, While):
             stack += list(s.body)
     return out
-
-
-def _binary(op: str, a: int, b: int) -> int | None:
-    if op in ("/", "%") and b == 0:
-        return None
-    if op in ("<<", ">>") and not 0 <= b < 64:
-        return None
-    table = {
-        "+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
-        "&&": int(bool(a) and bool(b)), "||": int(bool(a) or bool(b)),
-        "xor": int(bool(a) != bool(b)), "==": int(a == b), "!=": int(a != b),
-        "<": int(a < b), "<=": int(a <= b), ">": int(a > b), ">=": int(a >= b),
-    }
-    if op in table:
-        return table[op]
-    if op == "/":
-        return _c_div(a, b)
-    if op == "%":
-        return a - b * _c_div(a, b)
-    if op == "<<":
-        return a << b
-    if op == ">>":
-        return a >> b
-    return None
 
 
 def count_runs(process: Process, params: Sequence[int | None], pid: int | None
