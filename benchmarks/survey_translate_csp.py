@@ -172,6 +172,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--memory-mb", type=int, default=4000)
     parser.add_argument("--output", default=str(ROOT / "benchmarks" / "survey_translate_csp.md"))
     parser.add_argument("--json", default=None, help="also write the records as JSON")
+    parser.add_argument("--reuse", default=None, metavar="JSON",
+                        help="take the records of an earlier --json run, rerunning only "
+                             "the models whose child process failed or timed out")
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(_one(args.one, args.max_states, args.timeout)))
@@ -180,8 +183,12 @@ def main(argv: list[str]) -> int:
         parser.error("give the directory of models")
     directory = Path(args.directory)
     records = []
+    earlier: dict[str, dict] = {}
+    if args.reuse:
+        earlier = {r["file"]: r for r in json.loads(Path(args.reuse).read_text())
+                   if "error" not in r}
     for path, _ in _models(directory):
-        record = _run_child(path, args)
+        record = earlier.get(path) or _run_child(path, args)
         records.append(record)
         print(f"{os.path.relpath(path, directory)}: "
               f"{record.get('error') or record.get('translate') or record.get('load')}",
