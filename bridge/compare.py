@@ -813,11 +813,13 @@ def translate(
             )
         system, props = model_file.systems[0], None
     if to == "csp":
-        from bridge.backends.csp.emit import emit_csp
+        from bridge.backends.csp.emit import emit_csp, unbounded_runs
 
         if encoding != "plain" or fairness is not Fairness.NONE:
             raise ConfigurationError("--to csp has no encodings: PAT checks fairness itself")
-        return emit_csp(system, props)
+        unbounded = unbounded_runs(system)
+        pools = pool_sizes(system, unbounded) if unbounded else None
+        return emit_csp(system, props, pools)
     from bridge.backends.spin.emit import emit_promela
 
     if props is None:
@@ -825,6 +827,56 @@ def translate(
                             style=style).text
     return emit_promela(system, encoding, fairness, props[0], annotations=annotations,
                         style=style).text
+
+
+POOL_EXPLORATION_LIMIT = 200_000  # states explored to size the process pools of --to csp
+
+
+def pool_sizes(system: TransitionSystem, proctypes: Sequence[str],
+               max_states: int = POOL_EXPLORATION_LIMIT) -> dict[str, int]:
+    """Return, for each of ``proctypes``, the largest number of its instances alive at
+    once in a reachable state of ``system``: the pool of CSP# processes that
+    ``emit_csp`` needs for a ``run`` it cannot count from the control graph. Explores
+    the whole state space (breadth first); raises ``UnsupportedError`` at the first
+    such ``run`` when that takes more than ``max_states`` states."""
+    from bridge.backends.csp.plan import run_sites
+    from bridge.diagnostics import ModelRuntimeError
+    from bridge.semantics.statespace import build_state_space
+
+    space = build_state_space(system)
+    names = [t.process.name for t in space.layout.processes]
+    wanted = set(proctypes)
+    best = dict.fromkeys(proctypes, 0)
+    seen: set = set()
+    frontier = list(space.initial_states())
+    for s in frontier:
+        seen.add(space.state_key(s))
+    while frontier:
+        state = frontier.pop()
+        counts: dict[str, int] = {}
+        for t in space.layout_of(state).templates:
+            if names[t] in wanted:
+                counts[names[t]] = counts.get(names[t], 0) + 1
+        for name, n in counts.items():
+            best[name] = max(best[name], n)
+        try:
+            successors = space.successors(state)
+        except ModelRuntimeError:
+            continue  # a model error ends the run here
+        for _, nxt in successors:
+            key = space.state_key(nxt)
+            if key not in seen:
+                seen.add(key)
+                if len(seen) > max_states:
+                    site = next((run for p in system.processes for run, _, _ in run_sites(p)
+                                 if run.proctype in wanted), None)
+                    raise UnsupportedError.at(
+                        site.span if site else None,
+                        f"'run {site.proctype if site else proctypes[0]}' in a loop: CSP# "
+                        "needs a process for every instance, and counting them took more "
+                        f"than {max_states} states of the source model")
+                frontier.append(nxt)
+    return best
 
 
 FORMATS = ("hoa", "dot", "never")

@@ -41,15 +41,15 @@ def test_translate_writes_promela_spin_accepts(model: Path, tmp_path: Path) -> N
 def test_translate_to_csp(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["translate", str(model), "--to", "csp"]) == 0
     text = capsys.readouterr().out
-    assert "BridgeSystem() = P0_L0();" in text and "#assert BridgeSystem() |=" in text
+    assert "BridgeSystem(m) = P0(m);" in text and "#assert BridgeSystem(0) |=" in text
 
 
 def test_translate_refusal_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "spawn.pml"
-    path.write_text("active proctype P() { run Q() }\nproctype Q() { skip }\n")
+    path = tmp_path / "shift.pml"
+    path.write_text("byte x, y;\nactive proctype P() { x = 1 << y }\n")
     assert main(["translate", str(path), "--to", "csp"]) == 2
     err = capsys.readouterr().err
-    assert "run Q" in err and "spawn.pml:1:" in err
+    assert "shift" in err and "shift.pml:2:" in err
 
 
 @pytest.mark.spin
