@@ -74,6 +74,7 @@ from bridge.semantics.codegen import (
     event_constant,
     event_is_constant,
     guard_mentions,
+    remotely_assigned,
     store_code,
 )
 from bridge.semantics.library import LibraryError
@@ -172,9 +173,9 @@ class CompiledStateSpace:
             self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
         self._pending_code = code
         self._const_locals: list[list[tuple[str, int]]] = []
-        all_edges = [e for p in self.system.processes for e in p.edges]
+        remote = remotely_assigned(e for p in self.system.processes for e in p.edges)
         for tpl in lay.processes:
-            assigned = assigned_locals(tpl.process.edges, tpl.process.name, all_edges)
+            assigned = assigned_locals(tpl.process.edges) | remote.get(tpl.process.name, set())
             self._const_locals.append([
                 (name, slot.offset) for name, slot in tpl.locals.items()
                 if name not in assigned and slot.size == 1
@@ -722,6 +723,25 @@ class CompiledStateSpace:
         if geo is not None:
             return geo
         lay = self.layout
+        prefix = self._geometries.get(templates[:-1]) if templates else None
+        if prefix is not None:
+            # Extend the prefix's geometry by its youngest instance: building each of
+            # a thousand nested prefixes from scratch was quadratic.
+            p_bases, p_chans, p_names, p_seg_ids, b = prefix
+            chans = dict(p_chans)
+            chan_names = dict(p_names)
+            next_id = len(lay.channels) + 1 + sum(len(ids) for ids in p_seg_ids)
+            i, t = len(templates) - 1, templates[-1]
+            tpl = lay.processes[t]
+            ids = []
+            for c in tpl.channels:
+                chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
+                chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
+                ids.append(next_id)
+                next_id += 1
+            geo = ((*p_bases, b), chans, chan_names, [*p_seg_ids, tuple(ids)], b + tpl.size)
+            self._geometries[templates] = geo
+            return geo
         chans: dict[int, tuple[int, int, int, int]] = {}
         chan_names: dict[int, str] = {}
         for c in lay.channels:
@@ -770,7 +790,14 @@ class CompiledStateSpace:
         rl = RuntimeLayout(len(self._layouts), templates)
         rl.key = key
         rl.bases, rl.chans, rl.chan_names, rl.segment_channel_ids, rl.size = self._geometry(templates)
-        for i, (t, consts) in enumerate(key):
+        prefix_id = self._layout_ids.get(key[:-1]) if key else None
+        start = 0
+        if prefix_id is not None:  # the older instances run as in the prefix layout
+            prefix = self._layouts[prefix_id]
+            rl.runners.extend(prefix.runners)
+            rl.death_guard = prefix.death_guard
+            start = len(prefix.runners)
+        for i, (t, consts) in enumerate(key[start:], start):
             fns = self._specialised(t, i, rl.bases[i], consts)
             rl.runners.append(
                 (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])

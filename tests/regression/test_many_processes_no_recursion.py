@@ -28,3 +28,31 @@ def test_more_processes_than_the_recursion_limit() -> None:
     assert len(space.successors(initial)) == N
     # count goes 0 -> 1 -> 2 whichever node moves: three states in all.
     assert explore(system, ExploreOptions(max_states=10)).states == 3
+
+
+def test_layouts_of_many_processes_are_built_in_linear_work(monkeypatch) -> None:
+    """Regression (issue 11, LE at N = 1000 took a minute before its first state): each
+    of the N nested prefix layouts re-specialised every older instance (N^2 / 2 calls of
+    ``_specialised``) and every template walked every edge of the system for its
+    assigned locals. Now a layout extends its prefix: one specialisation per instance."""
+    from bridge.semantics import statespace
+
+    calls = {"specialised": 0, "walks": 0}
+    original = statespace.CompiledStateSpace._specialised
+    original_roots = statespace.remotely_assigned
+
+    def counting(self, *args):
+        calls["specialised"] += 1
+        return original(self, *args)
+
+    def counting_roots(edges):
+        calls["walks"] += 1
+        return original_roots(edges)
+
+    monkeypatch.setattr(statespace.CompiledStateSpace, "_specialised", counting)
+    monkeypatch.setattr(statespace, "remotely_assigned", counting_roots)
+    system = load_csp("many.csp", MODEL).systems[0]
+    space = build_state_space(system)
+    space.initial_states()
+    assert calls["specialised"] <= 2 * N
+    assert calls["walks"] == 1
