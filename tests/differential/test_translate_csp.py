@@ -45,6 +45,9 @@ REFUSED: dict[str, str] = {
     "m71_priority_run_set": "priorities",
     "m72_priority_out_of_range": "priorities",
     "m74_enabled_self": "enabled() of the process itself",
+    "m65_trace": "trace/notrace",
+    "m66_notrace": "trace/notrace",
+    "m68_channel_reassigned": "process-local channel 'mine' assigned another channel",
 }
 
 

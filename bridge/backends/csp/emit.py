@@ -1289,11 +1289,13 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
     if system.priority_scheduling:
         raise refuse(_priority_span(system), "Promela's process priorities (PAT has no "
                       "priority scheduling)")
+    _refuse_reassigned_channels(system)
     plan = make_plan(system, pool_sizes)
     em = _Emitter(system, plan)
     props = list(properties if properties is not None else system.properties)
     if system.end_condition is not None and any(p.kind is PropertyKind.SAFETY for p in props):
-        raise UnsupportedError.at(None, "the end-state rule of a Promela trace/notrace "
+        raise UnsupportedError.at(system.end_condition.span, "the end-state rule of a "
+                                  "Promela trace/notrace "
                                   "(pan: 'event_trace not completed') has no CSP# form")
     if system.never is not None and any(p.kind is PropertyKind.NEVER for p in props):
         em.claim = system.never
@@ -1396,6 +1398,22 @@ def _priority_span(system: TransitionSystem) -> Span | None:
                     if isinstance(sub, GetPriority):
                         return sub.span
     return system.processes[0].span if system.processes else None
+
+
+def _refuse_reassigned_channels(system: TransitionSystem) -> None:
+    """Refuse a process-local channel whose name is assigned another channel (``chan
+    mine = [1] of {byte}; mine = left``): the encoding numbers each local channel once
+    and writes its name as that number, so a later assignment has no CSP# form."""
+    for process in system.processes:
+        names = {c.name for c in process.channels}
+        for e in process.edges:
+            stmts: list[Stmt] = [e.comm] if e.comm is not None else []
+            for st, _ in iter_statements([*stmts, *e.effect]):
+                for target in _targets(st):
+                    if isinstance(target, Var) and target.scope == "local" \
+                            and target.name in names:
+                        raise refuse(target.span, f"the process-local channel '{target.name}' "
+                                     "assigned another channel")
 
 
 def _targets(s: Stmt) -> list[Expr]:
