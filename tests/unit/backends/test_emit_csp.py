@@ -203,7 +203,9 @@ def test_remote_label_without_pid_follows_spin(who: int, expected: Outcome) -> N
 
 REFUSED = {"m70_priority_active": "priorities", "m71_priority_run_set": "priorities",
            "m72_priority_out_of_range": "priorities",
-           "m74_enabled_self": "enabled() of the process itself"}
+           "m74_enabled_self": "enabled() of the process itself",
+           "m65_trace": "trace/notrace", "m66_notrace": "trace/notrace",
+           "m68_channel_reassigned": "process-local channel 'mine' assigned another channel"}
 
 
 def test_every_test_model_translates_or_is_refused_by_name() -> None:
