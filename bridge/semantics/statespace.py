@@ -732,14 +732,9 @@ class CompiledStateSpace:
             chan_names = dict(p_names)
             next_id = len(lay.channels) + 1 + sum(len(ids) for ids in p_seg_ids)
             i, t = len(templates) - 1, templates[-1]
-            tpl = lay.processes[t]
-            ids = []
-            for c in tpl.channels:
-                chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
-                chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
-                ids.append(next_id)
-                next_id += 1
-            geo = ((*p_bases, b), chans, chan_names, [*p_seg_ids, tuple(ids)], b + tpl.size)
+            ids = self._segment_channels(i, t, b, next_id, chans, chan_names)
+            geo = ((*p_bases, b), chans, chan_names, [*p_seg_ids, ids],
+                   b + lay.processes[t].size)
             self._geometries[templates] = geo
             return geo
         chans: dict[int, tuple[int, int, int, int]] = {}
@@ -752,19 +747,27 @@ class CompiledStateSpace:
         bases: list[int] = []
         seg_ids: list[tuple[int, ...]] = []
         for i, t in enumerate(templates):
-            tpl = lay.processes[t]
             bases.append(b)
-            ids = []
-            for c in tpl.channels:
-                chans[next_id] = (b + c.offset, c.capacity, c.fields, next_id)
-                chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
-                ids.append(next_id)
-                next_id += 1
-            seg_ids.append(tuple(ids))
-            b += tpl.size
+            ids = self._segment_channels(i, t, b, next_id, chans, chan_names)
+            next_id += len(ids)
+            seg_ids.append(ids)
+            b += lay.processes[t].size
         geo = (tuple(bases), chans, chan_names, seg_ids, b)
         self._geometries[templates] = geo
         return geo
+
+    def _segment_channels(self, i: int, t: int, base: int, next_id: int,
+                          chans: dict[int, tuple[int, int, int, int]],
+                          chan_names: dict[int, str]) -> tuple[int, ...]:
+        """Number the channels of instance ``i`` (template ``t``, segment at ``base``)
+        from ``next_id`` on, entering them in ``chans`` and ``chan_names``."""
+        ids = []
+        for c in self.layout.processes[t].channels:
+            chans[next_id] = (base + c.offset, c.capacity, c.fields, next_id)
+            chan_names[next_id] = f"{self._instance_label(i, t)}.{c.name}"
+            ids.append(next_id)
+            next_id += 1
+        return tuple(ids)
 
     def _layout_for(self, key: tuple[tuple[int, tuple[int, ...]], ...]) -> RuntimeLayout:
         """Return the runtime layout of live instances ``key``: per instance its
