@@ -52,6 +52,7 @@ static double br_now(void) {
 static void ctx_free(ctx_t *c) {
     free(c->buf); free(c->lens); free(c->labels); free(c->events); free(c->procs); free(c->keep);
     free(c->offers); free(c->elses); free(c->tmos);
+    if (c->sub) { ctx_free(c->sub); free(c->sub); c->sub = NULL; }
 }
 
 /* Expand s into c; returns the number of successors kept. */
