@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "strong-global, process-weak, process-strong, annotated)")
     parser.add_argument("--case", action="append", default=None, metavar="NAME",
                         help="only this case study (repeatable)")
+    parser.add_argument("--expected", default=None, choices=("holds", "violated", "unknown"),
+                        help="only rows whose expected verdict is this one")
     parser.add_argument("--show-missing", action="store_true",
                         help="also list the rows of case studies without a model")
     parser.add_argument("--show-traces", action="store_true",
@@ -85,6 +87,8 @@ def _select(args: argparse.Namespace) -> list[regress.Row]:
         rows = [r for r in rows if r.fairness == args.fairness]
     if args.case:
         rows = [r for r in rows if r.case in set(args.case)]
+    if args.expected:
+        rows = [r for r in rows if r.expected == args.expected]
     if not args.show_missing:
         rows = [r for r in rows if not r.missing]
     return rows

@@ -2,10 +2,15 @@
 
 Entry point: ``bridge.fairness.check.check_ltl(system, prop, LtlOptions(...)) -> Verdict``.
 
-Modules, in pipeline order: ``product.py`` (on-the-fly product of a ``StateSpace`` with
-the Büchi automaton of the negated formula), ``scc.py`` (iterative Tarjan),
-``conditions.py`` (one ``prune`` per fairness notion), ``emptiness.py`` (000 Fig. 5 and
-fair lassos), ``check.py`` (options, verdicts, traces).
+Modules, in pipeline order: ``packed.py`` (system states packed into bytes),
+``product.py`` (the lean on-the-fly product of a ``StateSpace`` with the Büchi automaton
+of the negated formula: no edge lists kept, edges recomputed), ``conditions.py`` (one
+``prune`` per fairness notion, and what each notion asks of an early report),
+``onthefly.py`` (the emptiness check: partial SCCs merged as back edges are found, a
+fair accepting part reported at once), ``components.py`` (000 Fig. 5 on a complete
+component), ``scc.py`` (iterative Tarjan, for Fig. 5's re-decomposition),
+``emptiness.py`` (the search's entry points and fair lassos), ``check.py`` (options,
+verdicts, traces), ``never.py`` (Promela never claims).
 
 Semantics decisions (also for the README):
 
@@ -20,6 +25,9 @@ Semantics decisions (also for the README):
 * Actions: ``Step.action`` (CSP#: the event name; Promela: a statement of an instance).
   Tau steps (``Step.tau``) count as engaged: they are never required (PAT). Processes:
   ``Step.processes``. Strong global fairness is over steps ``(s, step, s')``.
+* A fair accepting cycle is reported as soon as the explored part of a component
+  contains one (``onthefly.py``: the per-notion early conditions and their soundness);
+  otherwise each complete component is judged as below, so no verdict depends on it.
 * Weak, process-weak, strong-global and unconditional/weak annotations are
   all-or-nothing prunes (a failing SCC has no fair subgraph); strong local, process-strong
   and ``sf``/``sl`` prune states and re-decompose (Fig. 5's recursion, as a worklist).

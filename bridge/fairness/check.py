@@ -51,6 +51,9 @@ class LtlOptions:
     label)``. ``model_annotations``: also honour marks written in the model.
     ``max_states``: limit on product states; ``timeout``: seconds. ``progress``: called
     about once a second with ``(product states, transitions, seconds)``.
+    ``early_report``: report a fair accepting cycle as soon as the explored part of a
+    component contains one (``onthefly.py``); False waits for complete components (the
+    same verdicts, possibly much later; for comparisons and tests).
     """
 
     fairness: Fairness | None = None
@@ -59,6 +62,7 @@ class LtlOptions:
     timeout: float | None = None
     model_annotations: bool = True
     progress: Callable[[int, int, float], None] | None = None
+    early_report: bool = True
 
 
 def _validate(options: LtlOptions) -> None:
@@ -100,6 +104,7 @@ class _AnnotationUnits:
             unit_mark = {FairnessMark.WL: FairnessMark.WF, FairnessMark.SL: FairnessMark.SF}.get(mark, mark)
             self._set(("event", name), unit_mark)
         self._cache: dict[int, frozenset[Hashable]] = {}
+        self._potential: dict[int, frozenset[Hashable]] = {}
         self.version = 0
 
     def _set(self, unit: Hashable, mark: FairnessMark) -> bool:
@@ -152,6 +157,35 @@ class _AnnotationUnits:
         self._cache[k] = result
         return result
 
+    def potential(self, k: int) -> frozenset[Hashable]:
+        """Return every unit step ``k`` could engage, marked or not: its event name, the
+        labels and the ``("edge", instance, edge)`` of the edges it takes. The units
+        ``self(k)`` returns are exactly the marked ones among them, now and after any
+        mark learnt later, so facts gathered over these stay valid (early reports).
+        Learns the marks of the step's edges first, as ``self(k)`` does."""
+        self(k)
+        hit = self._potential.get(k)
+        if hit is None:
+            p = self.product
+            step = p.steps[k]
+            units: set[Hashable] = set()
+            if step.event is not None:
+                units.add(("event", step.event))
+            edge_of = getattr(p.space, "edge", None)
+            for inst, idx in step.edges:
+                units.add(("edge", inst, idx))
+                if edge_of is None:
+                    continue
+                try:
+                    e = edge_of(inst, idx, p.step_source[k])
+                except (IndexError, KeyError, TypeError):
+                    e = None
+                if e is not None and e.label is not None:
+                    units.add(("event", e.label))
+            hit = frozenset(units)
+            self._potential[k] = hit
+        return hit
+
 
 class _VersionedAnnotations(AnnotatedFairness):
     """``AnnotatedFairness`` whose mark sets follow ``_AnnotationUnits.marks``."""
@@ -185,6 +219,13 @@ class _VersionedAnnotations(AnnotatedFairness):
     def required_keys(self, g):  # type: ignore[no-untyped-def]
         self._refresh()
         return super().required_keys(g)
+
+    @property
+    def version(self) -> int:
+        return self._units.version
+
+    def step_units(self, step: int) -> frozenset[Hashable]:
+        return self._units.potential(step)
 
     def loop_deficits(self, g, states, loop):  # type: ignore[no-untyped-def]
         self._refresh()
@@ -255,6 +296,7 @@ def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStat
         ("nontrivial_sccs", stats.nontrivial_sccs),
         ("subgraphs_checked", stats.subgraphs),
         ("pruned_states", stats.pruned),
+        ("early_report", stats.early_report),
     )
     peak = _peak_memory_bytes()
     if product is None:
@@ -331,10 +373,10 @@ def _lasso(space: Any, product: Product, condition: FairnessCondition, found: Fa
     )
 
 
-def _error_trace(space: Any, product: Product, node: int) -> Trace:
+def _error_trace(space: Any, product: Product, failure: ModelErrorAt) -> Trace:
     from bridge.semantics.trace import make_trace
 
-    initial, edges = product.path_from_initial({node})
+    initial, edges = failure.path or product.path_from_initial({failure.node})
     return make_trace(space, product.sys_states[product.node_sys[initial]], product.system_path(edges))
 
 
@@ -448,7 +490,8 @@ def run_fair_search(
             progress=options.progress,
         )
         condition = build_condition(product, fairness, options, system)
-        return FairSearch(product, condition, find_fair_lasso(product, condition, stats))
+        return FairSearch(product, condition,
+                          find_fair_lasso(product, condition, stats, options.early_report))
     except LimitReached as limit:
         what = "state limit" if limit.what == "states" else "time limit"
         return FairSearch(product, early=(Outcome.UNKNOWN,
@@ -457,7 +500,7 @@ def run_fair_search(
         assert product is not None
         err = failure.error
         kind = getattr(err, "kind", "error")
-        trace = _error_trace(space, product, failure.node)
+        trace = _error_trace(space, product, failure)
         return FairSearch(product, early=(Outcome.VIOLATED, f"{kind}: {err}", {"trace": trace}))
     except ModelRuntimeError as err:  # in the initial state
         from bridge.semantics.trace import make_trace

@@ -21,12 +21,25 @@ annotation, which by definition demands its event infinitely often.
 
 Enabledness is that of the system state (the automaton never disables a step), and
 engagement is what the subgraph's edges do.
+
+Early reports (``onthefly.py``). Besides ``prune``, each notion describes itself to the
+on-the-fly emptiness check by *items*: ``step_items(k)`` gives the items step ``k``
+makes enabled (in the state it leaves) and the items it engages, and ``item_mark(item)``
+what is required of an item: ``REQUIRE_WEAK`` (enabled in every state of the loop =>
+engaged in it), ``REQUIRE_STRONG`` (enabled in some state of the loop => engaged),
+``REQUIRE_ALWAYS`` (engaged, unconditionally: ``f``), or nothing. ``closed_under_steps``
+asks, in addition, that the loop take every step of every system state it visits
+(strong global). The search keeps, per partial component, the items enabled in all its
+states, in some state, and engaged by its internal edges; a part meeting every
+requirement (and every acceptance set) is a fair accepting loop at once. Each class
+docstring states its early condition; the argument that it is sound is in
+``onthefly.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bridge.fairness.product import Product
@@ -36,6 +49,12 @@ from bridge.ir.verdict import FairnessWitness
 
 Edge = tuple[int, int, int, int]  # (source node, target node, step id, acceptance mask)
 LoopEdge = tuple[int, int, int]  # (source node, step id, target node)
+
+# What an item requires of a fair loop (``item_mark``; see the module docstring).
+REQUIRE_WEAK = 1  # enabled in every state of the loop => engaged in the loop
+REQUIRE_STRONG = 2  # enabled in some state of the loop => engaged in the loop
+REQUIRE_ALWAYS = 3  # engaged in the loop (an ``f`` annotation)
+NO_ITEMS: tuple[tuple[Hashable, ...], tuple[Hashable, ...]] = ((), ())
 
 
 @dataclass(frozen=True)
@@ -49,10 +68,14 @@ class Deficit:
 
 @dataclass
 class Subgraph:
-    """A strongly connected subgraph of the product: ``nodes`` and internal ``edges``."""
+    """A strongly connected subgraph of the product: ``nodes`` and internal ``edges``
+    (a list, or the flat ``components.EdgeList``; iterated, never indexed).
+    ``entry``: a path ``(initial node, [(source, step id, target), ...])`` from an
+    initial node into ``nodes``, when the search that found the subgraph knows one."""
 
     nodes: set[int]
-    edges: list[Edge]
+    edges: Collection[Edge]
+    entry: tuple[int, list[LoopEdge]] | None = None
 
 
 class FairnessCondition:
@@ -72,9 +95,36 @@ class FairnessCondition:
     # Whether ``build_lasso`` should grow a small loop from ``loop_deficits`` (False
     # when a fair loop must cover the whole subgraph anyway, as for strong global).
     refine = True
+    # Early reports: the notion has requirements on items (``step_items``), and a fair
+    # loop takes every step of every system state it visits (strong global).
+    uses_items = False
+    closed_under_steps = False
 
     def __init__(self, product: Product) -> None:
         self.product = product
+
+    @property
+    def version(self) -> int:
+        """Return a number that grows when ``item_mark`` may answer differently
+        (annotations learnt from the model while the search meets their steps)."""
+        return 0
+
+    def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+        """Return ``(items step makes enabled, items it engages)`` for early reports."""
+        return NO_ITEMS
+
+    def item_mark(self, item: Hashable) -> int:
+        """Return what a fair loop requires of ``item`` (``REQUIRE_*``; 0: nothing)."""
+        return 0
+
+    def required_items(self) -> tuple[Hashable, ...]:
+        """Return the ``REQUIRE_ALWAYS`` items, met or not (an ``f`` annotation on an
+        event no step has is never met)."""
+        return ()
+
+    def clear_caches(self) -> None:
+        """Forget per-system-state facts cached while judging a component."""
+        self.product.clear_caches()
 
     def prune(self, g: Subgraph) -> set[int]:
         """Return the nodes of ``g`` that belong to no fair subgraph of ``g``."""
@@ -194,10 +244,24 @@ class NoFairness(FairnessCondition):
 
 class WeakFairness(FairnessCondition):
     """Event-level weak fairness (000 Def. 2; prune of Fig. 7): the subgraph is unfair,
-    with all its subgraphs, when an action enabled in every state is engaged nowhere."""
+    with all its subgraphs, when an action enabled in every state is engaged nowhere.
+
+    Early condition: every non-tau action enabled in all states of the part is engaged
+    by an edge inside it (tau actions are never required, and a tau step engages its
+    own action, as in ``prune``)."""
 
     name = Fairness.WEAK.value
     needs_all_states = True
+    uses_items = True
+    _mark = REQUIRE_WEAK
+
+    def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+        p = self.product
+        item = ("action", p.step_action[step])
+        return ((), (item,)) if p.steps[step].tau else ((item,), (item,))
+
+    def item_mark(self, item: Hashable) -> int:
+        return self._mark
 
     def _engaged(self, g: Subgraph) -> set[int]:
         p = self.product
@@ -236,9 +300,13 @@ class WeakFairness(FairnessCondition):
 
 class StrongLocalFairness(WeakFairness):
     """Event-level strong fairness (000 Def. 3; prune of Fig. 8): a state enabling an
-    action that the subgraph never engages is in no fair subgraph."""
+    action that the subgraph never engages is in no fair subgraph.
+
+    Early condition: every non-tau action enabled in some state of the part is engaged
+    by an edge inside it."""
 
     name = Fairness.STRONG_LOCAL.value
+    _mark = REQUIRE_STRONG
 
     def prune(self, g: Subgraph) -> set[int]:
         p = self.product
@@ -272,9 +340,17 @@ class StrongGlobalFairness(FairnessCondition):
     subgraph ``D`` of the SCC ``C`` has its system projection closed under steps, every
     node of ``C`` is reachable from ``D``, so ``C`` projects onto the same states and
     takes every step ``D`` takes (the proof of 001 Lemma 2). Hence all-or-nothing.
+
+    Early condition (``closed_under_steps``): every node of the part is expanded and, for
+    each of its system steps ``(s, step, s')``, has an edge inside the part that takes
+    it. This asks each product node what ``prune`` asks of each system state, so it
+    implies ``prune``'s condition; it may miss a part where another node of the same
+    system state takes the step, and such a part is judged when its component is
+    complete.
     """
 
     name = Fairness.STRONG_GLOBAL.value
+    closed_under_steps = True
     # A loop taking every step of every system state it visits is closed under steps:
     # covering the required steps suffices, and nothing smaller is fair.
     needs_all_states = False
@@ -328,10 +404,22 @@ class StrongGlobalFairness(FairnessCondition):
 
 class ProcessWeakFairness(FairnessCondition):
     """Process-level weak fairness (002 Def. 4; Lemma 3): ``always(g) <= leave(g)``;
-    all-or-nothing, since ``always`` shrinks and ``leave`` grows with the subgraph."""
+    all-or-nothing, since ``always`` shrinks and ``leave`` grows with the subgraph.
+
+    Early condition: every process enabled in all states of the part (by any step, tau
+    included) moves on an edge inside it."""
 
     name = Fairness.PROCESS_WEAK.value
     needs_all_states = True
+    uses_items = True
+    _mark = REQUIRE_WEAK
+
+    def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+        items = tuple(("process", q) for q in self.product.steps[step].processes)
+        return items, items
+
+    def item_mark(self, item: Hashable) -> int:
+        return self._mark
 
     def _leave(self, g: Subgraph) -> set[int]:
         p = self.product
@@ -388,9 +476,12 @@ def _process_names(p: Product, procs: Iterable[int]) -> tuple[str, ...]:
 
 class ProcessStrongFairness(ProcessWeakFairness):
     """Process-level strong fairness (002 Def. 5; Lemma 4 and ``bad(scg)``): a state
-    where a process that never moves in the subgraph is enabled is pruned."""
+    where a process that never moves in the subgraph is enabled is pruned.
+
+    Early condition: every process enabled in some state of the part moves inside it."""
 
     name = Fairness.PROCESS_STRONG.value
+    _mark = REQUIRE_STRONG
 
     def prune(self, g: Subgraph) -> set[int]:
         p = self.product
@@ -427,9 +518,16 @@ class AnnotatedFairness(FairnessCondition):
     units a step engages; ``marks`` maps each unit to ``f``, ``wf``/``wl`` (weak) or
     ``sf``/``sl`` (strong). ``f``: engaged in the loop, or the subgraph is dropped;
     weak: enabled in every state implies engaged, else dropped; strong: a state enabling
-    an unengaged strong unit is pruned."""
+    an unengaged strong unit is pruned.
+
+    Early condition (per mark, Fig. 11): every ``f`` unit is engaged inside the part,
+    every ``wf``/``wl`` unit enabled in all its states is engaged, every ``sf``/``sl``
+    unit enabled in some state is engaged. Items are the units of ``units``; a subclass
+    may report more units per step (``step_units``) as long as the marked ones among
+    them are exactly ``units(step)``."""
 
     name = "annotations"
+    uses_items = True
 
     def __init__(self, product: Product, marks: dict[Hashable, FairnessMark], units: StepUnits) -> None:
         super().__init__(product)
@@ -440,6 +538,31 @@ class AnnotatedFairness(FairnessCondition):
         self.strong = {u for u, m in marks.items() if m in (FairnessMark.SF, FairnessMark.SL)}
         self.needs_all_states = bool(self.weak or self.strong)
         self._enabled: dict[int, frozenset[Hashable]] = {}
+
+    def step_units(self, step: int) -> frozenset[Hashable]:
+        """Return the units step ``step`` engages, marked or not (see the docstring)."""
+        return self.units(step)
+
+    def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+        items = tuple(self.step_units(step))
+        return items, items
+
+    def item_mark(self, item: Hashable) -> int:
+        mark = self.marks.get(item)
+        if mark is None:
+            return 0
+        if mark is FairnessMark.F:
+            return REQUIRE_ALWAYS
+        if mark in (FairnessMark.SF, FairnessMark.SL):
+            return REQUIRE_STRONG
+        return REQUIRE_WEAK
+
+    def required_items(self) -> tuple[Hashable, ...]:
+        return tuple(u for u, m in self.marks.items() if m is FairnessMark.F)
+
+    def clear_caches(self) -> None:
+        super().clear_caches()
+        self._enabled.clear()
 
     def _enabled_units(self, s: int) -> frozenset[Hashable]:
         hit = self._enabled.get(s)
@@ -524,6 +647,32 @@ class AllOf(FairnessCondition):
         self.name = " + ".join(c.name for c in self.parts) or "none"
         self.needs_all_states = any(c.needs_all_states for c in self.parts)
         self.refine = all(c.refine for c in self.parts)
+        self.closed_under_steps = any(c.closed_under_steps for c in self.parts)
+        self.uses_items = any(c.uses_items for c in self.parts)
+
+    @property
+    def version(self) -> int:
+        return sum(c.version for c in self.parts)
+
+    def step_items(self, step: int) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+        enabled: list[Hashable] = []
+        engaged: list[Hashable] = []
+        for i, c in enumerate(self.parts):
+            en, eng = c.step_items(step)
+            enabled.extend((i, item) for item in en)
+            engaged.extend((i, item) for item in eng)
+        return tuple(enabled), tuple(engaged)
+
+    def item_mark(self, item: Hashable) -> int:
+        i, inner = item  # type: ignore[misc]
+        return self.parts[i].item_mark(inner)
+
+    def required_items(self) -> tuple[Hashable, ...]:
+        return tuple((i, item) for i, c in enumerate(self.parts) for item in c.required_items())
+
+    def clear_caches(self) -> None:
+        for c in self.parts:
+            c.clear_caches()
 
     def prune(self, g: Subgraph) -> set[int]:
         removed: set[int] = set()

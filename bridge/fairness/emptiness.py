@@ -1,35 +1,36 @@
-"""The fair accepting SCC search and the construction of a fair lasso.
+"""The fair accepting lasso search: find a fair accepting subgraph, build a fair lasso.
 
 ``find_fair_lasso`` is paper 000 Fig. 5 applied to the product with the automaton of
-``!phi`` (000 section 3.2, last paragraph): Tarjan's algorithm finds one maximal SCC at a
-time on the fly; an SCC is examined only if it is accepting (its edges meet every
-acceptance set of the TGBA; a subgraph of a non-accepting SCC is never accepting); the
-fairness condition prunes its bad states; if none is pruned the SCC is fair and a
-counterexample is built, otherwise what remains is re-decomposed into SCCs and each is
-examined the same way. The recursion of Fig. 5 is a worklist here (no recursion limit).
-Soundness rests on each ``prune`` never removing a node of a fair subgraph (000
-Theorem 1).
+``!phi`` (000 section 3.2, last paragraph), run on the fly (``onthefly.py``): a
+depth-first search keeps the partial SCCs of the explored product, reports a part as
+soon as it is a fair accepting loop, and otherwise judges each complete SCC with the
+Fig. 5 recursion (``components.py``: accepting? prune the states the fairness condition
+rules out; re-decompose what remains).
 
-The lasso: a shortest prefix from an initial product state into the fair subgraph, then
+The lasso: a prefix from an initial product state into the fair subgraph (the search's
+depth-first path to it, ``Subgraph.entry``), then
 a loop inside it that is a walk covering an edge of every acceptance set and everything
 the fairness condition requires of the states it visits: it starts as a small accepting
 walk and grows from the condition's ``loop_deficits`` (an action enabled throughout but
 never engaged: engage it or visit a state that disables it; for strong global fairness:
 every step of every system state visited). Such a loop repeated forever is an accepting
-fair run.
+fair run; ``build_lasso`` asserts that the loop it returns is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
+from bridge.fairness.components import SearchStatistics, shortest_path
 from bridge.fairness.conditions import Deficit, FairnessCondition, Subgraph
+from bridge.fairness.onthefly import find_fair_subgraph_on_the_fly
 from bridge.fairness.product import Product
-from bridge.fairness.scc import is_trivial, iter_sccs_dense, sccs_within
 
 PathEdge = tuple[int, int, int]  # (source node, step id, target node)
 REFINEMENT_ROUNDS = 16  # loop refinements before covering everything the subgraph needs
+
+__all__ = ["FairLasso", "SearchStatistics", "build_lasso", "find_fair_lasso", "find_fair_subgraph"]
 
 
 @dataclass
@@ -48,89 +49,17 @@ class FairLasso:
         return self.loop[0][0]
 
 
-@dataclass
-class SearchStatistics:
-    """What the search did: SCCs examined, sub-SCCs after pruning, pruned nodes."""
-
-    sccs: int = 0
-    nontrivial_sccs: int = 0
-    accepting_sccs: int = 0
-    subgraphs: int = 0
-    pruned: int = 0
-
-
-def _internal_edges(product: Product, nodes: set[int]) -> list[tuple[int, int, int, int]]:
-    edges = []
-    for u in nodes:
-        for v, k, acc in product.edges(u):
-            if v in nodes:
-                edges.append((u, v, k, acc))
-    return edges
-
-
 def find_fair_subgraph(
-    product: Product, condition: FairnessCondition, stats: SearchStatistics | None = None
+    product: Product, condition: FairnessCondition, stats: SearchStatistics | None = None,
+    early: bool = True,
 ) -> Subgraph | None:
     """Return a fair accepting strongly connected subgraph of the product, or None.
 
     Explores the product on the fly from its initial states; stops at the first one.
+    ``early``: report a fair accepting part before its SCC is complete (``onthefly.py``);
+    False judges complete SCCs only (the same verdicts; for tests and comparisons).
     """
-    stats = stats if stats is not None else SearchStatistics()
-    all_sets = product.buchi.all_sets
-    successors = product.successors
-    # The product reads Tarjan's stack marks when it expands a node (the stack proviso
-    # of a partial order reduction, product.py); every node is expanded in this search.
-    marks = bytearray()
-    product.search_stack = marks
-    try:
-        for component in iter_sccs_dense(
-            product.initial_nodes(), successors, lambda: product.num_nodes, on_stack=marks
-        ):
-            stats.sccs += 1
-            if is_trivial(component, successors):
-                continue
-            stats.nontrivial_sccs += 1
-            found = _search_component(product, condition, set(component), all_sets, stats)
-            if found is not None:
-                return found
-    finally:
-        product.search_stack = None
-    return None
-
-
-def _search_component(
-    product: Product,
-    condition: FairnessCondition,
-    component: set[int],
-    all_sets: int,
-    stats: SearchStatistics,
-) -> Subgraph | None:
-    # Worklist of (node set, is it already known to be one SCC?)
-    work: list[tuple[set[int], bool]] = [(component, True)]
-    successors = product.successors
-    while work:
-        nodes, is_scc = work.pop()
-        parts = [nodes] if is_scc else [set(c) for c in sccs_within(nodes, successors)]
-        for part in parts:
-            edges = _internal_edges(product, part)
-            if not edges:
-                continue  # a single node without a self-loop
-            stats.subgraphs += 1
-            acc = 0
-            for _u, _v, _k, a in edges:
-                acc |= a
-            if acc & all_sets != all_sets:
-                continue
-            stats.accepting_sccs += 1
-            g = Subgraph(part, edges)
-            removed = condition.prune(g)
-            if not removed:
-                return g
-            stats.pruned += len(removed)
-            rest = part - removed
-            if rest:
-                work.append((rest, False))
-    return None
+    return find_fair_subgraph_on_the_fly(product, condition, stats, early)
 
 
 def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> FairLasso:
@@ -145,7 +74,7 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
     ends; after a bounded number of rounds the loop simply covers everything ``g``
     requires (``required_keys``, and every node when fairness depends on enabledness).
     """
-    initial, prefix = product.path_from_initial(g.nodes)
+    initial, prefix = g.entry if g.entry is not None else product.path_from_initial(g.nodes)
     root = prefix[-1][2] if prefix else initial
     adj: dict[int, list[tuple[int, int]]] = {n: [] for n in g.nodes}
     radj: dict[int, list[tuple[int, int]]] = {n: [] for n in g.nodes}
@@ -164,14 +93,41 @@ def build_lasso(product: Product, condition: FairnessCondition, g: Subgraph) -> 
         loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
         deficits = condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
         if not deficits:
-            return FairLasso(initial, prefix, loop, len(g.nodes))
+            return _rechecked(product, condition, g, FairLasso(initial, prefix, loop, len(g.nodes)))
         groups.extend(deficits)
     groups.extend(Deficit(frozenset({key})) for key in condition.required_keys(g))
     if condition.needs_all_states:
         groups.extend(Deficit(nodes=frozenset({n})) for n in sorted(g.nodes))
     loop = _tour(root, adj, edge_keys, groups, out_parent, in_next)
-    assert not condition.loop_deficits(g, {u for u, _k, _v in loop}, loop)
-    return FairLasso(initial, prefix, loop, len(g.nodes))
+    return _rechecked(product, condition, g, FairLasso(initial, prefix, loop, len(g.nodes)))
+
+
+def _rechecked(product: Product, condition: FairnessCondition, g: Subgraph,
+               lasso: FairLasso) -> FairLasso:
+    """Return ``lasso`` after replaying it on the product (every edge recomputed from
+    the successor function, starting at an initial node, the loop closed) and checking
+    that the loop meets every acceptance set and leaves no fairness requirement unmet
+    (``loop_deficits``). A failure is a bug of the search: it raises AssertionError."""
+    node = lasso.initial
+    if node not in product.initial_nodes():
+        raise AssertionError(f"counterexample starts at {node}, not an initial node")
+    acc = 0
+    for i, (u, k, v) in enumerate(lasso.prefix + lasso.loop):
+        masks = [a for w, kk, a in product.edges(u) if (w, kk) == (v, k)]
+        if u != node or not masks:
+            raise AssertionError(f"counterexample edge {(u, k, v)} is not a product edge")
+        if i >= len(lasso.prefix):
+            for a in masks:
+                acc |= a
+        node = v
+    if not lasso.loop or node != lasso.loop_start:
+        raise AssertionError("the counterexample's loop does not close")
+    all_sets = product.buchi.all_sets
+    if acc & all_sets != all_sets:
+        raise AssertionError("the counterexample's loop misses an acceptance set")
+    if condition.loop_deficits(g, {u for u, _k, _v in lasso.loop}, lasso.loop):
+        raise AssertionError("the counterexample's loop is not fair")
+    return lasso
 
 
 def _tour(
@@ -300,51 +256,29 @@ def _path_to_root(in_next: dict[int, tuple[int, int]], node: int) -> list[PathEd
 
 
 def _bfs(
-    adj: dict[int, list[tuple[int, int]]], start: int, goal: object, budget: int | None = None
+    adj: dict[int, list[tuple[int, int]]], start: int, goal: Callable[[int], bool],
+    budget: int | None = None,
 ) -> list[PathEdge] | None:
     """Return the edges of a shortest path from ``start`` to a node satisfying ``goal``
     (``[]`` if ``start`` does), inside ``adj``; None if none is found within ``budget``
     dequeued nodes."""
-    test = goal  # callable
-    if test(start):  # type: ignore[operator]
-        return []
-    parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
-    queue = [start]
-    head = 0
-    while head < len(queue):
-        if budget is not None and head >= budget:
-            return None
-        u = queue[head]
-        head += 1
-        for k, v in adj[u]:
-            if v in parent:
-                continue
-            parent[v] = (u, k)
-            if test(v):  # type: ignore[operator]
-                path: list[PathEdge] = []
-                w = v
-                while w != start:
-                    pu, pk = parent[w]
-                    path.append((pu, pk, w))
-                    w = pu
-                path.reverse()
-                return path
-            queue.append(v)
-    return None
+    return shortest_path(start, adj.__getitem__, goal, budget)
 
 
 def find_fair_lasso(
-    product: Product, condition: FairnessCondition, stats: SearchStatistics | None = None
+    product: Product, condition: FairnessCondition, stats: SearchStatistics | None = None,
+    early: bool = True,
 ) -> FairLasso | None:
     """Return a fair accepting lasso of the product, or None if there is none.
 
     Deadlocked and terminated states stutter (``product.py``), so finite runs are
     judged too. Raises ``LimitReached`` when the product passes its limits and
     ``ModelErrorAt`` on a model error met while expanding a state. Algorithm: paper 000
-    Fig. 5 with the prunes of Figs. 7-9, 11 (``conditions.py``); Couvreur (FM'99) for
-    SCC-based emptiness of generalized Büchi products.
+    Fig. 5 with the prunes of Figs. 7-9, 11 (``conditions.py``) on the fly, reporting
+    fair accepting parts early (``onthefly.py``: Couvreur, FM'99; Renault et al., LPAR
+    2013); ``early`` as in ``find_fair_subgraph``.
     """
-    g = find_fair_subgraph(product, condition, stats)
+    g = find_fair_subgraph(product, condition, stats, early)
     if g is None:
         return None
     return build_lasso(product, condition, g)

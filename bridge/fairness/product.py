@@ -1,8 +1,14 @@
 """The on-the-fly product of a ``StateSpace`` with the Büchi automaton of ``!phi``.
 
-Product states are dense ints; a product state is a pair (system state id, automaton
-state). The system side is interned too: each system state gets an id, its steps are
-computed once and shared by every automaton state paired with it (DESIGN.md section 7).
+Product states (nodes) are dense ints ``0, 1, ...``; a node is a pair (system state id,
+automaton state). The product is *lean* (DESIGN.md section 7): it keeps no edge list of
+any node. What it stores per product node is three typed arrays (``node_sys``,
+``node_q``, ``node_flags``: 4 + 2 + 1 bytes) and an entry of the node index; per system
+state, the state packed into bytes (``packed.py``) and its letter (the state atoms true
+in it). The edges of a node are computed when the search first expands it
+(``expand``) and recomputed from the successor function whenever they are needed again
+(``edges``, ``successors``): to re-examine one strongly connected component (paper 000
+Fig. 5), to build a lasso inside it, or to find a path from an initial node.
 
 State/event convention (paper 000 section 2.1; 001 Def. 2; documented in the README):
 the automaton reads, on each product transition ``(s, q) --step--> (s', q')``, the
@@ -20,18 +26,34 @@ self-loop ``STUTTER_STEP`` (SPIN and PAT extend finite runs by stuttering). The 
 step has no event (event atoms are false on it), no process and no action: it engages
 nothing and, because the state enables nothing, every fairness notion accepts a run that
 ends stuttering there (``conditions.py``).
+
+Partial order reduction: a space with ``ample_candidate`` (``bridge/reductions/por.py``)
+proposes an ample subset of a state's steps (C0-C2); its ``successors`` are every
+enabled step. When a node is expanded, the product keeps the ample candidate unless one
+of the product nodes it leads to is on the search's stack (``search_stack[n] >= 0``:
+the live nodes of the emptiness check, the counterpart of Tarjan's stack), SPIN's stack
+proviso C3 per product node. The choice is one bit of ``node_flags``, so recomputing a
+node's edges later gives the same edges.
 """
 
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable, Hashable, Sequence
 
 from bridge.automata.buchi import Buchi
+from bridge.fairness.packed import PackedStates
 from bridge.semantics.successors import StateSpace, StateVector, Step
 
 INIT_EVENT = "init"
 STUTTER_STEP = Step(event=None, action=("stutter",), processes=(), stutter=True)
+
+EXPANDED = 1  # node_flags: the search expanded the node (its targets are interned)
+AMPLE = 2  # node_flags: the node explores the ample candidate of its system state
+# Automata with at most this many states index nodes by a flat array (4 bytes per
+# system state and automaton state); bigger ones (never claims) by a dict.
+FLAT_INDEX_STATES = 8
 
 
 class LimitReached(Exception):
@@ -43,30 +65,48 @@ class LimitReached(Exception):
 
 
 class ModelErrorAt(Exception):
-    """A ``ModelRuntimeError`` raised while expanding product node ``node``."""
+    """A ``ModelRuntimeError`` raised while expanding product node ``node``; ``path``:
+    ``(initial node, edges)`` leading to it, when the search knows one."""
 
     def __init__(self, node: int, error: Exception) -> None:
         self.node = node
         self.error = error
+        self.path: tuple[int, list[tuple[int, int, int]]] | None = None
         super().__init__(str(error))
+
+
+class Expansion:
+    """The edges of one node as parallel lists, computed by ``Product.expand``.
+
+    ``targets[i]``, ``steps[i]`` (step id), ``accs[i]`` (acceptance mask) and
+    ``system_index[i]`` (index of the edge's system step ``(step, target state)`` among
+    the distinct system steps of the node's state, for strong global fairness);
+    ``enabled``: the ids of the steps enabled in the node's state (fairness is judged on
+    every enabled step, even when a reduction explores fewer; never the stutter step);
+    ``system_steps``: the number of distinct system steps of the state.
+    """
+
+    __slots__ = ("targets", "steps", "accs", "system_index", "enabled", "system_steps")
+
+    def __init__(self) -> None:
+        self.targets: list[int] = []
+        self.steps: list[int] = []
+        self.accs: list[int] = []
+        self.system_index: list[int] = []
+        self.enabled: list[int] = []
+        self.system_steps = 0
 
 
 class Product:
     """The product graph, built on the fly; nodes are dense ints from 0.
 
-    ``successors(node)`` returns the target nodes of ``node`` (computed and stored on
-    the first call); ``edges(node)`` the parallel ``(target, step id, acceptance mask)``
-    triples. The system side: ``sys_states[i]`` is system state ``i``, ``sys_steps[i]``
-    its ``(step id, target system id)`` list (a deadlock gets the stutter step),
-    ``steps[k]`` the interned ``Step`` with id ``k`` and ``step_action[k]`` the id of its
-    action in ``actions``.
-
-    Partial order reduction: when the space has ``ample_candidate`` (the wrapper of
-    ``bridge/reductions/por.py``), a node explores the ample candidate of its system
-    state unless one of the product nodes it leads to is marked in ``search_stack``
-    (the searching Tarjan's stack, set by ``emptiness.find_fair_subgraph``): SPIN's
-    stack proviso per product node, decided once, when the node is expanded.
-    ``sys_steps`` stays the full list (fairness and annotations read it).
+    ``expand(node)`` computes a node's edges the first time (interning its targets,
+    applying the POR proviso); ``edges(node)`` / ``successors(node)`` recompute them.
+    Per node: ``node_sys[n]`` (system state id), ``node_q[n]`` (automaton state),
+    ``node_flags[n]`` (``EXPANDED``, ``AMPLE``). System side: ``sys_states[i]`` is system
+    state ``i`` (unpacked on access), ``sys_letter[i]`` its letter; ``steps[k]`` the
+    interned ``Step`` with id ``k``, ``step_action[k]`` the id of its action in
+    ``actions``, ``step_source[k]`` a state where it was first seen.
     """
 
     def __init__(
@@ -91,15 +131,13 @@ class Product:
         self._next_report = self.started + 1.0
         # Hidden variables (CSP# ``hvar``) are kept in the state but ignored when states
         # are compared: intern system states by ``state_key`` when the space has one.
-        self._key_of: Callable[[StateVector], StateVector] | None = getattr(space, "state_key", None)
+        key_of: Callable[[StateVector], StateVector] | None = getattr(space, "state_key", None)
         layout = getattr(space, "layout", None)
-        if self._key_of is not None and getattr(layout, "hidden_count", 1) == 0:
-            self._key_of = None  # no hidden variables: the state is its own key
+        if key_of is not None and getattr(layout, "hidden_count", 1) == 0:
+            key_of = None  # no hidden variables: the state is its own key
         # system side
-        self.sys_states: list[StateVector] = []
-        self._sys_index: dict[StateVector, int] = {}
+        self.sys_states = PackedStates(key_of)
         self.sys_letter: list[int] = []
-        self.sys_steps: list[list[tuple[int, int]] | None] = []
         self.steps: list[Step] = []
         self._step_index: dict[Step, int] = {}
         # Steps are interned by the successor generator: look them up by identity first
@@ -112,55 +150,50 @@ class Product:
         self._action_index: dict[Hashable, int] = {}
         # product side
         self._nq = max(1, buchi.num_states)
-        self.node_sys: list[int] = []
-        self.node_q: list[int] = []
-        self._node_index: dict[int, int] = {}
-        # Edges of each expanded node as parallel lists (no tuple per edge: memory):
-        # targets, step ids, and acceptance masks (None when every mask is 0).
-        self._out_dst: list[list[int] | None] = []
-        self._out_step: list[list[int] | None] = []
-        self._out_acc: list[list[int] | None] = []
+        self.node_sys = array("i")
+        self.node_q = array("H" if self._nq <= 0xFFFF else "i")
+        self.node_flags = bytearray()
+        self._flat = self._nq <= FLAT_INDEX_STATES
+        self._node_of = array("i")  # flat: node of (s, q) at s * nq + q, -1 if none
+        self._no_nodes = array("i", [-1] * self._nq)
+        self._node_dict: dict[int, int] = {}  # not flat: s * nq + q -> node
         self.transitions = 0
+        # (letter * automaton states + q) -> automaton successors of q on letter, with
+        # the acceptance marks of parallel edges to one target merged (see _moves).
+        self._moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
         self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "full_successors", None
         )
-        self._enabled_ids: dict[int, list[int]] = {}
-        # Partial order reduction on the fly (``bridge/reductions/por.py``): a space with
-        # ``ample_candidate(state, steps)`` proposes an ample subset of a state's steps
-        # (conditions C0-C2); the product applies the cycle proviso C3 per product node
-        # when the node is expanded, against Tarjan's stack (``search_stack``, set by the
-        # search in ``emptiness.py``). The choice is stored with the node's edges, so any
-        # later search of the same nodes sees the same successors.
         self._ample_candidate: Callable[..., Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "ample_candidate", None
         )
-        self._ample_steps: dict[int, list[tuple[int, int]]] = {}
-        self.search_stack: bytearray | None = None
+        # ``search_stack[n] >= 0`` iff node ``n`` is on the searching emptiness check's
+        # stack of live nodes (set by ``onthefly.py``); read by the POR proviso.
+        self.search_stack: array | None = None
         self.ample_nodes = 0  # nodes expanded with a reduced ample set
         self.proviso_nodes = 0  # nodes with an ample candidate, fully expanded (C3)
         self.stutter_id = self._intern_step(STUTTER_STEP)
         self.initial_nodes_list: list[int] = []
-        self.initial_sys: list[int] = []
         for state in space.initial_states():
             s = self._intern_sys(state)
-            self.initial_sys.append(s)
             letter = self.sys_letter[s] | event_letter(INIT_EVENT)
             for q, _acc in buchi.successors(buchi.initial, letter):
-                node = self._intern_node(s, q)
+                node = self._find_node(s, q)
+                if node < 0:
+                    node = self._intern_node(s, q)
                 if node not in self.initial_nodes_list:
                     self.initial_nodes_list.append(node)
 
     # -- interning -------------------------------------------------------------------
 
-    def _intern_sys(self, state: StateVector) -> int:
-        key = state if self._key_of is None else self._key_of(state)
-        s = self._sys_index.get(key)
-        if s is None:
-            s = len(self.sys_states)
-            self._sys_index[key] = s
-            self.sys_states.append(state)
+    def _intern_sys(self, state: StateVector, key: bytes | None = None) -> int:
+        states = self.sys_states
+        before = len(states)
+        s = states.add(state, key)
+        if s == before:
             self.sys_letter.append(self._state_letter(state))
-            self.sys_steps.append(None)
+            if self._flat:
+                self._node_of.extend(self._no_nodes)
         return s
 
     def _intern_step(self, step: Step, source: StateVector | None = None) -> int:
@@ -180,112 +213,80 @@ class Product:
             self.step_letter.append(self._event_letter(step.event))
         return k
 
+    def _find_node(self, s: int, q: int) -> int:
+        if self._flat:
+            return self._node_of[s * self._nq + q]
+        return self._node_dict.get(s * self._nq + q, -1)
+
     def _intern_node(self, s: int, q: int) -> int:
-        key = s * self._nq + q
-        node = self._node_index.get(key)
-        if node is None:
-            node = len(self.node_sys)
-            if self.max_states is not None and node >= self.max_states:
-                raise LimitReached("states")
-            if (node & 1023) == 0:
-                now = time.monotonic()
-                if self.deadline is not None and now > self.deadline:
-                    raise LimitReached("time")
-                if self.progress is not None and now >= self._next_report:
-                    self._next_report = now + 1.0
-                    self.progress(node, self.transitions, now - self.started)
-            self._node_index[key] = node
-            self.node_sys.append(s)
-            self.node_q.append(q)
-            self._out_dst.append(None)
-            self._out_step.append(None)
-            self._out_acc.append(None)
+        node = len(self.node_sys)
+        if self.max_states is not None and node >= self.max_states:
+            raise LimitReached("states")
+        if (node & 1023) == 0:
+            now = time.monotonic()
+            if self.deadline is not None and now > self.deadline:
+                raise LimitReached("time")
+            if self.progress is not None and now >= self._next_report:
+                self._next_report = now + 1.0
+                self.progress(node, self.transitions, now - self.started)
+        if self._flat:
+            self._node_of[s * self._nq + q] = node
+        else:
+            self._node_dict[s * self._nq + q] = node
+        self.node_sys.append(s)
+        self.node_q.append(q)
+        self.node_flags.append(0)
         return node
 
     # -- system side -----------------------------------------------------------------
 
-    def system_steps(self, s: int) -> list[tuple[int, int]]:
-        """Return ``(step id, target system id)`` of system state ``s`` (stutter for a
-        state without steps)."""
-        steps = self.sys_steps[s]
-        if steps is None:
-            state = self.sys_states[s]
-            succ = self.space.successors(state)
-            if succ:
-                steps = self._intern_pairs(state, succ)
-                if self._ample_candidate is not None:
-                    ample = self._ample_candidate(state, succ)
-                    if len(ample) < len(succ):
-                        self._ample_steps[s] = self._intern_pairs(state, ample)
-            else:
-                steps = [(self.stutter_id, s)]
-            self.sys_steps[s] = steps
-        return steps
-
-    def _intern_pairs(
-        self, state: StateVector, pairs: Sequence[tuple[Step, StateVector]]
-    ) -> list[tuple[int, int]]:
+    def _system_pairs(self, state: StateVector, pairs: Sequence[tuple[Step, StateVector]],
+                      intern: bool) -> list[tuple[int, int]]:
+        """Return ``(step id, target system id)`` of ``pairs`` (a successor list of
+        ``state``); new target states are interned when ``intern``, else they must be
+        known already (recomputing the edges of an expanded node)."""
         by_id = self._step_by_id.get
-        sys_get = self._sys_index.get
-        key_of = self._key_of
-        steps = []
+        states = self.sys_states
+        sys_get = states.index.get
+        key_of = states.key_of
+        pack = states.pack
+        out = []
         for step, t in pairs:
             k = by_id(id(step))
             if k is None:
                 k = self._intern_step(step, state)
-            target = sys_get(t if key_of is None else key_of(t))
+            key = pack(t if key_of is None else key_of(t))
+            target = sys_get(key)
             if target is None:
-                target = self._intern_sys(t)
-            steps.append((k, target))
-        return steps
+                if not intern:
+                    raise AssertionError("a recomputed successor was never interned")
+                target = self._intern_sys(t, key)
+            out.append((k, target))
+        return out
 
-    def _node_steps(self, s: int, q: int, full: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Return the steps product node ``(s, q)`` explores: the ample candidate of
-        ``s`` unless a product successor through it is on the search's stack (the
-        stack proviso C3, per product node as in SPIN; Peled, "Combining partial order
-        reductions with on-the-fly model-checking", CAV 1994), else ``full``. Outside a
-        search that reports its stack, ``full``."""
-        ample = self._ample_steps.get(s)
-        if ample is None:
-            return full
-        stack = self.search_stack
-        if stack is None:
-            self.proviso_nodes += 1
-            return full
-        nq = self._nq
-        node_get = self._node_index.get
-        sys_letter = self.sys_letter
-        step_letter = self.step_letter
-        marked = len(stack)
-        for k, t in ample:
-            for q2, _acc in self.buchi.successors(q, sys_letter[t] | step_letter[k]):
-                n2 = node_get(t * nq + q2)
-                if n2 is not None and n2 < marked and stack[n2]:
-                    self.proviso_nodes += 1
-                    return full
-        self.ample_nodes += 1
-        return ample
+    def system_steps(self, s: int) -> list[tuple[int, int]]:
+        """Return ``(step id, target system id)`` of every step of system state ``s``
+        (the stutter step for a state without steps), recomputed."""
+        state = self.sys_states[s]
+        succ = self.space.successors(state)
+        if not succ:
+            return [(self.stutter_id, s)]
+        return self._system_pairs(state, succ, True)
 
     def enabled_step_ids(self, s: int) -> list[int]:
         """Return the ids of the steps enabled in system state ``s`` for judging
         fairness: the wrapped space's ``full_successors`` when it has them (a partial
         order reduction explores ample sets, but fairness is judged on every enabled
-        step, paper 000 section 4), else the explored steps; never the stutter step."""
-        cache = self._enabled_ids
-        hit = cache.get(s)
-        if hit is None:
-            full = self._full_successors
-            if full is None:
-                hit = [k for k, _t in self.system_steps(s) if k != self.stutter_id]
-            else:
-                state = self.sys_states[s]
-                by_id = self._step_by_id.get
-                hit = []
-                for step, _t in full(state):
-                    k = by_id(id(step))
-                    hit.append(self._intern_step(step, state) if k is None else k)
-            cache[s] = hit
-        return hit
+        step, paper 000 section 4), else every step; never the stutter step."""
+        state = self.sys_states[s]
+        full = self._full_successors
+        pairs = full(state) if full is not None else self.space.successors(state)
+        by_id = self._step_by_id.get
+        out = []
+        for step, _t in pairs:
+            k = by_id(id(step))
+            out.append(self._intern_step(step, state) if k is None else k)
+        return out
 
     # -- product side ----------------------------------------------------------------
 
@@ -299,38 +300,50 @@ class Product:
         return self.initial_nodes_list
 
     def is_expanded(self, node: int) -> bool:
-        """Return True if the successors of ``node`` have been computed."""
-        return self._out_dst[node] is not None
+        """Return True if the search has expanded ``node``."""
+        return bool(self.node_flags[node] & EXPANDED)
 
-    def successors(self, node: int) -> list[int]:
-        """Return the target nodes of ``node`` (one per edge, in edge order)."""
-        dst = self._out_dst[node]
-        if dst is None:
-            self._expand(node)
-            dst = self._out_dst[node]
-            assert dst is not None
-        return dst
-
-    def edges(self, node: int) -> list[tuple[int, int, int]]:
-        """Return ``(target node, step id, acceptance mask)`` for each edge of ``node``."""
-        dst = self._out_dst[node]
-        if dst is None:
-            self._expand(node)
-            dst = self._out_dst[node]
-            assert dst is not None
-        steps = self._out_step[node]
-        accs = self._out_acc[node]
-        if accs is None:
-            return [(v, k, 0) for v, k in zip(dst, steps, strict=True)]  # type: ignore[arg-type]
-        return list(zip(dst, steps, accs, strict=True))  # type: ignore[arg-type]
-
-    def _expand(self, node: int) -> None:
+    def expand(self, node: int, enabled: bool = False, system_index: bool = False) -> Expansion:
+        """Return the edges of ``node``, computed for the first time: targets are
+        interned (``LimitReached`` past the limits), the POR proviso is decided against
+        ``search_stack``, ``transitions`` grows. ``enabled``/``system_index``: also fill
+        those fields of the ``Expansion``. A model error raises ``ModelErrorAt``."""
+        if self.node_flags[node] & EXPANDED:
+            raise AssertionError(f"node {node} is expanded twice")
         s = self.node_sys[node]
         q = self.node_q[node]
+        state = self.sys_states[s]
+        out = Expansion()
+        pairs: list[tuple[int, int]] | None = None
+        explored: list[tuple[int, int]] | None = None
         try:
-            sys_steps = self.system_steps(s)
-            if self._ample_candidate is not None:
-                sys_steps = self._node_steps(s, q, sys_steps)
+            succ = self.space.successors(state)
+            if not succ:
+                pairs = explored = [(self.stutter_id, s)]
+            else:
+                if self._ample_candidate is not None:
+                    ample = self._ample_candidate(state, succ)
+                    if len(ample) < len(succ):
+                        reduced = self._system_pairs(state, ample, True)
+                        if self._proviso_allows(q, reduced):
+                            explored = reduced
+                            self.node_flags[node] |= AMPLE
+                # Targets a reduction does not explore are not interned (unless strong
+                # global fairness needs every system step).
+                if explored is None or system_index:
+                    pairs = self._system_pairs(state, succ, True)
+                    if explored is None:
+                        explored = pairs
+            if enabled and succ:
+                if self._full_successors is not None and self._ample_candidate is None:
+                    out.enabled = self.enabled_step_ids(s)
+                elif pairs is not None:
+                    out.enabled = [k for k, _t in pairs]
+                else:
+                    by_id = self._step_by_id.get
+                    for step, _t in succ:
+                        k = by_id(id(step))
+                        out.enabled.append(self._intern_step(step, state) if k is None else k)
         except LimitReached:
             raise
         except Exception as error:  # ModelRuntimeError (and only that, in practice)
@@ -339,51 +352,131 @@ class Product:
             if isinstance(error, ModelRuntimeError):
                 raise ModelErrorAt(node, error) from error
             raise
-        buchi_succ = self.buchi.successors
-        bcache = self.buchi._cache  # the automaton's (state, letter) cache, read inline
+        position: dict[tuple[int, int], int] | None = None
+        if system_index:
+            assert pairs is not None
+            position = {}
+            for pair in pairs:
+                if pair not in position:
+                    position[pair] = len(position)
+            out.system_steps = len(position)
+        self.node_flags[node] |= EXPANDED
+        self._product_edges(q, explored, True, out, position)
+        self.transitions += len(out.targets)
+        return out
+
+    def _proviso_allows(self, q: int, ample: list[tuple[int, int]]) -> bool:
+        """Return False if a product successor of ``(s, q)`` through ``ample`` is on the
+        search's stack (the stack proviso C3, per product node as in SPIN; Peled,
+        "Combining partial order reductions with on-the-fly model-checking", CAV 1994).
+        Outside a search that reports its stack, always False (full expansion)."""
+        marks = self.search_stack
+        if marks is None:
+            self.proviso_nodes += 1
+            return False
+        sys_letter = self.sys_letter
+        step_letter = self.step_letter
+        known = len(marks)
+        for k, t in ample:
+            for q2, _acc in self._moves(q, sys_letter[t] | step_letter[k]):
+                n2 = self._find_node(t, q2)
+                if 0 <= n2 < known and marks[n2] >= 0:
+                    self.proviso_nodes += 1
+                    return False
+        self.ample_nodes += 1
+        return True
+
+    def _moves(self, q: int, letter: int) -> tuple[tuple[int, int], ...]:
+        """Return ``(q', acceptance)`` of the automaton edges of ``q`` on ``letter``.
+        Parallel automaton edges to one target merge their acceptance marks (a run may
+        alternate between them, so the union is met infinitely often; it also keeps one
+        product edge per target)."""
+        key = letter * self.buchi.num_states + q
+        hit = self._moves_cache.get(key)
+        if hit is None:
+            merged: dict[int, int] = {}
+            for q2, acc in self.buchi.successors(q, letter):
+                merged[q2] = merged.get(q2, 0) | acc
+            hit = tuple(merged.items())
+            self._moves_cache[key] = hit
+        return hit
+
+    def _product_edges(self, q: int, pairs: list[tuple[int, int]], intern: bool,
+                       out: Expansion, position: dict[tuple[int, int], int] | None) -> None:
+        """Append to ``out`` the product edges of ``(s, q)`` for the system steps
+        ``pairs``: one per (step, automaton successor, ``_moves``)."""
+        moves_get = self._moves_cache.get
+        moves = self._moves
         nqb = self.buchi.num_states
         sys_letter = self.sys_letter
         step_letter = self.step_letter
-        node_get = self._node_index.get
         nq = self._nq
-        dst: list[int] = []
-        steps: list[int] = []
-        accs: list[int] = []
-        any_acc = 0
-        for k, t in sys_steps:
+        flat = self._flat
+        node_of = self._node_of
+        node_get = self._node_dict.get
+        targets = out.targets
+        steps = out.steps
+        accs = out.accs
+        index = out.system_index
+        for pair in pairs:
+            k, t = pair
             letter = sys_letter[t] | step_letter[k]
-            succ = bcache.get(letter * nqb + q)
+            succ = moves_get(letter * nqb + q)
             if succ is None:
-                succ = buchi_succ(q, letter)
-            if len(succ) > 1:
-                # Parallel automaton edges to one target: merge their acceptance marks
-                # (a run may alternate between them, so the union is met infinitely
-                # often; it also keeps one product edge per (step, target)).
-                merged: dict[int, int] = {}
-                for q2, acc in succ:
-                    merged[q2] = merged.get(q2, 0) | acc
-                succ = tuple(merged.items())
+                succ = moves(q, letter)
+            base = t * nq
             for q2, acc in succ:
-                n2 = node_get(t * nq + q2)
-                if n2 is None:
+                n2 = node_of[base + q2] if flat else node_get(base + q2, -1)
+                if n2 < 0:
+                    if not intern:
+                        raise AssertionError("a recomputed edge leads to a node never interned")
                     n2 = self._intern_node(t, q2)
-                dst.append(n2)
+                targets.append(n2)
                 steps.append(k)
                 accs.append(acc)
-                any_acc |= acc
-        self.transitions += len(dst)
-        self._out_dst[node] = dst
-        self._out_step[node] = steps
-        self._out_acc[node] = accs if any_acc else None
+                if position is not None:
+                    index.append(position[pair])
+
+    def _recompute(self, node: int) -> Expansion:
+        """Return the edges of an expanded ``node`` again (same POR choice)."""
+        s = self.node_sys[node]
+        state = self.sys_states[s]
+        succ = self.space.successors(state)
+        if not succ:
+            pairs = [(self.stutter_id, s)]
+        elif self.node_flags[node] & AMPLE:
+            assert self._ample_candidate is not None
+            pairs = self._system_pairs(state, self._ample_candidate(state, succ), False)
+        else:
+            pairs = self._system_pairs(state, succ, False)
+        out = Expansion()
+        self._product_edges(self.node_q[node], pairs, False, out, None)
+        return out
+
+    def successors(self, node: int) -> list[int]:
+        """Return the target nodes of ``node`` (one per edge, in edge order); expands
+        the node if no search has."""
+        if not self.node_flags[node] & EXPANDED:
+            return self.expand(node).targets
+        return self._recompute(node).targets
+
+    def edges(self, node: int) -> list[tuple[int, int, int]]:
+        """Return ``(target node, step id, acceptance mask)`` for each edge of ``node``
+        (recomputed; expands the node if no search has)."""
+        if not self.node_flags[node] & EXPANDED:
+            e = self.expand(node)
+        else:
+            e = self._recompute(node)
+        return list(zip(e.targets, e.steps, e.accs, strict=True))
 
     def describe_node(self, node: int) -> str:
         """Return ``(system state, automaton state)`` as text (debugging)."""
         return f"({self.sys_states[self.node_sys[node]]}, q{self.node_q[node]})"
 
     def path_from_initial(self, targets: set[int] | frozenset[int]) -> tuple[int, list[tuple[int, int, int]]]:
-        """Return ``(initial node, edges)`` of a shortest path (over the part explored so
-        far) from an initial node to some node of ``targets``; edges are
-        ``(source, step id, target)``."""
+        """Return ``(initial node, edges)`` of a shortest path (over the expanded part
+        of the product, edges recomputed) from an initial node to some node of
+        ``targets``; edges are ``(source, step id, target)``."""
         parent: dict[int, tuple[int, int] | None] = {}
         queue: list[int] = []
         for n in self.initial_nodes_list:
@@ -392,16 +485,17 @@ class Product:
                 queue.append(n)
         head = 0
         found = -1
+        flags = self.node_flags
         while head < len(queue):
             v = queue[head]
             head += 1
             if v in targets:
                 found = v
                 break
-            out = self._out_dst[v]
-            if out is None:
+            if not flags[v] & EXPANDED:
                 continue
-            for w, k in zip(out, self._out_step[v], strict=True):  # type: ignore[arg-type]
+            e = self._recompute(v)
+            for w, k in zip(e.targets, e.steps, strict=True):
                 if w not in parent:
                     parent[w] = (v, k)
                     queue.append(w)
@@ -423,3 +517,9 @@ class Product:
     def system_path(self, edges: Sequence[tuple[int, int, int]]) -> list[tuple[Step, StateVector]]:
         """Return the system steps of product ``edges`` as ``(Step, target state)``."""
         return [(self.steps[k], self.sys_states[self.node_sys[v]]) for _u, k, v in edges]
+
+    def clear_caches(self) -> None:
+        """Forget the per-system-state facts the fairness conditions cached while
+        judging one component (``conditions.py``): they are recomputed on demand."""
+        for name in [n for n in self.__dict__ if n.startswith("_fair_")]:
+            self.__dict__[name].clear()

@@ -47,8 +47,9 @@ def test_por_finds_an_early_counterexample_without_building_the_reduced_graph():
         got = check(por, formula, fairness, full_enabled=fairness is not Fairness.NONE)
         assert got.violated
         replay(full, got.initial, got.prefix + got.loop)
-        # The search stopped early: it stored about as many product states as the
-        # unreduced search, and the wrapper was asked about as few system states.
-        assert got.nodes <= expected.nodes
+        # The search stopped early: it stored few product states, and the wrapper was
+        # asked about as few system states. (The unreduced search now reports even
+        # earlier, on the fly: P0's idle loop after x = 1; the ample sets postpone P0's
+        # visible step, so the reduced search meets that loop only after the workers.)
         assert got.nodes * 10 < size
         assert por.statistics.states * 10 < size
