@@ -546,7 +546,8 @@ class _LtlParams(ctypes.Structure):
     _fields_ = [("max_states", ctypes.c_int64), ("timeout", ctypes.c_double),
                 ("max_memory", ctypes.c_int64), ("progress", _PROGRESS),
                 ("nq", ctypes.c_int32), ("q0", ctypes.c_int32), ("n_ap", ctypes.c_int32),
-                ("fairness", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
+                ("fairness", ctypes.c_int32), ("pwords", ctypes.c_int32),
+                ("pad", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
                 ("init_letter", ctypes.c_uint32),
                 ("ap_expr", ctypes.POINTER(ctypes.c_int32)),
                 ("q_edges", ctypes.POINTER(ctypes.c_int32)),
@@ -677,6 +678,9 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.q0 = buchi.initial
     params.n_ap = len(atoms)
     params.fairness = LTL_FAIRNESS[fairness]
+    # words of a process set: enough for the instances declared; a step of a process
+    # beyond them (Promela run) makes the C search fall back to the Python engine
+    params.pwords = max(1, (len(system.instances) + 63) // 64)
     params.all_sets = buchi.all_sets
     params.init_letter = 0  # event atoms (init among them) are refused: ltl_supports
     keep = [arr(ctypes.c_int32, [model.expressions[a.expr] for a in atoms]),

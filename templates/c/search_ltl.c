@@ -37,6 +37,8 @@ typedef struct {
     int64_t max_memory;
     progress_fn progress;
     int32_t nq, q0, n_ap, fairness;
+    int32_t pwords;         /* words of a process set the search keeps (1..BR_PWORDS) */
+    int32_t pad;
     uint64_t all_sets;
     uint32_t init_letter;   /* the event letter of the pseudo-step init */
     const int32_t *ap_expr; /* n_ap: model_expr index of each proposition, -1: an event */
@@ -59,7 +61,6 @@ typedef struct {
 
 #define BR_UNSEEN (-1)
 #define BR_DEAD (-2)
-#define PW BR_PWORDS
 
 typedef struct {
     store_t st;             /* first: bridge_state reads a br_ltl_t as a br_handle_t */
@@ -79,6 +80,7 @@ typedef struct {
     ctx_t c;
     uint8_t *cur;
     int items;
+    int pw;                 /* words per process set (p->pwords) */
     int32_t *live; size_t nlive, live_cap;
     int32_t *dfs_node; size_t ndfs, dfs_node_cap;
     int32_t *dfs_base; size_t dfs_base_cap;
@@ -94,7 +96,7 @@ typedef struct {
     uint64_t *r_all; size_t r_all_cap;
     uint64_t *r_some; size_t r_some_cap;
     uint64_t *r_eng; size_t r_eng_cap;
-    /* one expansion: targets, acceptance, engaged items (PW words each) */
+    /* one expansion: targets, acceptance, engaged items (s->pw words each) */
     int32_t *x_dst; size_t x_dst_cap;
     uint64_t *x_acc; size_t x_acc_cap;
     uint64_t *x_eng; size_t x_eng_cap;
@@ -213,7 +215,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
     if (s->c.oom) return ls_oom(s);
     if (s->c.err) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
     if (s->c.fallback) return ls_fail(s, BR_LTL_FALLBACK, 0);
-    for (int k = 0; k < PW; k++) enabled[k] = 0;
+    for (int k = 0; k < s->pw; k++) enabled[k] = 0;
     size_t nx = 0, kept = 0;
     for (size_t i = 0; i < s->c.n; i++) kept += s->c.keep[i];
     size_t nsteps = kept ? kept : 1;
@@ -227,8 +229,10 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             if (id == -2) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
             if (id == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
             t = (uint32_t)id;
-            procs = s->c.procs + i * PW;
-            for (int k = 0; k < PW; k++) enabled[k] |= procs[k];
+            procs = s->c.procs + i * BR_PWORDS;
+            for (int k = 0; k < s->pw; k++) enabled[k] |= procs[k];
+            for (int k = s->pw; k < BR_PWORDS; k++)
+                if (procs[k]) return ls_fail(s, BR_LTL_FALLBACK, 0);  /* more processes */
         } else {
             t = sys;  /* the stutter step: engages nothing */
         }
@@ -239,10 +243,10 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             int64_t n2 = ls_node(s, t, s->mv_q[j]);
             if (n2 < 0) return -1;
             if (!LS_GROW(s, x_dst, nx + 1, 1) || !LS_GROW(s, x_acc, nx + 1, 1)
-                || !LS_GROW(s, x_eng, nx + 1, PW)) return ls_oom(s);
+                || !LS_GROW(s, x_eng, nx + 1, s->pw)) return ls_oom(s);
             s->x_dst[nx] = (int32_t)n2;
             s->x_acc[nx] = s->mv_acc[j];
-            for (int k = 0; k < PW; k++) s->x_eng[nx * PW + k] = procs ? procs[k] : 0;
+            for (int k = 0; k < s->pw; k++) s->x_eng[nx * s->pw + k] = procs ? procs[k] : 0;
             nx++;
         }
     }
@@ -253,24 +257,24 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
 static int ls_fair_part(ls_t *s, size_t i) {
     if (!s->r_cyc[i] || (s->r_acc[i] & s->p->all_sets) != s->p->all_sets) return 0;
     if (s->items)
-        for (int k = 0; k < PW; k++)
-            if (s->r_all[i * PW + k] & ~s->r_eng[i * PW + k]) return 0;
+        for (int k = 0; k < s->pw; k++)
+            if (s->r_all[i * s->pw + k] & ~s->r_eng[i * s->pw + k]) return 0;
     return 1;
 }
 
 /* The edge from the top DFS node to the live node at target_pos (onthefly._merge);
  * returns 1 when the merged part is reported. */
 static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *eng_in) {
-    uint64_t eng[PW], every[PW], some[PW];
-    for (int k = 0; k < PW; k++) { eng[k] = eng_in ? eng_in[k] : 0; every[k] = ~(uint64_t)0; some[k] = 0; }
+    uint64_t eng[BR_PWORDS], every[BR_PWORDS], some[BR_PWORDS];
+    for (int k = 0; k < s->pw; k++) { eng[k] = eng_in ? eng_in[k] : 0; every[k] = ~(uint64_t)0; some[k] = 0; }
     size_t top = s->nr - 1;
     while (s->r_pos[top] > target_pos) {
         acc |= s->r_acc[top] | s->r_in_acc[top];
         if (s->items)
-            for (int k = 0; k < PW; k++) {
-                eng[k] |= s->r_eng[top * PW + k] | s->r_in_eng[top * PW + k];
-                every[k] &= s->r_all[top * PW + k];
-                some[k] |= s->r_some[top * PW + k];
+            for (int k = 0; k < s->pw; k++) {
+                eng[k] |= s->r_eng[top * s->pw + k] | s->r_in_eng[top * s->pw + k];
+                every[k] &= s->r_all[top * s->pw + k];
+                some[k] |= s->r_some[top * s->pw + k];
             }
         s->nr--;
         top--;
@@ -278,10 +282,10 @@ static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *e
     s->r_acc[top] |= acc;
     s->r_cyc[top] = 1;
     if (s->items)
-        for (int k = 0; k < PW; k++) {
-            s->r_eng[top * PW + k] |= eng[k];
-            s->r_all[top * PW + k] &= every[k];
-            s->r_some[top * PW + k] |= some[k];
+        for (int k = 0; k < s->pw; k++) {
+            s->r_eng[top * s->pw + k] |= eng[k];
+            s->r_all[top * s->pw + k] &= every[k];
+            s->r_some[top * s->pw + k] |= some[k];
         }
     if (ls_fair_part(s, top)) { s->found_part = (int)top; return 1; }
     return 0;
@@ -299,24 +303,24 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng) 
     s->dfs_node[s->ndfs] = w;
     s->dfs_base[s->ndfs] = (int32_t)s->ne;
     s->ndfs++;
-    uint64_t enabled[PW];
+    uint64_t enabled[BR_PWORDS];
     int64_t nx = ls_expand(s, w, enabled);
     if (nx < 0) return -1;
     size_t i = s->nr;
     if (!LS_GROW(s, r_pos, i + 1, 1) || !LS_GROW(s, r_depth, i + 1, 1) || !LS_GROW(s, r_acc, i + 1, 1)
         || !LS_GROW(s, r_in_acc, i + 1, 1) || !LS_GROW(s, r_cyc, i + 1, 1)) return ls_oom(s);
-    if (s->items && (!LS_GROW(s, r_in_eng, i + 1, PW) || !LS_GROW(s, r_all, i + 1, PW)
-                     || !LS_GROW(s, r_some, i + 1, PW) || !LS_GROW(s, r_eng, i + 1, PW))) return ls_oom(s);
+    if (s->items && (!LS_GROW(s, r_in_eng, i + 1, s->pw) || !LS_GROW(s, r_all, i + 1, s->pw)
+                     || !LS_GROW(s, r_some, i + 1, s->pw) || !LS_GROW(s, r_eng, i + 1, s->pw))) return ls_oom(s);
     s->r_pos[i] = p;
     s->r_depth[i] = (int32_t)s->ndfs - 1;
     s->r_acc[i] = 0;
     s->r_cyc[i] = 0;
     s->r_in_acc[i] = in_acc;
     if (s->items)
-        for (int k = 0; k < PW; k++) {
-            s->r_in_eng[i * PW + k] = in_eng ? in_eng[k] : 0;
-            s->r_all[i * PW + k] = s->r_some[i * PW + k] = enabled[k];
-            s->r_eng[i * PW + k] = 0;
+        for (int k = 0; k < s->pw; k++) {
+            s->r_in_eng[i * s->pw + k] = in_eng ? in_eng[k] : 0;
+            s->r_all[i * s->pw + k] = s->r_some[i * s->pw + k] = enabled[k];
+            s->r_eng[i * s->pw + k] = 0;
         }
     s->nr++;
     size_t n = (size_t)nx;
@@ -328,13 +332,13 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng) 
         int32_t pt = h->pos[t];
         if (pt == BR_UNSEEN) {
             if (!LS_GROW(s, e_dst, s->ne + 1, 1) || !LS_GROW(s, e_acc, s->ne + 1, 1)
-                || (s->items && !LS_GROW(s, e_eng, s->ne + 1, PW))) return ls_oom(s);
+                || (s->items && !LS_GROW(s, e_eng, s->ne + 1, s->pw))) return ls_oom(s);
             s->e_dst[s->ne] = t;
             s->e_acc[s->ne] = s->x_acc[e];
-            if (s->items) memcpy(s->e_eng + s->ne * PW, s->x_eng + e * PW, PW * 8);
+            if (s->items) memcpy(s->e_eng + s->ne * s->pw, s->x_eng + e * s->pw, s->pw * 8);
             s->ne++;
         } else if (pt >= 0) {
-            if (ls_merge(s, pt, s->x_acc[e], s->items ? s->x_eng + e * PW : NULL)) return 1;
+            if (ls_merge(s, pt, s->x_acc[e], s->items ? s->x_eng + e * s->pw : NULL)) return 1;
         }
     }
     return 0;
@@ -352,8 +356,8 @@ static int ls_close(ls_t *s) {
     int accepting = (s->r_acc[top] & s->p->all_sets) == s->p->all_sets;
     int hopeless = 0;
     if (s->items)
-        for (int k = 0; k < PW; k++)
-            if (s->r_all[top * PW + k] & ~s->r_eng[top * PW + k]) hopeless = 1;
+        for (int k = 0; k < s->pw; k++)
+            if (s->r_all[top * s->pw + k] & ~s->r_eng[top * s->pw + k]) hopeless = 1;
     s->nr--;
     s->r->sccs++;
     if (!cyclic) return 0;
@@ -382,8 +386,8 @@ static int ls_loop(ls_t *s) {
             int32_t w = s->e_dst[s->ne];
             int32_t pw = h->pos[w];
             int got = 0;
-            if (pw == BR_UNSEEN) got = ls_push(s, w, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * PW : NULL);
-            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * PW : NULL);
+            if (pw == BR_UNSEEN) got = ls_push(s, w, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * s->pw : NULL);
+            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * s->pw : NULL);
             if (got) return got;
         } else {
             int32_t v = s->dfs_node[--s->ndfs];
@@ -428,6 +432,7 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     memset(&s, 0, sizeof s);
     s.p = p; s.r = r;
     s.items = p->fairness == BR_LTL_PROCESS_WEAK;
+    s.pw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
     s.start = br_now();
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
