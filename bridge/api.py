@@ -572,7 +572,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
     product = product_room.Product(space, buchi, state_letter, event_letter)
     condition = fcheck.build_condition(product, fairness, ltl_options, system)
     if result.outcome == "empty":
-        return fcheck.FairSearch(product, condition, None, statistics=c_stats)
+        return fcheck.FairSearch(product, condition, None, statistics=c_stats,
+                                 events_seen=result.events_seen)
     packed = engine_c.compile_model(system).packed
     keys: dict[int, tuple[tuple[int, ...], int]] = {}
 
@@ -639,7 +640,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
         lasso = emptiness.build_lasso(product, condition, g)
     except AssertionError as error:
         raise disagree(f"the C engine's counterexample does not replay ({error})") from None
-    return fcheck.FairSearch(product, condition, lasso, statistics=c_stats)
+    return fcheck.FairSearch(product, condition, lasso, statistics=c_stats,
+                             events_seen=result.events_seen)
 
 
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,

@@ -48,7 +48,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
-from bridge.ir.property import Ltl, LtlBinary, LtlState, LtlUnary
+from bridge.ir.property import Ltl, LtlBinary, LtlEvent, LtlState, LtlUnary
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
 from bridge.semantics.trace import make_trace
@@ -539,7 +539,13 @@ def _best_value(run: _Run, prop: Property) -> Any:
 # The fairness notions the C search decides on its own (no Fig. 5 recursion needed:
 # see search_ltl.c), with their code there.
 LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1}
-_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED = range(6)
+(_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED,
+ _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES) = range(8)
+_MAX_PWORDS = 4  # BR_PWORDS: process sets of 256 instances
+
+
+COMPUTED_EVENT = ("a step's event name is computed at run time, and the C engine's fair "
+                  "search cannot match it against the formula's event atoms")
 
 
 class _LtlParams(ctypes.Structure):
@@ -555,12 +561,14 @@ class _LtlParams(ctypes.Structure):
                 ("e_acc", ctypes.POINTER(ctypes.c_uint64)),
                 ("e_cubes", ctypes.POINTER(ctypes.c_int32)),
                 ("c_mask", ctypes.POINTER(ctypes.c_uint32)),
-                ("c_value", ctypes.POINTER(ctypes.c_uint32))]
+                ("c_value", ctypes.POINTER(ctypes.c_uint32)),
+                ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
+                ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32)]
 
 
 class _LtlResult(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
-                ("early_report", ctypes.c_int32), ("pad", ctypes.c_int32),
+                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint32),
                 ("states", ctypes.c_int64), ("transitions", ctypes.c_int64),
                 ("sys_states", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
                 ("sccs", ctypes.c_int64), ("nontrivial_sccs", ctypes.c_int64),
@@ -578,7 +586,8 @@ class LtlResult:
     path from an initial node to its first node), ``"error"`` (a model error expanding
     the last node of ``path``; empty ``path``: in the initial state) or ``"limit"``
     (``reason`` says which). Nodes are ``ProductKey``s: the canonical system state (as
-    ``PackedLayout.canonical`` gives it for a Python state) and the automaton state."""
+    ``PackedLayout.canonical`` gives it for a Python state) and the automaton state.
+    ``events_seen``: the event atoms' names some explored step has."""
 
     outcome: str
     reason: str
@@ -588,6 +597,7 @@ class LtlResult:
     early_report: bool
     part: list[ProductKey] = field(default_factory=list)
     path: list[ProductKey] = field(default_factory=list)
+    events_seen: frozenset[str] = frozenset()
 
 
 def _cubes(condition: Any) -> list[tuple[int, int]]:
@@ -617,8 +627,6 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
         names = ", ".join(f.value for f in LTL_FAIRNESS)
         return False, (f"the C engine's fair search does not handle {fairness.value} fairness "
                        f"yet (it handles {names})")
-    if any(not isinstance(a, LtlState) for a in atoms):
-        return False, "the C engine's fair search does not evaluate event atoms yet"
     if len(atoms) > 32 or num_sets > 64 or num_states > 0xFFFF:
         return False, ("the automaton is too big for the C engine's fair search (at most 32 "
                        "propositions, 64 acceptance sets, 65535 states)")
@@ -628,7 +636,7 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
         return False, f"the C engine does not translate {why}"
     except (UnsupportedError, ModelRuntimeError) as error:
         return False, f"the Python engine rejects the model ({error})"
-    if any(a.expr not in model.expressions for a in atoms):
+    if any(isinstance(a, LtlState) and a.expr not in model.expressions for a in atoms):
         return False, "the C engine does not translate a proposition of the formula"
     return True, ""
 
@@ -637,7 +645,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                   fairness: Fairness, options: SearchOptions = SearchOptions()) -> LtlResult:
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
     (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
-    ``atoms[i]``, a state atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
+    ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
     of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports. The
     caller rebuilds and re-checks what it reports on the Python semantics. Raises
     ``CFallback`` when the Python engine must decide."""
@@ -653,6 +661,10 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         lib.bridge_ltl_node.restype = ctypes.c_int64
         lib.bridge_ltl_node.argtypes = [ctypes.c_void_p, ctypes.c_int64,
                                         ctypes.POINTER(ctypes.c_int32)]
+        lib.bridge_event_name.restype = ctypes.c_char_p
+        lib.bridge_event_name.argtypes = [ctypes.c_int32]
+        lib.bridge_event_count.restype = ctypes.c_int32
+        lib.bridge_event_count.argtypes = []
         lib.bridge_ltl_free.restype = None
         lib.bridge_ltl_free.argtypes = [ctypes.c_void_p]
         lib._ltl_typed = True
@@ -679,26 +691,46 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.n_ap = len(atoms)
     params.fairness = LTL_FAIRNESS[fairness]
     # words of a process set: enough for the instances declared; a step of a process
-    # beyond them (Promela run) makes the C search fall back to the Python engine
+    # beyond them (Promela run) stops the search, which runs again with every word
     params.pwords = max(1, (len(system.instances) + 63) // 64)
     params.all_sets = buchi.all_sets
-    params.init_letter = 0  # event atoms (init among them) are refused: ltl_supports
-    keep = [arr(ctypes.c_int32, [model.expressions[a.expr] for a in atoms]),
+    # event atoms: the bits of each named event (product.py: an atom holds on a step
+    # whose event is exactly its name; the initial pseudo-step's event is "init")
+    names = [lib.bridge_event_name(i).decode("utf-8") for i in range(lib.bridge_event_count())]
+    bits: dict[str, int] = {}
+    for i, a in enumerate(atoms):
+        if isinstance(a, LtlEvent):
+            bits[a.name] = bits.get(a.name, 0) | (1 << i)
+    params.init_letter = bits.get("init", 0)
+    params.n_events = len(names)
+    params.event_atoms = int(bool(bits))
+    keep = [arr(ctypes.c_int32, [model.expressions[a.expr] if isinstance(a, LtlState) else -1
+                                 for a in atoms]),
             arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
             arr(ctypes.c_uint64, e_acc), arr(ctypes.c_int32, e_cubes),
-            arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value)]
+            arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value),
+            arr(ctypes.c_uint32, [bits.get(n, 0) for n in names])]
     (params.ap_expr, params.q_edges, params.e_target, params.e_acc, params.e_cubes,
-     params.c_mask, params.c_value) = keep
+     params.c_mask, params.c_value, params.event_bits) = keep
     report, interrupted, callback = _progress_callback(options)
     params.progress = callback
     result = _LtlResult()
     handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial, len(model.initial),
                                    ctypes.byref(result))
+    if result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS:
+        # processes started at run time beyond the words given: again, with all of them
+        lib.bridge_ltl_free(handle)
+        params.pwords = _MAX_PWORDS
+        handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial,
+                                       len(model.initial), ctypes.byref(result))
     del callback
     try:
         if interrupted:
             raise interrupted[0]
-        return _ltl_result(model, handle, result, options)
+        found = _ltl_result(model, handle, result, options)
+        found.events_seen = frozenset(a.name for i, a in enumerate(atoms) if isinstance(
+            a, LtlEvent) and result.event_atoms_seen >> i & 1)
+        return found
     finally:
         lib.bridge_ltl_free(handle)
 
@@ -708,6 +740,10 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     if r.status == _LTL_FALLBACK:
         raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
                         "packed state slot); the Python engine (unbounded integers) ran it")
+    if r.status == _LTL_MORE_PROCESSES:
+        raise CFallback("more processes than the C engine's fair search keeps")
+    if r.status == _LTL_COMPUTED_EVENT:
+        raise CFallback(COMPUTED_EVENT)
     if r.status == _LTL_UNDECIDED:
         raise CFallback("the C fair search met a complete component it cannot judge alone")
     per_state = r.memory_bytes / r.states if r.states else 0.0

@@ -451,7 +451,8 @@ def check_ltl(
         outcome, reason, kw = search.early
         return verdict(outcome, reason, product, **kw)
     assert product is not None and condition is not None
-    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(product, na)
+    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(
+        product, na, search.events_seen)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
     lasso = _lasso(space, product, condition, found)
@@ -474,6 +475,7 @@ class FairSearch:
     found: FairLasso | None = None
     early: tuple[Outcome, str, dict[str, Any]] | None = None
     statistics: Statistics | None = None  # set by a search of another engine
+    events_seen: frozenset[str] | None = None  # the formula's events it met, likewise
 
 
 def run_fair_search(
@@ -525,10 +527,13 @@ def run_fair_search(
                                           {"trace": trace}))
 
 
-def _unused_event_atoms(product: Product, na: NegatedAutomaton) -> tuple[str, ...]:
+def _unused_event_atoms(product: Product, na: NegatedAutomaton,
+                        seen: frozenset[str] | None = None) -> tuple[str, ...]:
     """Return a note per event atom of the formula that no explored step has (most
-    likely a misspelt event: the atom is false everywhere)."""
-    events = {step.event for step in product.steps} | {INIT_EVENT}
+    likely a misspelt event: the atom is false everywhere); ``seen``: the event names
+    another engine's search met, instead of the product's steps."""
+    events = set(seen) if seen is not None else {step.event for step in product.steps}
+    events.add(INIT_EVENT)
     return tuple(
         f"event {atom.name} of the formula matched no step explored (it is false everywhere)"
         for atom in na.binding.atoms

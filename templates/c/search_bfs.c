@@ -209,3 +209,6 @@ __attribute__((visibility("default")))
 const char *bridge_event_name(int32_t i) {
     return (i >= 0 && i < BR_EVENT_COUNT) ? BR_EVENT_NAMES[i] : NULL;
 }
+
+__attribute__((visibility("default")))
+int32_t bridge_event_count(void) { return BR_EVENT_COUNT; }

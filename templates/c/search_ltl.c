@@ -29,7 +29,8 @@
 
 enum { BR_LTL_NONE = 0, BR_LTL_PROCESS_WEAK = 1 };
 enum { BR_LTL_DONE = 0, BR_LTL_FOUND = 1, BR_LTL_MODEL_ERROR = 2, BR_LTL_LIMIT = 3,
-       BR_LTL_FALLBACK = 4, BR_LTL_UNDECIDED = 5 };
+       BR_LTL_FALLBACK = 4, BR_LTL_UNDECIDED = 5, BR_LTL_COMPUTED_EVENT = 6,
+       BR_LTL_MORE_PROCESSES = 7 /* a process beyond pwords words moved: run again with more */ };
 
 typedef struct {
     int64_t max_states;     /* product states; 0: none */
@@ -48,10 +49,16 @@ typedef struct {
     const int32_t *e_cubes; /* n_edges + 1 offsets into c_mask / c_value */
     const uint32_t *c_mask;
     const uint32_t *c_value;
+    /* event atoms: event_bits[i] are the bits of the atoms naming BR_EVENT_NAMES[i]; a
+     * step whose event is computed at run time (-2) cannot be matched here: with event
+     * atoms in the formula the search then falls back to Python */
+    const uint32_t *event_bits;
+    int32_t n_events, event_atoms;
 } br_ltl_params_t;
 
 typedef struct {
-    int32_t status, limit_kind, early_report, pad;
+    int32_t status, limit_kind, early_report;
+    uint32_t event_atoms_seen;  /* the bits of the event atoms some explored step has */
     int64_t states, transitions, sys_states, memory_bytes;
     int64_t sccs, nontrivial_sccs;
     int64_t error_node;     /* the node whose expansion met a model error */
@@ -232,12 +239,21 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             procs = s->c.procs + i * BR_PWORDS;
             for (int k = 0; k < s->pw; k++) enabled[k] |= procs[k];
             for (int k = s->pw; k < BR_PWORDS; k++)
-                if (procs[k]) return ls_fail(s, BR_LTL_FALLBACK, 0);  /* more processes */
+                if (procs[k]) return ls_fail(s, BR_LTL_MORE_PROCESSES, 0);
         } else {
             t = sys;  /* the stutter step: engages nothing */
         }
         done++;
-        size_t nm = ls_moves(s, q, h->sys_letter[t]);
+        uint32_t letter = h->sys_letter[t];
+        if (kept && s->p->event_atoms) {
+            int32_t ev = s->c.events[i];
+            if (ev >= 0 && ev < s->p->n_events) {
+                letter |= s->p->event_bits[ev];
+                s->r->event_atoms_seen |= s->p->event_bits[ev];
+            }
+            else if (ev == -2) return ls_fail(s, BR_LTL_COMPUTED_EVENT, 0);
+        }
+        size_t nm = ls_moves(s, q, letter);
         if (nm == (size_t)-1) return ls_oom(s);
         for (size_t j = 0; j < nm; j++) {
             int64_t n2 = ls_node(s, t, s->mv_q[j]);
