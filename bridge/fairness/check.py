@@ -300,9 +300,9 @@ def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStat
         ("pruned_states", stats.pruned),
         ("early_report", stats.early_report),
     )
-    if engine is not None:  # another engine searched: its counts, the automaton's facts
-        return dataclasses.replace(engine, seconds=time.monotonic() - started,
-                                   extra=tuple(engine.extra) + extra)
+    if engine is not None:  # another engine searched: its counts and seconds (without
+        # compiling), the automaton's facts
+        return dataclasses.replace(engine, extra=tuple(engine.extra) + extra)
     peak = _peak_memory_bytes()
     if product is None:
         return Statistics(seconds=time.monotonic() - started, peak_memory_bytes=peak, extra=extra)
