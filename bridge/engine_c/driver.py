@@ -613,6 +613,9 @@ def _cubes(condition: Any) -> list[tuple[int, int]]:
         elif node is not False:
             ap, high, low = node
             bit = 1 << ap
+            if mask & bit:  # decided higher up on this path (not in Spot's BDDs)
+                stack.append((high if value & bit else low, mask, value))
+                continue
             stack.append((low, mask | bit, value))
             stack.append((high, mask | bit, value | bit))
     return out
