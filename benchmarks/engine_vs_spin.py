@@ -85,10 +85,23 @@ def run_bridge(path: Path, engine: str) -> Row:
                statistics.seconds, per_state, _rss_mb(), note)
 
 
-def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
+def _tools() -> tuple[str, str]:
     spin, cc = shutil.which("spin"), shutil.which("cc") or shutil.which("gcc")
     if spin is None or cc is None:
         raise SystemExit("spin and a C compiler are needed")
+    return spin, cc
+
+
+def _pan_number(out: str, pattern: str) -> float:
+    """Return the number ``pattern`` (one group) reads in pan's output ``out``."""
+    found = re.search(pattern, out)
+    if not found:
+        raise SystemExit(f"cannot read pan's output ({pattern}):\n{out[-2000:]}")
+    return float(found.group(1))
+
+
+def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
+    spin, cc = _tools()
     subprocess.run([spin, "-a", path.name], cwd=work, check=True, capture_output=True)
     exe = "pan_bfs" if bfs else "pan_dfs"
     flags = ["-O2", "-DNOREDUCE", "-DSAFETY"] + (["-DBFS"] if bfs else [])
@@ -102,10 +115,7 @@ def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
     out = done.stdout
 
     def number(pattern: str) -> float:
-        found = re.search(pattern, out)
-        if not found:
-            raise SystemExit(f"cannot read pan's output ({pattern}):\n{out[-2000:]}")
-        return float(found.group(1))
+        return _pan_number(out, pattern)
 
     states = int(number(r"(\d+) states, stored"))
     transitions = int(number(r"(\d+) transitions \(= stored\+matched\)"))
@@ -173,9 +183,7 @@ def run_bridge_fair(path: Path, engine: str) -> Row:
 
 def run_pan_fair(path: Path, work: Path, depth: int) -> Row:
     """Run ``pan -a -f`` (acceptance cycles under weak fairness) on ``path``'s ltl."""
-    spin, cc = shutil.which("spin"), shutil.which("cc") or shutil.which("gcc")
-    if spin is None or cc is None:
-        raise SystemExit("spin and a C compiler are needed")
+    spin, cc = _tools()
     local = work / path.name
     if local != path:
         shutil.copy(path, local)
@@ -190,10 +198,7 @@ def run_pan_fair(path: Path, work: Path, depth: int) -> Row:
     out = done.stdout
 
     def number(pattern: str) -> float:
-        found = re.search(pattern, out)
-        if not found:
-            raise SystemExit(f"cannot read pan's output ({pattern}):\n{out[-2000:]}")
-        return float(found.group(1))
+        return _pan_number(out, pattern)
 
     states = int(number(r"(\d+) states, stored"))
     # under -a pan counts transitions as visited + matched

@@ -359,18 +359,22 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
                      f"{prop.text} are checked on the full state space")
     return run(system, prop, settings)
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
-                  notes: list[str]) -> bool:
+                  notes: list[str], ask: Callable[[], tuple[bool, str]] | None = None) -> bool:
     """Return True when the compiled engine runs this task (``options.engine``); for
     ``auto``, a note says why the Python engine runs it instead; for ``c``, a task the C
-    engine does not support raises ``ConfigurationError`` with the reason."""
+    engine does not support raises ``ConfigurationError`` with the reason. ``ask``: the
+    question ``(supported, why not)`` to put instead of ``engine_c.supports``."""
     engine = options.engine
     if engine not in ENGINES:
         raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if engine == "python":
         return False
     try:
-        supports = _room("bridge.engine_c", "supports", "the compiled engine")
-        ok, why = supports(system, prop)
+        if ask is None:
+            supports = _room("bridge.engine_c", "supports", "the compiled engine")
+            ok, why = supports(system, prop)
+        else:
+            ok, why = ask()
     except NotAvailableError as missing:
         ok, why = False, str(missing)
     if ok:
@@ -429,20 +433,30 @@ def _check_safety(system: TransitionSystem, prop: Property, options: CheckOption
             verdict = python(warm, options.timeout)
             if verdict.reason != f"state limit {warm} reached":
                 return verdict
-        try:
-            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
-                max_states=options.max_states, timeout=_remaining(options, started),
-                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
-                progress=options.progress))
-        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
-            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
-                raise ConfigurationError(f"--engine c: {fallback}") from None
-            notes.append(f"checked by the Python engine: {fallback}")
-        except engine_c.EngineDisagreement as disagreement:
-            # The C run was refuted by its replay on the reference semantics: never
-            # answer from it; the Python engine decides (a bug of the C engine).
-            notes.append(f"checked by the Python engine: {disagreement}")
+        verdict = _run_c(lambda: engine_c.check_property_c(system, prop, engine_c.SearchOptions(
+            max_states=options.max_states, timeout=_remaining(options, started),
+            max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+            progress=options.progress)), options, notes)
+        if verdict is not None:
+            return verdict
     return python(options.max_states, _remaining(options, started))
+
+
+def _run_c(run: Callable[[], Any], options: CheckOptions, notes: list[str]) -> Any:
+    """Return ``run()`` (a C engine search), or None when the Python engine must answer
+    instead: a note says why (the C engine fell back, or its run was refuted by its
+    replay on the reference semantics: never answer from it, a bug of the C engine);
+    with ``--engine c``, a model the C compiler rejects is a ``ConfigurationError``."""
+    engine_c = importlib.import_module("bridge.engine_c")
+    try:
+        return run()
+    except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+        if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+            raise ConfigurationError(f"--engine c: {fallback}") from None
+        notes.append(f"checked by the Python engine: {fallback}")
+    except engine_c.EngineDisagreement as disagreement:
+        notes.append(f"checked by the Python engine: {disagreement}")
+    return None
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -484,36 +498,24 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                fairness: Fairness, notes: list[str]) -> bool:
     """Return True when the compiled engine's fair search checks LTL property ``prop``
     (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
-    reason). It takes the notions of ``engine_c.LTL_FAIRNESS``, state atoms, no
-    annotations and no reductions (those run on the Python engine)."""
-    engine = options.engine
-    if engine not in ENGINES:
-        raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
-    if engine == "python":
-        return False
-    why = ""
-    if options.por or options.symmetry or options.counter_abstraction:
-        why = ("the reductions (--por, --symmetry, --counter-abstraction) run on the "
-               "Python engine")
-    elif options.annotations or any(e.fairness is not None for proc in system.processes
-                                    for e in proc.edges):
-        why = "the C engine's fair search does not handle fairness annotations yet"
-    else:
-        try:
-            engine_c = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
-            translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
-            assert prop.formula is not None
-            na = translate(prop.formula)
-            ok, why = engine_c(system, prop, list(na.binding.atoms), fairness,
-                               na.buchi.num_sets, na.buchi.num_states)
-        except NotAvailableError as missing:
-            ok, why = False, str(missing)
-        if ok:
-            return True
-    if engine == "c":
-        raise ConfigurationError(f"--engine c: {why}; use --engine auto or python")
-    notes.append(f"checked by the Python engine: {why}")
-    return False
+    reason). It takes the notions of ``engine_c.LTL_FAIRNESS``, no annotations and no
+    reductions (those run on the Python engine)."""
+
+    def ask() -> tuple[bool, str]:
+        if options.por or options.symmetry or options.counter_abstraction:
+            return False, ("the reductions (--por, --symmetry, --counter-abstraction) run "
+                           "on the Python engine")
+        if options.annotations or any(e.fairness is not None for proc in system.processes
+                                      for e in proc.edges):
+            return False, "the C engine's fair search does not handle fairness annotations yet"
+        supports = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
+        translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
+        assert prop.formula is not None
+        na = translate(prop.formula)
+        return supports(system, prop, list(na.binding.atoms), fairness, na.buchi.num_sets,
+                        na.buchi.num_states)
+
+    return _use_c_engine(system, prop, options, notes, ask)
 
 
 def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptions,
@@ -535,18 +537,14 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     def search(space: Any, system_: TransitionSystem, buchi: Any, state_letter: Any,
                event_letter: Any, fairness: Fairness, ltl_options: Any, stats: Any) -> Any:
         args = (space, system_, buchi, state_letter, event_letter, fairness, ltl_options, stats)
-        try:
+        def c_search() -> Any:
             result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
                 max_states=ltl_options.max_states, timeout=ltl_options.timeout,
                 max_memory=options.max_memory, progress=options.progress))
             return _replay_c_search(engine_c, fcheck, result, system, args)
-        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
-            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
-                raise ConfigurationError(f"--engine c: {fallback}") from None
-            notes.append(f"checked by the Python engine: {fallback}")
-        except engine_c.EngineDisagreement as disagreement:
-            notes.append(f"checked by the Python engine: {disagreement}")
-        return fcheck.run_fair_search(*args)
+
+        found = _run_c(c_search, options, notes)
+        return found if found is not None else fcheck.run_fair_search(*args)
 
     return search
 
