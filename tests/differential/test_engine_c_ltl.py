@@ -172,3 +172,19 @@ def test_a_c_report_that_does_not_replay_is_not_reported(tmp_path: Path, monkeyp
     assert v.outcome is Outcome.VIOLATED and v.lasso is not None
     assert any("checked by the Python engine" in n and "fair part" in n for n in v.notes)
     assert ("engine", "c") not in v.statistics.extra
+
+
+def test_a_model_error_is_the_python_engines_verdict(tmp_path: Path) -> None:
+    """An index out of range met by the C fair search: the same VIOLATED verdict, kind
+    and trace as the Python engine's (the path is replayed, the error re-raised by
+    the Python semantics)."""
+    path = tmp_path / "error.pml"
+    path.write_text("byte a[3];\nbyte i;\nactive proctype P() {\n"
+                    "  do\n  :: i < 5 -> a[i] = 1; i++\n  od\n}\nltl { [] (i < 10) }\n")
+    [ts] = _systems(path)
+    assert compare(ts, LIMIT) == 2
+    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
+    v = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+    assert v.outcome is Outcome.VIOLATED and v.trace is not None and v.lasso is None
+    assert "index" in v.reason
+    assert ("engine", "c") in v.statistics.extra
