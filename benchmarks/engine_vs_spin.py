@@ -11,7 +11,10 @@ same model was compiled before) and runs ``spin -a`` + ``cc -O2 -DNOREDUCE -DSAF
 engine: states, transitions, seconds, states/s, transitions/s, bytes per state (bridge:
 the C state store's allocations; pan: its "total actual memory usage") and peak
 resident memory, then the ratios bridge / pan. ``--python`` adds the Python engine.
-``--scale`` runs growing models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up
+The fair check row (``--fair`` alone, ``--no-fair`` to leave it out) checks
+``benchmarks/models/counters.pml`` (5 counters mod 18, ``[]<> (c[0] == 0)``) under
+process-weak fairness with the C engine and with ``pan -a -f`` (``-O2 -DNOREDUCE``) and
+prints the same columns per product state. ``--scale`` runs growing models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up
 to ``--max-states``) with bridge only and reports what it reached.
 
 Timings are noisy on a shared machine: compare the ratios of one run, not seconds
@@ -34,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bridge import api  # noqa: E402
+from bridge.ir import Fairness  # noqa: E402
 
 
 def counters_model(k: int, m: int) -> str:
@@ -81,10 +85,23 @@ def run_bridge(path: Path, engine: str) -> Row:
                statistics.seconds, per_state, _rss_mb(), note)
 
 
-def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
+def _tools() -> tuple[str, str]:
     spin, cc = shutil.which("spin"), shutil.which("cc") or shutil.which("gcc")
     if spin is None or cc is None:
         raise SystemExit("spin and a C compiler are needed")
+    return spin, cc
+
+
+def _pan_number(out: str, pattern: str) -> float:
+    """Return the number ``pattern`` (one group) reads in pan's output ``out``."""
+    found = re.search(pattern, out)
+    if not found:
+        raise SystemExit(f"cannot read pan's output ({pattern}):\n{out[-2000:]}")
+    return float(found.group(1))
+
+
+def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
+    spin, cc = _tools()
     subprocess.run([spin, "-a", path.name], cwd=work, check=True, capture_output=True)
     exe = "pan_bfs" if bfs else "pan_dfs"
     flags = ["-O2", "-DNOREDUCE", "-DSAFETY"] + (["-DBFS"] if bfs else [])
@@ -98,10 +115,7 @@ def run_pan(path: Path, work: Path, bfs: bool, depth: int) -> Row:
     out = done.stdout
 
     def number(pattern: str) -> float:
-        found = re.search(pattern, out)
-        if not found:
-            raise SystemExit(f"cannot read pan's output ({pattern}):\n{out[-2000:]}")
-        return float(found.group(1))
+        return _pan_number(out, pattern)
 
     states = int(number(r"(\d+) states, stored"))
     transitions = int(number(r"(\d+) transitions \(= stored\+matched\)"))
@@ -145,6 +159,79 @@ def compare(k: int, m: int, python: bool) -> None:
           else f"COUNTS DIFFER: {counts}")
 
 
+FAIR_MODEL = Path(__file__).resolve().parent / "models" / "counters.pml"
+
+
+def run_bridge_fair(path: Path, engine: str) -> Row:
+    """Check the model's LTL assertion under process-weak fairness with ``engine``."""
+    model = api.load_model(str(path))
+    started = time.perf_counter()
+    [verdict] = api.check(model, 1, options=api.CheckOptions(
+        engine=engine, fairness=Fairness.PROCESS_WEAK))
+    wall = time.perf_counter() - started
+    statistics = verdict.statistics
+    extra = dict(statistics.extra)
+    if engine == "c" and extra.get("engine") != "c":
+        raise SystemExit(f"the C engine did not check the fair row: {verdict.notes}")
+    note = f"{verdict.outcome.value}, wall {wall:.2f} s"
+    if engine == "c":
+        note += f", compile {float(extra.get('compile_seconds', 0.0)):.2f} s"
+    per_state = statistics.peak_memory_bytes / statistics.states if statistics.states else 0
+    return Row(f"bridge ({engine})", statistics.states, statistics.transitions,
+               statistics.seconds, per_state, _rss_mb(), note)
+
+
+def run_pan_fair(path: Path, work: Path, depth: int) -> Row:
+    """Run ``pan -a -f`` (acceptance cycles under weak fairness) on ``path``'s ltl."""
+    spin, cc = _tools()
+    local = work / path.name
+    if local != path:
+        shutil.copy(path, local)
+    subprocess.run([spin, "-a", local.name], cwd=work, check=True, capture_output=True)
+    started = time.perf_counter()
+    subprocess.run([cc, "-O2", "-DNOREDUCE", "-DMEMLIM=8000", "-o", "pan_fair", "pan.c"],
+                   cwd=work, check=True, capture_output=True)
+    compile_seconds = time.perf_counter() - started
+    done = subprocess.run(["./pan_fair", "-a", "-f", f"-m{depth}"], cwd=work, check=False,
+                          capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out = done.stdout
+
+    def number(pattern: str) -> float:
+        return _pan_number(out, pattern)
+
+    states = int(number(r"(\d+) states, stored"))
+    # under -a pan counts transitions as visited + matched
+    transitions = int(number(r"([\d.e+]+) transitions \(= visited\+matched\)"))
+    seconds = number(r"pan: elapsed time ([\d.e+-]+) seconds")
+    memory = number(r"([\d.]+)\s+total actual memory usage")
+    errors = int(number(r"errors: (\d+)"))
+    return Row("pan -a -f", states, transitions, seconds, memory * 1024 * 1024 / states,
+               after / 1024, f"{'violated' if errors else 'holds'}, compile "
+               f"{compile_seconds:.2f} s")
+
+
+def compare_fair(path: Path, python: bool) -> None:
+    """The fair check row: ``path``'s first LTL assertion under process-weak fairness,
+    bridge's C engine against ``pan -a -f`` (product states: bridge counts (system
+    state, automaton state) pairs; pan counts its states with the claim and the
+    fairness copies, so the counts differ by construction; compare states/s and bytes
+    per product state)."""
+    rows = [run_bridge_fair(path, "c")]
+    if python:
+        rows.append(run_bridge_fair(path, "python"))
+    with tempfile.TemporaryDirectory(prefix="bridge-vs-pan-fair-") as tmp:
+        # the depth pan reaches on counters.pml is 3,989,086; its stack is part of the
+        # memory it reports, as the C search's DFS and live stacks are part of bridge's
+        rows.append(run_pan_fair(path, Path(tmp), 5_000_000))
+    print(f"fair check: {path.name}, its ltl under process-weak fairness (pan -a -f)")
+    _print(rows)
+    bridge, pan = rows[0], rows[-1]
+    print(f"ratio bridge(c) / pan -a -f: states/s {bridge.rate() / pan.rate():.2f}x, "
+          f"seconds {pan.seconds / bridge.seconds:.2f}x faster, "
+          f"bytes/state {bridge.bytes_per_state / pan.bytes_per_state:.2f}x")
+
+
 def scale(max_states: int, sizes: list[tuple[int, int]]) -> None:
     rows = []
     for k, m in sizes:
@@ -172,12 +259,21 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=40_000_000)
     parser.add_argument("--sizes", default="5x18,5x27,6x18",
                         help="with --scale: KxM counter models, comma separated")
+    parser.add_argument("--fair", action="store_true",
+                        help="only the fair check row (benchmarks/models/counters.pml "
+                             "under process-weak fairness against pan -a -f)")
+    parser.add_argument("--no-fair", action="store_true", help="leave the fair row out")
+    parser.add_argument("--fair-model", type=Path, default=FAIR_MODEL)
     args = parser.parse_args()
-    if args.scale:
+    if args.fair:
+        compare_fair(args.fair_model, args.python)
+    elif args.scale:
         sizes = [tuple(int(x) for x in item.split("x")) for item in args.sizes.split(",")]
         scale(args.max_states, sizes)  # type: ignore[arg-type]
     else:
         compare(args.counters, args.modulus, args.python)
+        if not args.no_fair:
+            compare_fair(args.fair_model, args.python)
 
 
 if __name__ == "__main__":

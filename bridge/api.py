@@ -318,8 +318,11 @@ def check_property(system: TransitionSystem, prop: Property,
         notes.append(f"the model asks for {prop.fairness.value} fairness; "
                      f"the command line's {options.fairness.value} was used")
     try:
-        if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
-            _use_c_engine(system, prop, options, notes)  # says why not (phase 2)
+        if prop.kind is PropertyKind.LTL:
+            use_c = _use_c_ltl(system, prop, options, fairness, notes)
+            verdict = _check_ltl(system, prop, options, fairness, notes, use_c)
+        elif prop.kind is PropertyKind.NEVER:
+            _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_ltl(system, prop, options, fairness, notes)
         elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
             _use_c_engine(system, prop, options, notes)  # says why not
@@ -360,18 +363,22 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
                      f"{prop.text} are checked on the full state space")
     return run(system, prop, settings)
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
-                  notes: list[str]) -> bool:
+                  notes: list[str], ask: Callable[[], tuple[bool, str]] | None = None) -> bool:
     """Return True when the compiled engine runs this task (``options.engine``); for
     ``auto``, a note says why the Python engine runs it instead; for ``c``, a task the C
-    engine does not support raises ``ConfigurationError`` with the reason."""
+    engine does not support raises ``ConfigurationError`` with the reason. ``ask``: the
+    question ``(supported, why not)`` to put instead of ``engine_c.supports``."""
     engine = options.engine
     if engine not in ENGINES:
         raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if engine == "python":
         return False
     try:
-        supports = _room("bridge.engine_c", "supports", "the compiled engine")
-        ok, why = supports(system, prop)
+        if ask is None:
+            supports = _room("bridge.engine_c", "supports", "the compiled engine")
+            ok, why = supports(system, prop)
+        else:
+            ok, why = ask()
     except NotAvailableError as missing:
         ok, why = False, str(missing)
     if ok:
@@ -430,20 +437,30 @@ def _check_safety(system: TransitionSystem, prop: Property, options: CheckOption
             verdict = python(warm, options.timeout)
             if verdict.reason != f"state limit {warm} reached":
                 return verdict
-        try:
-            return engine_c.check_property_c(system, prop, engine_c.SearchOptions(
-                max_states=options.max_states, timeout=_remaining(options, started),
-                max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
-                progress=options.progress))
-        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
-            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
-                raise ConfigurationError(f"--engine c: {fallback}") from None
-            notes.append(f"checked by the Python engine: {fallback}")
-        except engine_c.EngineDisagreement as disagreement:
-            # The C run was refuted by its replay on the reference semantics: never
-            # answer from it; the Python engine decides (a bug of the C engine).
-            notes.append(f"checked by the Python engine: {disagreement}")
+        verdict = _run_c(lambda: engine_c.check_property_c(system, prop, engine_c.SearchOptions(
+            max_states=options.max_states, timeout=_remaining(options, started),
+            max_memory=options.max_memory, ignore_end_states=options.ignore_end_states,
+            progress=options.progress)), options, notes)
+        if verdict is not None:
+            return verdict
     return python(options.max_states, _remaining(options, started))
+
+
+def _run_c(run: Callable[[], Any], options: CheckOptions, notes: list[str]) -> Any:
+    """Return ``run()`` (a C engine search), or None when the Python engine must answer
+    instead: a note says why (the C engine fell back, or its run was refuted by its
+    replay on the reference semantics: never answer from it, a bug of the C engine);
+    with ``--engine c``, a model the C compiler rejects is a ``ConfigurationError``."""
+    engine_c = importlib.import_module("bridge.engine_c")
+    try:
+        return run()
+    except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
+        if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
+            raise ConfigurationError(f"--engine c: {fallback}") from None
+        notes.append(f"checked by the Python engine: {fallback}")
+    except engine_c.EngineDisagreement as disagreement:
+        notes.append(f"checked by the Python engine: {disagreement}")
+    return None
 
 
 def _check_counter_abstraction(system: TransitionSystem, prop: Property,
@@ -481,8 +498,160 @@ def _check_counter_abstraction(system: TransitionSystem, prop: Property,
     return verdict
 
 
+def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
+               fairness: Fairness, notes: list[str]) -> bool:
+    """Return True when the compiled engine's fair search checks LTL property ``prop``
+    (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
+    reason). It takes the notions of ``engine_c.LTL_FAIRNESS``, no annotations and no
+    reductions (those run on the Python engine)."""
+
+    def ask() -> tuple[bool, str]:
+        if options.por or options.symmetry or options.counter_abstraction:
+            return False, ("the reductions (--por, --symmetry, --counter-abstraction) run "
+                           "on the Python engine")
+        if options.annotations or any(e.fairness is not None for proc in system.processes
+                                      for e in proc.edges):
+            return False, "the C engine's fair search does not handle fairness annotations yet"
+        supports = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
+        translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
+        assert prop.formula is not None
+        na = translate(prop.formula)
+        return supports(system, prop, list(na.binding.atoms), fairness, na.buchi.num_sets,
+                        na.buchi.num_states)
+
+    return _use_c_engine(system, prop, options, notes, ask)
+
+
+def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptions,
+                   notes: list[str]) -> Callable[..., Any]:
+    """Return the compiled engine's fair search for ``check_ltl(search=...)``: the C
+    search of the product (``engine_c.fair_search_c``), whose report is rebuilt on the
+    Python semantics: the path and the fair part are walked on the Python product (each
+    C node matched by its system state and automaton state among the Python
+    successors), the part is re-checked (acceptance, the notion's ``prune``) and the
+    lasso is built and replayed by ``emptiness.build_lasso``. A C result that does not
+    replay, or a value the C engine cannot hold, hands the search to the Python engine
+    with a note; a C verdict is never reported unchecked."""
+    engine_c = importlib.import_module("bridge.engine_c")
+    fcheck = importlib.import_module("bridge.fairness.check")
+    atoms_of = _room("bridge.automata.ltl", "bind_atoms", "the LTL translator")
+    assert prop.formula is not None
+    atoms = list(atoms_of(prop.formula)[1].atoms)
+
+    def search(space: Any, system_: TransitionSystem, buchi: Any, state_letter: Any,
+               event_letter: Any, fairness: Fairness, ltl_options: Any, stats: Any) -> Any:
+        args = (space, system_, buchi, state_letter, event_letter, fairness, ltl_options, stats)
+        def c_search() -> Any:
+            result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
+                max_states=ltl_options.max_states, timeout=ltl_options.timeout,
+                max_memory=options.max_memory, progress=options.progress))
+            return _replay_c_search(engine_c, fcheck, result, system, args)
+
+        found = _run_c(c_search, options, notes)
+        return found if found is not None else fcheck.run_fair_search(*args)
+
+    return search
+
+
+def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: TransitionSystem,
+                     args: tuple[Any, ...]) -> Any:
+    """Return the ``FairSearch`` of a C fair search ``result`` (see ``_c_fair_search``);
+    raises ``engine_c.EngineDisagreement`` when it does not replay."""
+    space, _system, buchi, state_letter, event_letter, fairness, ltl_options, stats = args
+    product_room = importlib.import_module("bridge.fairness.product")
+    components = importlib.import_module("bridge.fairness.components")
+    emptiness = importlib.import_module("bridge.fairness.emptiness")
+    onthefly = importlib.import_module("bridge.fairness.onthefly")
+    started = time.perf_counter()
+    stats.sccs = result.sccs
+    stats.nontrivial_sccs = result.nontrivial_sccs
+    stats.early_report = result.early_report
+    c_stats = result.statistics
+    if result.outcome == "limit":
+        return fcheck.FairSearch(None, early=(Outcome.UNKNOWN, f"{result.reason} reached "
+                                              "before a verdict", {}), statistics=c_stats)
+    if result.outcome == "error" and not result.path:
+        return fcheck.run_fair_search(*args)  # the initial state: Python stops at once
+    product = product_room.Product(space, buchi, state_letter, event_letter)
+    condition = fcheck.build_condition(product, fairness, ltl_options, system)
+    if result.outcome == "empty":
+        return fcheck.FairSearch(product, condition, None, statistics=c_stats,
+                                 events_seen=result.events_seen)
+    packed = engine_c.compile_model(system).packed
+    keys: dict[int, tuple[tuple[int, ...], int]] = {}
+
+    def key(n: int) -> tuple[tuple[int, ...], int]:
+        hit = keys.get(n)
+        if hit is None:
+            state = product.sys_states[product.node_sys[n]]
+            hit = keys[n] = (tuple(packed.canonical(space, state)), product.node_q[n])
+        return hit
+
+    disagree = engine_c.EngineDisagreement
+    starts = [n for n in product.initial_nodes() if key(n) == result.path[0]]
+    if not starts:
+        raise disagree("the C engine's initial product state is not the Python one")
+    initial = u = starts[0]
+    edges: list[tuple[int, int, int]] = []
+    for want in result.path[1:]:
+        step = next(((w, k) for w, k, _a in product.edges(u) if key(w) == want), None)
+        if step is None:
+            raise disagree("a step of the C engine's fair search is not a step of the "
+                           "Python product")
+        edges.append((u, step[1], step[0]))
+        u = step[0]
+    if result.outcome == "error":
+        try:
+            product.expand(u)
+        except product_room.ModelErrorAt as failure:
+            from bridge.semantics.trace import make_trace
+
+            err = failure.error
+            trace = make_trace(space, product.sys_states[product.node_sys[initial]],
+                               product.system_path(edges))
+            return fcheck.FairSearch(product, early=(
+                Outcome.VIOLATED, f"{getattr(err, 'kind', 'error')}: {err}", {"trace": trace}),
+                statistics=c_stats)
+        raise disagree("the C engine met a model error that the Python engine does not")
+    part = set(result.part)
+    if key(u) != result.part[0]:
+        raise disagree("the C engine's fair part does not start where its path ends")
+    members, queue = {u}, [u]
+    while queue:
+        v = queue.pop()
+        for w, _k, _a in product.edges(v):
+            if w not in members and key(w) in part:
+                members.add(w)
+                queue.append(w)
+    if len(members) != len(part):
+        raise disagree("the C engine's fair part is not strongly connected on the Python "
+                       "product")
+    g = components.component_subgraph(product, members)
+    acc = 0
+    for _u, _v, _k, a in g.edges:
+        acc |= a
+    if acc & buchi.all_sets != buchi.all_sets or condition.prune(g):
+        raise disagree("the C engine's fair part is not fair and accepting on the Python "
+                       "product")
+    condition.clear_caches()
+    if len(edges) <= onthefly.SHORT_PREFIX:
+        g.entry = (initial, edges)
+    else:
+        allowed = members | {e[0] for e in edges}
+        g.entry = (initial, components.path_within(product, initial, allowed, members))
+    try:
+        lasso = emptiness.build_lasso(product, condition, g)
+    except AssertionError as error:
+        raise disagree(f"the C engine's counterexample does not replay ({error})") from None
+    # the seconds of the C search and of the replay (compiling is reported apart)
+    c_stats = dataclasses.replace(c_stats, seconds=c_stats.seconds + time.perf_counter()
+                                  - started)
+    return fcheck.FairSearch(product, condition, lasso, statistics=c_stats,
+                             events_seen=result.events_seen)
+
+
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
-               fairness: Fairness, notes: list[str]) -> Verdict:
+               fairness: Fairness, notes: list[str], use_c: bool = False) -> Verdict:
     """Return the fair checker's verdict, on a reduced state space when asked and sound.
 
     ``bridge.reductions.apply_reductions`` decides what may be applied (and says why
@@ -506,6 +675,13 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                          "the full state space")
         else:
             return _check_counter_abstraction(system, prop, options, fairness)
+    if use_c:
+        warm = _warm_up_limit(system, options)
+        if warm is not None and (options.max_states is None or options.max_states > warm):
+            verdict = run(system, prop, dataclasses.replace(settings, max_states=warm))
+            if verdict.reason != "state limit reached before a verdict":
+                return verdict
+        return run(system, prop, settings, search=_c_fair_search(system, prop, options, notes))
     if not (options.por or options.symmetry):
         return run(system, prop, settings)
     if prop.kind is PropertyKind.NEVER:

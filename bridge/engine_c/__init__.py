@@ -24,17 +24,22 @@ processes (``procs``), step label and event (``labels``/``events``, see
 from bridge.engine_c.build import cache_dir, find_compiler
 from bridge.engine_c.codegen import CUnsupported
 from bridge.engine_c.driver import (
+    LTL_FAIRNESS,
     CFallback,
     EngineDisagreement,
+    LtlResult,
     SearchOptions,
     check_property_c,
     compile_model,
     explore_c,
+    fair_search_c,
     generate_model,
     is_compiled,
+    ltl_supports,
     supports,
 )
 
-__all__ = ["CFallback", "CUnsupported", "EngineDisagreement", "SearchOptions", "cache_dir",
-           "check_property_c", "compile_model", "explore_c", "find_compiler", "generate_model",
-           "is_compiled", "supports"]
+__all__ = ["LTL_FAIRNESS", "CFallback", "CUnsupported", "EngineDisagreement", "LtlResult",
+           "SearchOptions", "cache_dir", "check_property_c", "compile_model", "explore_c",
+           "fair_search_c", "find_compiler", "generate_model", "is_compiled", "ltl_supports",
+           "supports"]

@@ -52,8 +52,10 @@ from bridge.ir import (
     Conditional,
     Edge,
     ElseGuard,
+    Enabled,
     Event,
     Expr,
+    GetPriority,
     If,
     Index,
     Instance,
@@ -70,6 +72,7 @@ from bridge.ir import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     SourceLanguage,
     Stmt,
     TransitionSystem,
@@ -105,16 +108,16 @@ _KNOWN_FIELDS: dict[type, frozenset[str]] = {
     TransitionSystem: frozenset({
         "name", "language", "globals", "channels", "processes", "instances",
         "composition", "propositions", "properties", "enums", "source_files",
-        "max_instances", "notes", "never"}),
+        "max_instances", "notes", "never", "priority_scheduling"}),
     Process: frozenset({"name", "parameters", "locals", "locations", "edges", "initial",
-                        "channels", "span", "provided"}),
+                        "channels", "span", "provided", "channel_assertions"}),
     Location: frozenset({"id", "labels", "atomic", "end", "terminal", "accept", "progress",
                          "span"}),
     Edge: frozenset({"source", "target", "guard", "comm", "effect", "event", "label",
                      "fairness", "text", "span", "data_operation"}),
     Variable: frozenset({"name", "type", "init", "hidden", "span"}),
     Channel: frozenset({"name", "capacity", "fields", "span"}),
-    Instance: frozenset({"process", "arguments", "name", "span"}),
+    Instance: frozenset({"process", "arguments", "name", "span", "priority"}),
     Event: frozenset({"base", "components", "span"}),
 }
 
@@ -175,6 +178,7 @@ class _Place:
     kind: Kind | None
     block: str | None = None
     exact: bool = True
+    remote: bool = False  # read through a remote reference: 0 when the instance is gone
 
 
 def _kind_const(k: Kind) -> str:
@@ -190,6 +194,7 @@ class CGenerator:
         self.layout = space.layout
         self.language = self.system.language
         self.csp = self.language is SourceLanguage.CSP
+        self.promela = self.language is SourceLanguage.PROMELA
         check_known_fields(self.system)  # before the layout: a new construct may add slots
         self.packed: PackedLayout = pack_layout(self.layout)
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
@@ -292,14 +297,17 @@ class CGenerator:
             if op is None:
                 raise self.unsupported(e.span, f"channel query '{e.op}'")
             ch = self.fresh("_q")
-            return f"({{ chan_t {ch} = {self.chan(e.channel, ctx)}; ch_query({ctx.src}, &{ch}, {op}); }})"
+            return self.channel_access(
+                e.channel, f"chan_t {ch} = {self.chan(e.channel, ctx)};",
+                f"ch_query({ctx.src}, &{ch}, {op})", ctx)
         if isinstance(e, ChanPoll):
             ch = self.fresh("_q")
             pat, has, decl = self.pattern(e.args, ctx)
             n = len(e.args)
-            return (f"({{ chan_t {ch} = {self.chan(e.channel, ctx)}; {decl} "
-                    f"if ({ch}.cap > 0 && {ch}.nf < {n}) br_fallback(c); "
-                    f"(V)ch_poll({ctx.src}, &{ch}, {pat}, {has}, {n}, {int(e.random)}); }})")
+            return self.channel_access(
+                e.channel, f"chan_t {ch} = {self.chan(e.channel, ctx)}; {decl} "
+                f"if ({ch}.cap > 0 && {ch}.nf < {n}) br_fallback(c);",
+                f"(V)ch_poll({ctx.src}, &{ch}, {pat}, {has}, {n}, {int(e.random)})", ctx)
         if isinstance(e, RemoteLabel):
             tpl = self._template(e.proctype, e.span)
             proc = self.layout.processes[tpl]
@@ -309,8 +317,18 @@ class CGenerator:
             base = self.remote_base(e.proctype, e.pid, ctx)
             rb, lv = self.fresh("_rb"), self.fresh("_lv")
             test = " || ".join(f"{lv} == {x}" for x in locs)
-            return (f"({{ uint32_t {rb} = {base}; V {lv} = {self.loc_read(ctx.src, rb, tpl)}; "
-                    f"(V)({test}); }})")
+            # an instance that does not run is at no label (pan reads a zeroed process)
+            return (f"({{ uint32_t {rb} = {base}; V {lv} = {rb} == BR_NOBASE ? -1 : "
+                    f"{self.loc_read(ctx.src, rb, tpl)}; (V)({test}); }})")
+        if isinstance(e, Enabled):
+            if not self.layout.dynamic:
+                raise self.unsupported(e.span, "enabled() in a system without run-time processes")
+            me = -1 if ctx.pid is None else ctx.pid
+            return f"model_enabled(c, {ctx.src}, {_slen(ctx)}, {self.expr(e.pid, ctx)}, {me})"
+        if isinstance(e, GetPriority):
+            if not self.system.priority_scheduling or not self.layout.dynamic:
+                raise self.unsupported(e.span, "get_priority() without priority scheduling")
+            return f"model_getprio({ctx.src}, {self.expr(e.pid, ctx)})"
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
@@ -375,16 +393,31 @@ class CGenerator:
             raise self.unsupported(span, f"unknown process '{name}'")
         return self.layout.process_index[name]
 
-    def remote_base(self, proctype: str, pid: Expr | None, ctx: _Ctx) -> str:
+    def remote_base(self, proctype: str, pid: Expr | None, ctx: _Ctx, write: bool = False) -> str:
+        """Return C code for the base of the instance a remote reference names: pid
+        ``pid``, or (None) the running instance of ``proctype`` with the lowest pid
+        (pan's ``f_pid``). Read, an instance that does not run gives ``BR_NOBASE``;
+        written, it is a model error (``semantics.codegen.remote_base``)."""
         tpl = self._template(proctype, None)
-        if pid is None:
-            return f"remote_only(c, {ctx.src}, {tpl})"
-        return f"remote_base(c, {ctx.src}, {self.expr(pid, ctx)}, {tpl})"
+        code = "-1" if pid is None else self.expr(pid, ctx)
+        helper = "remote_base" if write else "remote_read_base"
+        return f"{helper}(c, {ctx.src}, {code}, {tpl})"
+
+    def channel_access(self, channel: Expr, decl: str, value: str, ctx: _Ctx) -> str:
+        """Return a statement expression: ``decl``, then ``value`` (a channel query or
+        poll), followed by the ``xr``/``xs`` check of the running instance in a model
+        with channel assertions (``semantics.codegen.channel_access``)."""
+        if self.layout.claim_slot is None or ctx.pid is None:
+            return f"({{ {decl} {value}; }})"
+        cid, val = self.fresh("_xc"), self.fresh("_xv")
+        return (f"({{ V {cid} = {self.channel_id(channel, ctx)}; {decl} V {val} = {value}; "
+                f"xacc(c, {ctx.src}, {cid}, {ctx.pid}, 3); {val}; }})")
 
     # ------------------------------------------------------------------ variables
 
-    def place(self, e: Expr, ctx: _Ctx) -> _Place:
-        """Return where an lvalue or array lives (see ``semantics.codegen.location``)."""
+    def place(self, e: Expr, ctx: _Ctx, write: bool = False) -> _Place:
+        """Return where an lvalue or array lives (see ``semantics.codegen.location``);
+        ``write``: the place is stored into (a remote instance must run)."""
         if isinstance(e, Var):
             if e.scope == "block" or (e.scope != "global" and e.name in ctx.block):
                 if e.name not in ctx.block:
@@ -413,12 +446,12 @@ class CGenerator:
             if lslot is None:
                 raise self.unsupported(e.span, f"process '{e.proctype}' has no local variable '{e.name}'")
             seg = self.packed.segments[tpl]
-            base = self.remote_base(e.proctype, e.pid, ctx)
+            base = self.remote_base(e.proctype, e.pid, ctx, write)
             _, exact = kind_of_type(lslot.type)
             return _Place(f"{base} + {seg.offsets[lslot.offset]}", lslot.type,
-                          seg.kinds[lslot.offset], exact=exact)
+                          seg.kinds[lslot.offset], exact=exact, remote=not write)
         if isinstance(e, Index):
-            p = self.place(e.base, ctx)
+            p = self.place(e.base, ctx, write)
             if not isinstance(p.type, ArrayType):
                 raise self.unsupported(e.span, "indexing a value that is not an array")
             count = scalar_count(p.type.element)
@@ -432,7 +465,7 @@ class CGenerator:
                 idx = f"ix(c, {code}, {n})"
             part = f"({idx}) * {width}" if width != 1 else f"({idx})"
             offset = f"{p.offset} + {part}" if p.offset else part
-            return _Place(offset, p.type.element, p.kind, p.block, p.exact)
+            return _Place(offset, p.type.element, p.kind, p.block, p.exact, p.remote)
         raise self.unsupported(getattr(e, "span", None), f"not a variable: {type(e).__name__}")
 
     def is_channel_name(self, e: Expr, ctx: _Ctx) -> bool:
@@ -452,6 +485,8 @@ class CGenerator:
         if p.block is not None:
             return f"{p.block}[{p.offset}]" if p.offset else p.block
         assert p.kind is not None
+        if p.remote:
+            return f"rrd_k({_kind_const(p.kind)}, {ctx.src}, {p.offset})"
         return f"rd_{p.kind.name}({ctx.src}, {p.offset})"
 
     # ------------------------------------------------------------------ channels
@@ -549,7 +584,7 @@ class CGenerator:
     def store(self, target: Expr, value: str, ctx: _Ctx, out: list[str], ind: str,
               literal: Any = _NO) -> None:
         """Emit ``target = value`` with the target type's overflow policy."""
-        p = self.place(target, ctx)
+        p = self.place(target, ctx, write=True)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(target, "span", None), "storing into a whole array")
         conv, exact = self.convert(value, p.type, literal)
@@ -558,7 +593,7 @@ class CGenerator:
     def copy_array(self, target: Expr, source: Expr, ctx: _Ctx, out: list[str], ind: str) -> None:
         """Emit an array assignment: a raw copy, slot by slot (Python: ``dest = list(src)``,
         an error when the sizes differ)."""
-        dst = self.place(target, ctx)
+        dst = self.place(target, ctx, write=True)
         src = self.place(source, ctx)
         n_dst, n_src = scalar_count(dst.type), scalar_count(src.type)
         if n_dst != n_src:
@@ -578,6 +613,8 @@ class CGenerator:
         if p.block is not None:
             return f"{p.block}[{p.offset} + {j}]" if p.offset else f"{p.block}[{j}]"
         assert p.kind is not None
+        if p.remote:
+            return f"rrd_k({_kind_const(p.kind)}, {ctx.src}, {p.offset} + {j * p.kind.width})"
         return f"rd_{p.kind.name}({ctx.src}, {p.offset} + {j * p.kind.width})"
 
     def _element_store(self, p: _Place, j: int, value: str, ctx: _Ctx) -> str:
@@ -662,9 +699,12 @@ class CGenerator:
             msg = self.fresh("_sm")
             n = len(st.args)
             vals = ", ".join(self.expr(a, ctx) for a in st.args) or "0"
+            self.claim_check(st.channel, 2, ctx, out, ind)
             out.append(f"{ind}{{ chan_t {ch} = {self.chan(st.channel, ctx)}; V {msg}[{max(1, n)}] = {{{vals}}};")
             out.append(f"{ind}  if ({ch}.cap == 0 || rd_k({ch}.lk, {ctx.src}, {ch}.off) >= {ch}.cap) br_fail(c);")
-            out.append(f"{ind}  else if ({ch}.nf != {n}) br_fallback(c);")
+            # another number of values than the channel has fields: an error when the
+            # send executes (pan's qsend; the Python engine's _send_now)
+            out.append(f"{ind}  else if ({ch}.nf != {n}) br_fail(c);")
             out.append(f"{ind}  else ch_push(c, {ctx.src}, &{ch}, {msg}, {int(st.sorted)}); }}")
         elif isinstance(st, Receive):
             ch = self.fresh("_rc")
@@ -672,6 +712,7 @@ class CGenerator:
             j = self.fresh("_rj")
             pat, has, decl = self.pattern(st.args, ctx)
             n = len(st.args)
+            self.claim_check(st.channel, 1, ctx, out, ind)
             out.append(f"{ind}{{ chan_t {ch} = {self.chan(st.channel, ctx)}; {decl} V {m}[{self.max_fields}] = {{0}}; V {j} = -1;")
             out.append(f"{ind}  if ({ch}.cap == 0) br_fail(c);")
             out.append(f"{ind}  else if ({ch}.nf != {n}) br_fallback(c);")
@@ -686,16 +727,30 @@ class CGenerator:
             args = self.fresh("_ra")
             vals = ", ".join(self.expr(a, ctx) for a in st.args) or "0"
             out.append(f"{ind}{{ V {args}[{max(1, n)}] = {{{vals}}};")
-            code = f"run_{tpl}(c, {ctx.src}, {args}, {n})"
+            priority = "1" if st.priority is None else self.expr(st.priority, ctx)
+            creator = -1 if ctx.pid is None else ctx.pid
+            code = f"run_{tpl}(c, {ctx.src}, {args}, {n}, {priority}, {creator})"
             if st.target is not None:
                 self.store(st.target, code, ctx, out, ind + "  ")
             else:
                 out.append(f"{ind}  (void){code};")
             out.append(f"{ind}}}")
+        elif isinstance(st, SetPriority):
+            if not self.system.priority_scheduling or not self.layout.dynamic:
+                raise self.unsupported(st.span, "set_priority() without priority scheduling")
+            out.append(f"{ind}model_setprio(c, {ctx.src}, {self.expr(st.pid, ctx)}, "
+                       f"{self.expr(st.value, ctx)}, {int(st.checked)});")
         elif isinstance(st, Print):
             pass
         else:
             raise self.unsupported(getattr(st, "span", None), type(st).__name__)
+
+    def claim_check(self, channel: Expr, mask: int, ctx: _Ctx, out: list[str], ind: str) -> None:
+        """Emit the ``xr`` (mask 1) or ``xs`` (mask 2) check of a receive or send on
+        ``channel`` by the running instance (``semantics.codegen.claim_check``)."""
+        if self.layout.claim_slot is None or ctx.pid is None:
+            return
+        out.append(f"{ind}xacc(c, {ctx.src}, {self.channel_id(channel, ctx)}, {ctx.pid}, {mask});")
 
     def binds(self, args, msg: str, ctx: _Ctx, out: list[str], ind: str) -> None:
         for k, a in enumerate(args):
@@ -775,6 +830,19 @@ class CGenerator:
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
 
+    def gen_edge_guarded(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
+                         sync: frozenset[str], vector_edges: set[tuple[int, int]]) -> None:
+        """Emit one edge of a location function. Promela: a model error met in the edge
+        ends the instance's expansion there, as the exception does in the Python engine
+        (``statespace._inline_layout``): what the edge committed is taken back and the
+        function returns; the caller records the instance in ``perr``."""
+        if not self.promela:
+            self.gen_edge(lines, ind, ctx, tpl, k, e, sync, vector_edges)
+            return
+        lines.append(f"{ind}{{ size_t _e0 = c->n, _f0 = c->noffers;")
+        self.gen_edge(lines, ind + "  ", ctx, tpl, k, e, sync, vector_edges)
+        lines.append(f"{ind}  if (c->err) {{ c->n = _e0; c->noffers = _f0; return; }} }}")
+
     def gen_comm_edge(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                       guard: str, label: int) -> None:
         """Emit an edge with a channel operation (``statespace._gen_comm_edge``)."""
@@ -816,19 +884,36 @@ class CGenerator:
         i2 = ind + "  "
         lines.append(f"{ind}if ({guard}) {{")
         lines.append(f"{i2}chan_t _ch = {self.chan(comm.channel, ctx)};")
+        if self.layout.claim_slot is not None:
+            mask = 2 if isinstance(comm, Send) else 1
+            lines.append(f"{i2}xacc(c, s, _ch.id, {ctx.pid}, {mask});")
         if isinstance(comm, Send):
+            arity = ""
             if slot is not None:
                 types = slot.channel.fields
-                if len(types) != n:
+                if len(types) != n and self.csp:
                     raise self.unsupported(comm.span, "send with the wrong number of fields")
                 vals = []
-                for a, ft in zip(comm.args, types, strict=True):
+                for a, ft in zip(comm.args, types, strict=False):
                     conv, _ = self.convert(self.expr(a, ctx), ft, self.fold(a))
                     vals.append(conv)
+                vals += [self.expr(a, ctx) for a in comm.args[len(types):]]
+                if len(types) != n:
+                    arity = "1"
             else:
                 vals = [self.expr(a, ctx) for a in comm.args]
+                if not self.csp:
+                    arity = f"_ch.nf != {n}"
             lines.append(f"{i2}V _mv[{max(1, n)}] = {{{', '.join(vals) or '0'}}};")
-            lines.append(f"{i2}if (_ch.cap == 0) {{")
+            if arity:
+                # Promela: a send with another number of values than the channel has
+                # fields is an error when it can execute (pan's qsend; the Python
+                # engine's _arity); a full buffered channel blocks it first
+                lines.append(f"{i2}if (({arity}) && (_ch.cap == 0 || rd_k(_ch.lk, s, _ch.off) < _ch.cap)) {{")
+                lines.append(f"{i2}  br_fail(c);")
+                lines.append(f"{i2}}} else if (_ch.cap == 0) {{")
+            else:
+                lines.append(f"{i2}if (_ch.cap == 0) {{")
             lines.append(f"{i2}  add_offer(c, 1, _ch.id, {n}, _mv, NULL, {ctx.pid}, {k}, {ctx.base}, {aname});")
             lines.append(f"{i2}}} else if (rd_k(_ch.lk, s, _ch.off) < _ch.cap) {{")
             i3 = i2 + "  "
@@ -915,7 +1000,7 @@ class CGenerator:
             if elses and not may_sync:
                 lines.append("  size_t _n0 = c->n;")
             for k, e in normal:
-                self.gen_edge(lines, "  ", ctx, tpl, k, e, sync, vector_edges)
+                self.gen_edge_guarded(lines, "  ", ctx, tpl, k, e, sync, vector_edges)
             if elses:
                 k, e = elses[0]
                 if may_sync:
@@ -930,7 +1015,7 @@ class CGenerator:
                     lines.append(f"  add_defer(c, &c->elses, &c->nelses, &c->elses_cap, {pid}, {base}, {ename});")
                 else:
                     lines.append("  if (c->n == _n0) {")
-                    self.gen_edge(lines, "    ", ctx, tpl, k, e, frozenset(), vector_edges)
+                    self.gen_edge_guarded(lines, "    ", ctx, tpl, k, e, frozenset(), vector_edges)
                     lines.append("  }")
             if timeouts:
                 tname = f"T{tag}_{loc.id}"
@@ -1069,10 +1154,11 @@ class CGenerator:
                 desc = self._channel_descriptor(f"P{t}_{j}", c.channel, off, 0)
                 lines.append(f"#define CH_P{t}_{j} {desc}")
         lines.append("static const chan_t CH_NONE = {0, 0, 0, 0, K_U8, 1, 0, NULL, NULL};")
-        lines.append("static chan_t chan_lookup(ctx_t *c, const uint8_t *src, V cid) {")
+        lines.append("static int chan_find(const uint8_t *src, V cid, chan_t *out) {")
+        lines.append("  (void)src;")
         lines.append("  switch (cid) {")
         for c in lay.channels:
-            lines.append(f"  case {c.id}: return CH_G{c.id};")
+            lines.append(f"  case {c.id}: *out = CH_G{c.id}; return 1;")
         lines.append("  default: break;")
         lines.append("  }")
         if any(p.channels for p in lay.processes):
@@ -1088,13 +1174,19 @@ class CGenerator:
                 lines.append(f"    case {t}:")
                 for j, _ in enumerate(p.channels):
                     lines.append(f"      if (next == cid) {{ chan_t ch = CH_P{t}_{j}; "
-                                 "if (ch.cap > 0) ch.off += pos; ch.id = (int32_t)cid; return ch; }")
+                                 "if (ch.cap > 0) ch.off += pos; ch.id = (int32_t)cid; *out = ch; "
+                                 "return 1; }")
                     lines.append("      next++;")
                 lines.append("      break;")
             lines.append("    default: break;")
             lines.append("    }")
             lines.append("    pos += SEG_SIZE[tpl];")
             lines.append("  }")
+        lines.append("  return 0;")
+        lines.append("}")
+        lines.append("static chan_t chan_lookup(ctx_t *c, const uint8_t *src, V cid) {")
+        lines.append("  chan_t ch;")
+        lines.append("  if (chan_find(src, cid, &ch)) return ch;")
         lines.append("  br_fail(c);")
         lines.append("  return CH_NONE;")
         lines.append("}")
@@ -1153,21 +1245,7 @@ class CGenerator:
         lines.append("    if (loc_progress(tpl, loc_at(s, pos, tpl))) return 0; pos += SEG_SIZE[tpl]; }")
         lines.append("  return 1;")
         lines.append("}")
-        # remote references (statespace._rbase / _ronly)
-        lines.append("static uint32_t remote_base(ctx_t *c, const uint8_t *s, V want, int tpl) {")
-        lines.append("  uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
-        lines.append("  if (want < 0 || want >= n) { br_fail(c); return BR_STATIC_BYTES; }")
-        lines.append("  for (int pid = 0; pid < want; pid++) pos += SEG_SIZE[model_template(s, pos, pid)];")
-        lines.append("  if (model_template(s, pos, (int)want) != tpl) { br_fail(c); return BR_STATIC_BYTES; }")
-        lines.append("  return pos;")
-        lines.append("}")
-        lines.append("static uint32_t remote_only(ctx_t *c, const uint8_t *s, int tpl) {")
-        lines.append("  uint32_t pos = BR_STATIC_BYTES, found = 0; int n = model_nproc(s), count = 0;")
-        lines.append("  for (int pid = 0; pid < n; pid++) { int t = model_template(s, pos, pid);")
-        lines.append("    if (t == tpl) { count++; found = pos; } pos += SEG_SIZE[t]; }")
-        lines.append("  if (count != 1) { br_fail(c); return BR_STATIC_BYTES; }")
-        lines.append("  return found;")
-        lines.append("}")
+        lines.append(_REMOTE_HELPERS)
         return lines
 
     def run_code(self) -> list[str]:
@@ -1178,8 +1256,9 @@ class CGenerator:
         for t, proc in enumerate(lay.processes):
             seg = self.packed.segments[t]
             p = proc.process
-            lines.append(f"static V run_{t}(ctx_t *c, uint8_t *t, const V *args, int nargs) {{")
-            lines.append("  (void)args; (void)nargs;")
+            lines.append(f"static V run_{t}(ctx_t *c, uint8_t *t, const V *args, int nargs, V prio, "
+                         "int creator) {")
+            lines.append("  (void)args; (void)nargs; (void)prio; (void)creator;")
             if not lay.dynamic:
                 lines.append("  br_fallback(c); (void)t; return 0;")
                 lines.append("}")
@@ -1219,8 +1298,14 @@ class CGenerator:
             lines.append(f"  wr_{seg.kinds[0].name}(t, b + {seg.offsets[0]}, {p.initial});")
             lines.extend(f"  {d}" for d in ctx.decls)
             lines.extend(body)
+            if proc.priority_offset is not None:
+                # pan: a priority outside 1..255 is an error when the process starts
+                lines.append("  if (prio < 1 || prio > 255) { br_fail(c); return pid; }")
+                lines.append(f"  wr_u8(t, b + {seg.offsets[proc.priority_offset]}, prio);")
             lines.append(f"  wr_u8(t, {ls}, n + 1);")
             lines.append(f"  c->tlen = b + {seg.size};")
+            if p.channel_assertions:
+                lines.append(f"  claim_new(c, t, {t}, b, pid, creator);")
             lines.append("  (void)next_id;")
             lines.append("  return pid;")
             lines.append("}")
@@ -1252,8 +1337,9 @@ class CGenerator:
         """Return ``provided_T`` per template: the guard of a Promela process's death."""
         lines = []
         for t, proc in enumerate(self.layout.processes):
-            lines.append(f"static V provided_{t}(ctx_t *c, const uint8_t *s, uint32_t b, int pid) {{")
-            lines.append("  (void)c; (void)s; (void)b; (void)pid;")
+            lines.append(f"static V provided_{t}(ctx_t *c, const uint8_t *s, uint32_t slen, uint32_t b, "
+                         "int pid) {")
+            lines.append("  (void)c; (void)s; (void)slen; (void)b; (void)pid;")
             if proc.process.provided is None:
                 lines.append("  return 1;")
             else:
@@ -1290,17 +1376,19 @@ class CGenerator:
                 raise CUnsupported("CSP barriers in a system that starts processes at run time")
             names = [self.gen_process(t, "b", "pid", f"T{t}", frozenset(), set())
                      for t in range(len(lay.processes))]
+            head = self.instance_code(names)
+            lines[:0] = head
             lines.append("  int n = model_nproc(s);")
             lines.append("  uint32_t pos = BR_STATIC_BYTES, lastb = 0; int lastt = 0;")
+            if self.promela:
+                lines.append("  c->perr[0] = c->perr[1] = c->perr[2] = c->perr[3] = 0;")
             lines.append("  for (int pid = 0; pid < n; pid++) {")
             lines.append("    int tpl = s[pos]; uint32_t b = pos;")
-            lines.append("    switch (tpl) {")
-            for t, nm in enumerate(names):
-                lines.append(f"    case {t}:")
-                lines.extend(self.dispatch(nm, "b", "pid", t, "      "))
-                lines.append("      break;")
-            lines.append("    default: break;")
-            lines.append("    }")
+            lines.append("    c->pbase[pid] = b; c->ptpl[pid] = (uint8_t)tpl;")
+            lines.append("    model_instance(c, s, slen, b, pid, tpl);")
+            if self.promela:
+                # pan tries this instance or not: the error counts in select (below)
+                lines.append("    if (c->err) { c->err = 0; perr_set(c, pid); }")
             lines.append("    lastb = pos; lastt = tpl; pos += SEG_SIZE[tpl];")
             lines.append("  }")
             if self.language is SourceLanguage.PROMELA:
@@ -1309,7 +1397,7 @@ class CGenerator:
                 lines.append("    switch (lastt) {")
                 for t, proc in enumerate(lay.processes):
                     if proc.process.provided is not None:
-                        lines.append(f"    case {t}: ok = provided_{t}(c, s, lastb, n - 1); break;")
+                        lines.append(f"    case {t}: ok = provided_{t}(c, s, slen, lastb, n - 1); break;")
                 lines.append("    default: break;")
                 lines.append("    }")
                 lines.append("    if (ok) {")
@@ -1394,12 +1482,8 @@ class CGenerator:
         lines.append("    for (size_t i = 0; i < c->ntmos; i++) c->tmos[i].fn(c, s, slen, c->tmos[i].base, c->tmos[i].pid, tv);")
         lines.append("  }")
         # atomic filters
-        if lay.exclusive_slot is not None:
-            lines.append(f"  V h = {self.read_static('s', lay.exclusive_slot)};")
-            lines.append("  if (h >= 0 && c->n) {")
-            lines.append("    int any = 0; for (size_t i = 0; i < c->n; i++) if (succ_has_proc(c, i, (int)h)) { any = 1; break; }")
-            lines.append("    if (any) for (size_t i = 0; i < c->n; i++) c->keep[i] = (uint8_t)succ_has_proc(c, i, (int)h);")
-            lines.append("  }")
+        if self.promela:
+            lines.extend(self.select_code())
         elif space._any_atomic:
             lines.append("  if (c->n) {")
             lines.append("    uint64_t in[BR_PWORDS] = {0}; int some = 0;")
@@ -1416,6 +1500,115 @@ class CGenerator:
         lines.append("}")
         return lines
 
+    def select_code(self) -> list[str]:
+        """Return the end of a Promela ``model_successors``: the steps pan takes and the
+        model errors it meets (``statespace._select``). Priorities (pan.c
+        highest_priority): only steps of an instance with the highest priority among
+        those that can move (an instance whose expansion failed counts as able to);
+        atomicity: the holder moves alone while it can; an instance's error counts
+        only if the instance is left to try; the initial state's xr/xs error."""
+        lay = self.layout
+        out = ["  {", "    int best = -1, holder = -1; (void)holder;"]
+        prio = "(int)rd_u8(s, c->pbase[p] + PRIO_OFF[c->ptpl[p]])"
+        if self.system.priority_scheduling:
+            out += [
+                "    if (c->n || perr_any(c)) {",
+                "      for (size_t i = 0; i < c->n; i++)",
+                "        for (int w = 0; w < BR_PWORDS; w++) for (uint64_t m = c->procs[i * BR_PWORDS + w]; m; m &= m - 1) {",
+                f"          int p = w * 64 + __builtin_ctzll(m), v = {prio}; if (v > best) best = v; }}",
+                "      for (int w = 0; w < BR_PWORDS; w++) for (uint64_t m = c->perr[w]; m; m &= m - 1) {",
+                f"        int p = w * 64 + __builtin_ctzll(m), v = {prio}; if (v > best) best = v; }}",
+                "      for (size_t i = 0; i < c->n; i++) { int hit = 0;",
+                "        for (int w = 0; w < BR_PWORDS; w++) for (uint64_t m = c->procs[i * BR_PWORDS + w]; m; m &= m - 1) {",
+                f"          int p = w * 64 + __builtin_ctzll(m); if ({prio} == best) hit = 1; }}",
+                "        c->keep[i] = (uint8_t)hit; }",
+                "    }",
+            ]
+        if lay.exclusive_slot is not None:
+            out += [
+                f"    V h = {self.read_static('s', lay.exclusive_slot)};",
+                "    if (h >= 0 && c->n) {",
+                "      int any = 0; for (size_t i = 0; i < c->n; i++) if (c->keep[i] && succ_has_proc(c, i, (int)h)) { any = 1; break; }",
+                "      if (any) { holder = (int)h; for (size_t i = 0; i < c->n; i++) c->keep[i] = (uint8_t)(c->keep[i] && succ_has_proc(c, i, (int)h)); }",
+                "    }",
+            ]
+        out += [
+            "    if (perr_any(c))",
+            "      for (int w = 0; w < BR_PWORDS; w++) for (uint64_t m = c->perr[w]; m; m &= m - 1) {",
+            "        int p = w * 64 + __builtin_ctzll(m);",
+            f"        if ((holder < 0 || p == holder) && (best < 0 || {prio if self.system.priority_scheduling else 'best'} == best)) br_fail(c); }}",
+        ]
+        if self.space._initial_claim_error is not None:
+            init = self.packed.pack(self.packed.canonical(self.space, self.space.initial_states()[0]))
+            data = ", ".join(str(b) for b in init)
+            out.insert(0, f"  static const uint8_t BR_INIT[{len(init)}] = {{{data}}};")
+            out += [f"    if (slen == {len(init)} && memcmp(s, BR_INIT, slen) == 0) br_fail(c);"]
+        out.append("  }")
+        return out
+
+    def instance_code(self, names: list[dict[int, str]]) -> list[str]:
+        """Return the helpers of a system that starts processes at run time:
+        ``model_instance`` (the location function of one instance), and for Promela
+        ``enabled()``, priorities and ``xr``/``xs`` claims (``statespace._enabled``,
+        ``_getprio``, ``_setprio``, ``_owner``, ``_xacc``, ``_claim``)."""
+        lay = self.layout
+        out = ["static int loc_code(int tpl, V loc) {", "  switch (tpl) {"]
+        for t, nm in enumerate(names):
+            if nm:
+                out.append(f"  case {t}: return {' || '.join(f'loc == {x}' for x in sorted(nm))};")
+        out += ["  default: return 0;", "  }", "}"]
+        out.append("static void model_instance(ctx_t *c, const uint8_t *s, uint32_t slen, "
+                   "uint32_t b, int pid, int tpl) {")
+        out.append("  switch (tpl) {")
+        for t, nm in enumerate(names):
+            out.append(f"  case {t}:")
+            out.extend(self.dispatch(nm, "b", "pid", t, "    "))
+            out.append("    break;")
+        out += ["  default: break;", "  }", "}"]
+        out.append(_ENABLED)
+        self.prototypes += [
+            "static void model_instance(ctx_t *, const uint8_t *, uint32_t, uint32_t, int, int);",
+            "static V model_enabled(ctx_t *, const uint8_t *, uint32_t, V, int);"]
+        if self.system.priority_scheduling:
+            self.prototypes += ["static V model_getprio(const uint8_t *, V);",
+                                "static void model_setprio(ctx_t *, uint8_t *, V, V, int);"]
+            offs = [self.packed.segments[t].offsets[p.priority_offset]
+                    if p.priority_offset is not None else 0 for t, p in enumerate(lay.processes)]
+            out.insert(0, f"static const uint32_t PRIO_OFF[{max(1, len(offs))}] = "
+                          f"{{{', '.join(map(str, offs)) or '0'}}};")
+            out.append(_PRIORITY)
+        if lay.claim_slot is not None:
+            out.extend(self.claims_code())
+        return out
+
+    def claims_code(self) -> list[str]:
+        """Return ``model_claims`` (the xr/xs claims of an instance, evaluated in its
+        segment), ``claim_owner``, ``xacc`` and ``claim_new``."""
+        lay = self.layout
+        most = max(len(p.channel_assertions) for p in self.system.processes)
+        out = [f"#define BR_MAXCLAIMS {most}",
+               f"#define BR_CLAIM_OFF {self.static_off(lay.claim_slot)}",
+               f"#define BR_NGLOBAL {len(lay.channels)}"]
+        out.append("static int model_claims(ctx_t *c, const uint8_t *t, int tpl, uint32_t b, "
+                   "int pid, int *bits, V *cids) {")
+        out.append("  (void)c; (void)t; (void)b; (void)pid; (void)bits; (void)cids;")
+        out.append("  switch (tpl) {")
+        for t, proc in enumerate(lay.processes):
+            claims = proc.process.channel_assertions
+            if not claims:
+                continue
+            ctx = _Ctx("t", "b", "pid", proc, self.packed.segments[t])
+            out.append(f"  case {t}:")
+            for j, a in enumerate(claims):
+                out.append(f"    bits[{j}] = {1 if a.kind == 'xr' else 2}; "
+                           f"cids[{j}] = {self.channel_id(a.channel, ctx)};")
+            out.append(f"    return {len(claims)};")
+        out += ["  default: return 0;", "  }", "}", _CLAIMS]
+        self.prototypes += [
+            "static void xacc(ctx_t *, const uint8_t *, V, int, int);",
+            "static void claim_new(ctx_t *, uint8_t *, int, uint32_t, int, int);"]
+        return out
+
     # ------------------------------------------------------------------ the unit
 
     def source(self) -> str:
@@ -1431,7 +1624,7 @@ class CGenerator:
                                  keep_trailing_newline=True, autoescape=False,
                                  undefined=jinja2.StrictUndefined)
         static = {name: (template_dir() / "c" / name).read_text(encoding="utf-8")
-                  for name in ("runtime.h", "store.c", "search_bfs.c")}
+                  for name in ("runtime.h", "store.c", "search_bfs.c", "search_ltl.c")}
         return env.get_template("c/model.c.j2").render(
             model=self.system.name.replace("*/", "* /"),
             max_vector=self.max_vector,
@@ -1440,6 +1633,7 @@ class CGenerator:
             hidden_bytes=self.packed.hidden_bytes,
             fixed=0 if self.layout.dynamic else self.max_vector,
             runtime=static["runtime.h"], store=static["store.c"], search=static["search_bfs.c"],
+            search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
             prototypes="\n".join(self.prototypes),
             runs="\n".join(runs), provided="\n".join(provided),
@@ -1483,6 +1677,174 @@ def _message_lengths(system: TransitionSystem) -> list[int]:
                 walk((e.comm,))
             walk(e.effect)
     return found
+
+
+# Remote references (statespace._rbase / _rbase_read): the instance with pid ``want``,
+# or (want < 0) the running instance of the template with the lowest pid. Read, an
+# instance that does not run is BR_NOBASE (reads 0, at no label); written, an error;
+# a pid that runs another process is an error either way.
+_REMOTE_HELPERS = r"""
+static uint32_t model_base_of(const uint8_t *s, int want, int *tpl) {
+  uint32_t pos = BR_STATIC_BYTES;
+  for (int pid = 0; pid < want; pid++) pos += SEG_SIZE[model_template(s, pos, pid)];
+  *tpl = model_template(s, pos, want);
+  return pos;
+}
+static V remote_lowest(const uint8_t *s, int tpl) {
+  uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);
+  for (int pid = 0; pid < n; pid++) { int t = model_template(s, pos, pid);
+    if (t == tpl) return pid; pos += SEG_SIZE[t]; }
+  return -1;
+}
+static uint32_t remote_base(ctx_t *c, const uint8_t *s, V want, int tpl) {
+  if (want < 0) want = remote_lowest(s, tpl);
+  int n = model_nproc(s), t;
+  if (want < 0 || want >= n) { br_fail(c); return BR_STATIC_BYTES; }
+  uint32_t pos = model_base_of(s, (int)want, &t);
+  if (t != tpl) { br_fail(c); return BR_STATIC_BYTES; }
+  return pos;
+}
+static uint32_t remote_read_base(ctx_t *c, const uint8_t *s, V want, int tpl) {
+  if (want < 0) want = remote_lowest(s, tpl);
+  int n = model_nproc(s), t;
+  if (want < 0 || want >= n) return BR_NOBASE;
+  uint32_t pos = model_base_of(s, (int)want, &t);
+  if (t != tpl) { br_fail(c); return BR_NOBASE; }
+  return pos;
+}
+"""
+
+
+# enabled(q) (statespace._enabled): does instance q have an executable statement in s?
+# Its location function runs in a context one level down; an error there (or asking
+# about the process itself, or a rendezvous statement, or 64 levels of enabled()) is an
+# error of the caller, and xr/xs violations met there are recorded as the Python
+# engine's shared list records them.
+_ENABLED = r"""
+static ctx_t *ctx_child(ctx_t *c) {
+  if (!c->sub) {
+    ctx_t *d = calloc(1, sizeof *d);
+    if (!d || !succ_reserve(d)) { free(d); c->oom = 1; c->fallback = 1; return NULL; }
+    d->depth = c->depth + 1;
+    c->sub = d;
+  }
+  ctx_t *d = c->sub;
+  d->n = d->noffers = d->nelses = d->ntmos = 0;
+  d->err = d->fallback = 0;
+  d->perr[0] = d->perr[1] = d->perr[2] = d->perr[3] = 0;
+  return d;
+}
+static V model_enabled(ctx_t *c, const uint8_t *s, uint32_t slen, V q, int me) {
+  if (q == me) { br_fail(c); return 0; }
+  int n = model_nproc(s);
+  if (q < 0 || q >= n) return 0;
+  int tpl;
+  uint32_t b = model_base_of(s, (int)q, &tpl);
+  V loc = loc_at(s, b, tpl);
+  if (q == n - 1 && loc_terminal(tpl, loc)) return 1;  /* it may die */
+  if (!loc_code(tpl, loc)) return 0;
+  if (c->depth + 1 > 64) { br_fail(c); return 0; }
+  ctx_t *d = ctx_child(c);
+  if (!d) return 0;
+  model_instance(d, s, slen, b, (int)q, tpl);
+  int r = 0;
+  if (!d->err && !d->fallback) {
+    if (d->n) r = 1;
+    else if (d->noffers) br_fail(d);  /* enabled() of a process at a rendezvous */
+    else if (d->nelses) r = 1;
+    else for (size_t i = 0; i < d->ntmos && !r; i++) {
+      size_t n0 = d->n;
+      d->tmos[i].fn(d, s, slen, d->tmos[i].base, d->tmos[i].pid, 0);
+      if (d->err || d->fallback) break;
+      if (d->n > n0) r = 1;
+    }
+  }
+  for (int w = 0; w < 4; w++) c->perr[w] |= d->perr[w];
+  if (d->oom) c->oom = 1;
+  if (d->fallback) { br_fallback(c); return 0; }
+  if (d->err) { br_fail(c); return 0; }
+  return r;
+}
+"""
+
+# get_priority / set_priority (statespace._getprio / _setprio)
+_PRIORITY = r"""
+static V model_getprio(const uint8_t *s, V q) {
+  int n = model_nproc(s);
+  if (q < 0 || q >= n) return 0;
+  int tpl;
+  uint32_t b = model_base_of(s, (int)q, &tpl);
+  return rd_u8(s, b + PRIO_OFF[tpl]);
+}
+static void model_setprio(ctx_t *c, uint8_t *t, V q, V v, int checked) {
+  int n = model_nproc(t);
+  if (q < 0 || q >= n) return;  /* pan: no such process, nothing happens */
+  if (checked && (v < 1 || v > 255)) { br_fail(c); return; }
+  int tpl;
+  uint32_t b = model_base_of(t, (int)q, &tpl);
+  wr_u8(t, b + PRIO_OFF[tpl], v & 255);
+}
+"""
+
+# xr/xs (pan's default build; statespace._owner, _xacc, _claim): a global channel's
+# claimant is recorded in its claim slots (pid + 1); a process-local channel's is the
+# live instance that claims it. A violation is recorded for the accessing instance
+# (for claims made by run: its creator), to count only if pan tries that instance.
+_CLAIMS = r"""
+static V claim_owner(ctx_t *c, const uint8_t *src, V cid, int bit) {
+  if (cid >= 1 && cid <= BR_NGLOBAL)
+    return (V)rd_u16(src, BR_CLAIM_OFF + 2 * (2 * ((uint32_t)cid - 1) + (uint32_t)bit - 1)) - 1;
+  int n = model_nproc(src);
+  uint32_t pos = BR_STATIC_BYTES;
+  for (int i = 0; i < n; i++) {
+    int t = model_template(src, pos, i);
+    int bits[BR_MAXCLAIMS]; V cids[BR_MAXCLAIMS];
+    int k = model_claims(c, src, t, pos, i, bits, cids);
+    for (int j = 0; j < k; j++) if (bits[j] == bit && cids[j] == cid) return i;
+    pos += SEG_SIZE[t];
+  }
+  return -1;
+}
+static void xacc(ctx_t *c, const uint8_t *src, V cid, int pid, int mask) {
+  for (int bit = 1; bit <= 2; bit++)
+    if (mask & bit) {
+      V owner = claim_owner(c, src, cid, bit);
+      if (owner >= 0 && owner != pid) perr_set(c, pid);
+    }
+}
+static void claim_new(ctx_t *c, uint8_t *t, int tpl, uint32_t b, int pid, int creator) {
+  int bits[BR_MAXCLAIMS]; V cids[BR_MAXCLAIMS];
+  int k = model_claims(c, t, tpl, b, pid, bits, cids);
+  for (int j = 0; j < k; j++) {
+    V cid = cids[j]; int bit = bits[j];
+    chan_t ch;
+    if (cid == 0 || (chan_find(t, cid, &ch) && ch.cap == 0)) { perr_set(c, creator); continue; }
+    if (cid >= 1 && cid <= BR_NGLOBAL) {
+      uint32_t off = BR_CLAIM_OFF + 2 * (2 * ((uint32_t)cid - 1) + (uint32_t)bit - 1);
+      V v = rd_u16(t, off);
+      if (v == 0) wr_u16(t, off, pid + 1);
+      else if (v != pid + 1) perr_set(c, creator);
+      continue;
+    }
+    int n = model_nproc(t);
+    uint32_t pos = BR_STATIC_BYTES;
+    for (int i = 0; i < n; i++) {
+      int u = model_template(t, pos, i);
+      if (i != pid) {
+        int ob[BR_MAXCLAIMS]; V oc[BR_MAXCLAIMS];
+        int m = model_claims(c, t, u, pos, i, ob, oc);
+        for (int q = 0; q < m; q++) if (ob[q] == bit && oc[q] == cid) perr_set(c, creator);
+      }
+      pos += SEG_SIZE[u];
+    }
+  }
+}
+"""
+
+
+def _slen(ctx: _Ctx) -> str:
+    """Return the C length of the vector ``ctx.src`` names."""
+    return "slen" if ctx.src == "s" else "c->tlen"
 
 
 def _lit(v: Any) -> str:

@@ -39,6 +39,7 @@ from bridge.engine_c.codegen import CUnsupported, generate
 from bridge.engine_c.layout import PackedLayout
 from bridge.ir import (
     Expr,
+    Fairness,
     Outcome,
     Property,
     PropertyKind,
@@ -47,6 +48,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
+from bridge.ir.property import Ltl, LtlBinary, LtlEvent, LtlState, LtlUnary
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
 from bridge.semantics.trace import make_trace
@@ -121,8 +123,28 @@ class CompiledModel:
     notes: list[str] = field(default_factory=list)
 
 
+def ltl_state_atoms(formula: Ltl) -> list[Expr]:
+    """Return the expressions of the state atoms of ``formula``, in first-seen order
+    (iterative: formulas built by programs can be deep)."""
+    found: list[Expr] = []
+    stack: list[Ltl] = [formula]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LtlState):
+            found.append(node.expr)
+        elif isinstance(node, LtlUnary):
+            stack.append(node.operand)
+        elif isinstance(node, LtlBinary):
+            stack.append(node.right)
+            stack.append(node.left)
+    return found
+
+
 def _expressions(system: TransitionSystem) -> list[Expr]:
     found: list[Expr] = []
+    for prop in system.properties:
+        if prop.kind is PropertyKind.LTL and prop.formula is not None:
+            found.extend(ltl_state_atoms(prop.formula))
     for prop in system.properties:
         if prop.condition is not None:
             found.append(prop.condition)
@@ -244,9 +266,10 @@ def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bo
     translates; the compiler does not run.
     """
     if prop is not None and prop.kind not in SUPPORTED_KINDS:
-        if prop.kind in (PropertyKind.LTL, PropertyKind.NEVER):
-            return False, ("the C engine does not check LTL or never claims yet (its fair "
-                           "SCC search is not written yet)")
+        if prop.kind is PropertyKind.LTL:
+            return False, "LTL properties go to the C fair search (ltl_supports)"
+        if prop.kind is PropertyKind.NEVER:
+            return False, "the C engine does not check never claims yet"
         return False, f"the C engine does not check '{prop.kind.value}' properties"
     try:
         model = generate_model(system)
@@ -344,8 +367,28 @@ def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int =
     params.ignore_end = int(options.ignore_end_states)
     params.pred = pred
     params.value = value
-    # The C core calls back about every 1024 states: the progress line (about once a
-    # second) and a chance for Python to see Ctrl-C, which stops the search.
+    _report, interrupted, callback = _progress_callback(options)
+    params.progress = callback
+    result = _Result()
+    started = time.perf_counter()
+    handle = model.library.bridge_search(ctypes.byref(params), model.initial,
+                                         len(model.initial), ctypes.byref(result))
+    run = _Run(model, result, handle, time.perf_counter() - started)
+    del callback
+    if interrupted:
+        run.close()
+        raise interrupted[0]
+    if result.status == _FALLBACK:
+        run.close()
+        raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
+                        "packed state slot); the Python engine (unbounded integers) ran it")
+    return run
+
+
+def _progress_callback(options: SearchOptions) -> tuple[Any, list[BaseException], Any]:
+    """Return ``(report, interrupted, callback)``: the C core calls ``callback`` about
+    every 1024 states: the progress line (about once a second) and a chance for Python
+    to see Ctrl-C, which stops the search (``interrupted`` then holds it)."""
     report = None
     if options.progress:
         report = options.progress if callable(options.progress) else _print_progress
@@ -364,22 +407,7 @@ def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int =
             pass
         return 0
 
-    callback = _PROGRESS(_call)
-    params.progress = callback
-    result = _Result()
-    started = time.perf_counter()
-    handle = model.library.bridge_search(ctypes.byref(params), model.initial,
-                                         len(model.initial), ctypes.byref(result))
-    run = _Run(model, result, handle, time.perf_counter() - started)
-    del callback
-    if interrupted:
-        run.close()
-        raise interrupted[0]
-    if result.status == _FALLBACK:
-        run.close()
-        raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
-                        "packed state slot); the Python engine (unbounded integers) ran it")
-    return run
+    return report, interrupted, _PROGRESS(_call)
 
 
 def _print_progress(states: int, transitions: int, seconds: float) -> None:
@@ -505,5 +533,253 @@ def _best_value(run: _Run, prop: Property) -> Any:
     return run.model.space.evaluator(prop.optimise[1])(state)
 
 
-__all__ = ["CFallback", "EngineDisagreement", "SearchOptions", "check_property_c",
-           "compile_model", "explore_c", "supports"]
+# ---------------------------------------------------------------------------------
+# The fair emptiness check of LTL properties (templates/c/search_ltl.c)
+
+# The fairness notions the C search decides on its own (no Fig. 5 recursion needed:
+# see search_ltl.c), with their code there.
+LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1}
+(_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED,
+ _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES) = range(8)
+_MAX_PWORDS = 4  # BR_PWORDS: process sets of 256 instances
+
+
+COMPUTED_EVENT = ("a step's event name is computed at run time, and the C engine's fair "
+                  "search cannot match it against the formula's event atoms")
+
+
+class _LtlParams(ctypes.Structure):
+    _fields_ = [("max_states", ctypes.c_int64), ("timeout", ctypes.c_double),
+                ("max_memory", ctypes.c_int64), ("progress", _PROGRESS),
+                ("nq", ctypes.c_int32), ("q0", ctypes.c_int32), ("n_ap", ctypes.c_int32),
+                ("fairness", ctypes.c_int32), ("pwords", ctypes.c_int32),
+                ("pad", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
+                ("init_letter", ctypes.c_uint32),
+                ("ap_expr", ctypes.POINTER(ctypes.c_int32)),
+                ("q_edges", ctypes.POINTER(ctypes.c_int32)),
+                ("e_target", ctypes.POINTER(ctypes.c_int32)),
+                ("e_acc", ctypes.POINTER(ctypes.c_uint64)),
+                ("e_cubes", ctypes.POINTER(ctypes.c_int32)),
+                ("c_mask", ctypes.POINTER(ctypes.c_uint32)),
+                ("c_value", ctypes.POINTER(ctypes.c_uint32)),
+                ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
+                ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32)]
+
+
+class _LtlResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
+                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint32),
+                ("states", ctypes.c_int64), ("transitions", ctypes.c_int64),
+                ("sys_states", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
+                ("sccs", ctypes.c_int64), ("nontrivial_sccs", ctypes.c_int64),
+                ("error_node", ctypes.c_int64), ("part_len", ctypes.c_int64),
+                ("path_len", ctypes.c_int64), ("seconds", ctypes.c_double)]
+
+
+ProductKey = tuple[tuple[int, ...], int]  # (canonical system state, automaton state)
+
+
+@dataclass
+class LtlResult:
+    """What the C fair search found. ``outcome``: ``"empty"`` (no fair accepting
+    cycle), ``"found"`` (``part``: the nodes of a fair accepting part, ``path``: the DFS
+    path from an initial node to its first node), ``"error"`` (a model error expanding
+    the last node of ``path``; empty ``path``: in the initial state) or ``"limit"``
+    (``reason`` says which). Nodes are ``ProductKey``s: the canonical system state (as
+    ``PackedLayout.canonical`` gives it for a Python state) and the automaton state.
+    ``events_seen``: the event atoms' names some explored step has."""
+
+    outcome: str
+    reason: str
+    statistics: Statistics
+    sccs: int
+    nontrivial_sccs: int
+    early_report: bool
+    part: list[ProductKey] = field(default_factory=list)
+    path: list[ProductKey] = field(default_factory=list)
+    events_seen: frozenset[str] = frozenset()
+
+
+def _cubes(condition: Any) -> list[tuple[int, int]]:
+    """Return a condition (``automata.buchi.Condition``: True, False or ``(ap, if true,
+    if false)``) as cubes ``(mask, value)``: it holds for letter ``l`` iff
+    ``l & mask == value`` for one of them (the paths of the diagram to True)."""
+    out: list[tuple[int, int]] = []
+    stack = [(condition, 0, 0)]
+    while stack:
+        node, mask, value = stack.pop()
+        if node is True:
+            out.append((mask, value))
+        elif node is not False:
+            ap, high, low = node
+            bit = 1 << ap
+            if mask & bit:  # decided higher up on this path (not in Spot's BDDs)
+                stack.append((high if value & bit else low, mask, value))
+                continue
+            stack.append((low, mask | bit, value))
+            stack.append((high, mask | bit, value | bit))
+    return out
+
+
+def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
+                 fairness: Fairness, num_sets: int, num_states: int) -> tuple[bool, str]:
+    """Return ``(True, "")`` when the C fair search can check ``prop`` (an LTL property
+    whose formula has the atoms ``atoms``: ``ir`` state or event atoms, in AP order)
+    under ``fairness``, else ``(False, why)``. Generates the C source to find out."""
+    if fairness not in LTL_FAIRNESS:
+        names = ", ".join(f.value for f in LTL_FAIRNESS)
+        return False, (f"the C engine's fair search does not handle {fairness.value} fairness "
+                       f"yet (it handles {names})")
+    if len(atoms) > 32 or num_sets > 64 or num_states > 0xFFFF:
+        return False, ("the automaton is too big for the C engine's fair search (at most 32 "
+                       "propositions, 64 acceptance sets, 65535 states)")
+    try:
+        model = generate_model(system)
+    except CUnsupported as why:
+        return False, f"the C engine does not translate {why}"
+    except (UnsupportedError, ModelRuntimeError) as error:
+        return False, f"the Python engine rejects the model ({error})"
+    if any(isinstance(a, LtlState) and a.expr not in model.expressions for a in atoms):
+        return False, "the C engine does not translate a proposition of the formula"
+    return True, ""
+
+
+def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
+                  fairness: Fairness, options: SearchOptions = SearchOptions()) -> LtlResult:
+    """Return what the C fair search finds in the product of ``system`` with ``buchi``
+    (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
+    ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
+    of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports. The
+    caller rebuilds and re-checks what it reports on the Python semantics. Raises
+    ``CFallback`` when the Python engine must decide."""
+    model = compile_model(system)
+    lib = model.library
+    if not getattr(lib, "_ltl_typed", False):
+        lib.bridge_ltl_search.restype = ctypes.c_void_p
+        lib.bridge_ltl_search.argtypes = [ctypes.POINTER(_LtlParams), ctypes.c_char_p,
+                                          ctypes.c_uint32, ctypes.POINTER(_LtlResult)]
+        for name in ("bridge_ltl_part", "bridge_ltl_path"):
+            getattr(lib, name).restype = ctypes.c_int32
+            getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_int64]
+        lib.bridge_ltl_node.restype = ctypes.c_int64
+        lib.bridge_ltl_node.argtypes = [ctypes.c_void_p, ctypes.c_int64,
+                                        ctypes.POINTER(ctypes.c_int32)]
+        lib.bridge_event_name.restype = ctypes.c_char_p
+        lib.bridge_event_name.argtypes = [ctypes.c_int32]
+        lib.bridge_event_count.restype = ctypes.c_int32
+        lib.bridge_event_count.argtypes = []
+        lib.bridge_ltl_free.restype = None
+        lib.bridge_ltl_free.argtypes = [ctypes.c_void_p]
+        lib._ltl_typed = True
+    q_edges, e_target, e_acc, e_cubes, c_mask, c_value = [0], [], [], [0], [], []
+    for out in buchi.edges:
+        for e in out:
+            e_target.append(e.target)
+            e_acc.append(e.acceptance)
+            for mask, value in _cubes(e.condition):
+                c_mask.append(mask)
+                c_value.append(value)
+            e_cubes.append(len(c_mask))
+        q_edges.append(len(e_target))
+
+    def arr(kind: Any, values: list[int]) -> Any:
+        return (kind * max(1, len(values)))(*values)
+
+    params = _LtlParams()
+    params.max_states = options.max_states or 0
+    params.timeout = options.timeout or 0.0
+    params.max_memory = options.max_memory or 0
+    params.nq = buchi.num_states
+    params.q0 = buchi.initial
+    params.n_ap = len(atoms)
+    params.fairness = LTL_FAIRNESS[fairness]
+    # words of a process set: enough for the instances declared; a step of a process
+    # beyond them (Promela run) stops the search, which runs again with every word
+    params.pwords = max(1, (len(system.instances) + 63) // 64)
+    params.all_sets = buchi.all_sets
+    # event atoms: the bits of each named event (product.py: an atom holds on a step
+    # whose event is exactly its name; the initial pseudo-step's event is "init")
+    names = [lib.bridge_event_name(i).decode("utf-8") for i in range(lib.bridge_event_count())]
+    bits: dict[str, int] = {}
+    for i, a in enumerate(atoms):
+        if isinstance(a, LtlEvent):
+            bits[a.name] = bits.get(a.name, 0) | (1 << i)
+    params.init_letter = bits.get("init", 0)
+    params.n_events = len(names)
+    params.event_atoms = int(bool(bits))
+    keep = [arr(ctypes.c_int32, [model.expressions[a.expr] if isinstance(a, LtlState) else -1
+                                 for a in atoms]),
+            arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
+            arr(ctypes.c_uint64, e_acc), arr(ctypes.c_int32, e_cubes),
+            arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value),
+            arr(ctypes.c_uint32, [bits.get(n, 0) for n in names])]
+    (params.ap_expr, params.q_edges, params.e_target, params.e_acc, params.e_cubes,
+     params.c_mask, params.c_value, params.event_bits) = keep
+    report, interrupted, callback = _progress_callback(options)
+    params.progress = callback
+    result = _LtlResult()
+    handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial, len(model.initial),
+                                   ctypes.byref(result))
+    if result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS:
+        # processes started at run time beyond the words given: again, with all of them
+        lib.bridge_ltl_free(handle)
+        params.pwords = _MAX_PWORDS
+        handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial,
+                                       len(model.initial), ctypes.byref(result))
+    del callback
+    try:
+        if interrupted:
+            raise interrupted[0]
+        found = _ltl_result(model, handle, result, options)
+        found.events_seen = frozenset(a.name for i, a in enumerate(atoms) if isinstance(
+            a, LtlEvent) and result.event_atoms_seen >> i & 1)
+        return found
+    finally:
+        lib.bridge_ltl_free(handle)
+
+
+def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
+                options: SearchOptions) -> LtlResult:
+    if r.status == _LTL_FALLBACK:
+        raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
+                        "packed state slot); the Python engine (unbounded integers) ran it")
+    if r.status == _LTL_MORE_PROCESSES:
+        raise CFallback("more processes than the C engine's fair search keeps")
+    if r.status == _LTL_COMPUTED_EVENT:
+        raise CFallback(COMPUTED_EVENT)
+    if r.status == _LTL_UNDECIDED:
+        raise CFallback("the C fair search met a complete component it cannot judge alone")
+    per_state = r.memory_bytes / r.states if r.states else 0.0
+    rate = r.states / r.seconds if r.seconds > 0 else 0.0
+    stats = Statistics(
+        states=r.states, transitions=r.transitions, seconds=r.seconds,
+        peak_memory_bytes=r.memory_bytes,
+        extra=(("system_states", r.sys_states), ("bytes_per_state", round(per_state, 1)),
+               ("states_per_second", round(rate)), ("engine", "c"),
+               ("compile_seconds", round(model.compile_seconds, 3))))
+    lib = model.library
+    buf = ctypes.create_string_buffer(65536)
+    q = ctypes.c_int32()
+
+    def key(node: int) -> ProductKey:
+        sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
+        n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
+        if n == 0:
+            raise EngineDisagreement(f"C engine: no product state {node}")
+        return tuple(model.packed.unpack(buf.raw[:n])), q.value
+
+    out = LtlResult("empty", "", stats, r.sccs, r.nontrivial_sccs, bool(r.early_report))
+    if r.status == _LTL_LIMIT:
+        kind = {1: "state limit", 2: "time limit", 4: "interrupted"}.get(r.limit_kind,
+                                                                        "memory limit")
+        out.outcome, out.reason = "limit", kind
+    elif r.status in (_LTL_FOUND, _LTL_MODEL_ERROR):
+        out.outcome = "found" if r.status == _LTL_FOUND else "error"
+        out.path = [key(lib.bridge_ltl_path(handle, i)) for i in range(r.path_len)]
+        out.part = [key(lib.bridge_ltl_part(handle, i)) for i in range(r.part_len)]
+    return out
+
+
+__all__ = ["LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LtlResult", "SearchOptions",
+           "check_property_c", "compile_model", "explore_c", "fair_search_c", "ltl_supports",
+           "supports"]

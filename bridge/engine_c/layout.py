@@ -216,6 +216,10 @@ def pack_layout(layout: StateLayout) -> PackedLayout:
         kinds[layout.last_slot] = U8
     if layout.exclusive_slot is not None:
         kinds[layout.exclusive_slot] = I16
+    if layout.claim_slot is not None:
+        # xr/xs claims: the claimant's pid + 1 per global channel and kind
+        for j in range(2 * len(system.channels)):
+            kinds[layout.claim_slot + j] = U16
     for c in layout.channels:
         if c.capacity > 0:
             for j, k in enumerate(_channel_kinds(c.capacity, c.channel.fields)):
@@ -245,6 +249,8 @@ def pack_layout(layout: StateLayout) -> PackedLayout:
             if c.capacity > 0:
                 for j, k in enumerate(_channel_kinds(c.capacity, c.channel.fields)):
                     skinds[c.offset + j] = k
+        if p.priority_offset is not None:
+            skinds[p.priority_offset] = U8  # pan's 8-bit priority field
         assert all(k is not None for k in skinds), "a segment slot without a kind"
         seg_kinds = [k for k in skinds if k is not None]
         offsets, pos = [], head

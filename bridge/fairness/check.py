@@ -21,6 +21,7 @@ Semantics (documented once, here and in the README):
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -286,7 +287,8 @@ def build_condition(
     return AllOf(product, (make_condition(product, fairness), ann))
 
 
-def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStatistics, started: float) -> Statistics:
+def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStatistics,
+                started: float, engine: Statistics | None = None) -> Statistics:
     extra: tuple[tuple[str, Any], ...] = (
         ("automaton", na.kind),
         ("automaton_states", na.buchi.num_states),
@@ -298,6 +300,9 @@ def _statistics(product: Product | None, na: NegatedAutomaton, stats: SearchStat
         ("pruned_states", stats.pruned),
         ("early_report", stats.early_report),
     )
+    if engine is not None:  # another engine searched: its counts and seconds (without
+        # compiling), the automaton's facts
+        return dataclasses.replace(engine, extra=tuple(engine.extra) + extra)
     peak = _peak_memory_bytes()
     if product is None:
         return Statistics(seconds=time.monotonic() - started, peak_memory_bytes=peak, extra=extra)
@@ -385,6 +390,7 @@ def check_ltl(
     prop: Property,
     options: LtlOptions = LtlOptions(),
     space: StateSpace | None = None,
+    search: Callable[..., FairSearch] | None = None,
 ) -> Verdict:
     """Return the verdict of LTL property ``prop`` on ``system`` under fairness.
 
@@ -399,6 +405,10 @@ def check_ltl(
     a partial order reduction wrapper built by the caller (``bridge.reductions`` is not
     imported here); fairness is then judged on its ``full_successors`` when it has them.
     It must implement ``predicate`` like ``CompiledStateSpace``.
+
+    ``search``: the fair search to run instead of ``run_fair_search`` (same arguments
+    and result), e.g. the compiled engine's (``bridge.api`` wires it); its
+    ``FairSearch.statistics``, when set, are the verdict's search statistics.
     """
     started = time.monotonic()
     _validate(options)
@@ -427,19 +437,22 @@ def check_ltl(
             outcome=outcome,
             reason=reason,
             fairness=fair_name,
-            statistics=_statistics(product, na, stats, started),
+            statistics=_statistics(product, na, stats, started, engine_statistics),
             notes=notes,
             **kw,
         )
 
-    search = run_fair_search(space, system, na.buchi, _state_letter(space, na),
-                             _event_letter(na), fairness, options, stats)
+    engine_statistics: Statistics | None = None
+    search = (search or run_fair_search)(space, system, na.buchi, _state_letter(space, na),
+                                         _event_letter(na), fairness, options, stats)
+    engine_statistics = search.statistics
     product, condition, found = search.product, search.condition, search.found
     if search.early is not None:
         outcome, reason, kw = search.early
         return verdict(outcome, reason, product, **kw)
     assert product is not None and condition is not None
-    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(product, na)
+    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(
+        product, na, search.events_seen)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
     lasso = _lasso(space, product, condition, found)
@@ -454,12 +467,15 @@ def check_ltl(
 class FairSearch:
     """What ``run_fair_search`` found: the product, the condition and the fair lasso
     (None: there is none), or ``early``, the verdict (outcome, reason, Verdict keyword
-    arguments) of a search stopped by a limit or a model error."""
+    arguments) of a search stopped by a limit or a model error; ``statistics``: the
+    counts of a search run by another engine (the C engine), else None."""
 
     product: Product | None
     condition: FairnessCondition | None = None
     found: FairLasso | None = None
     early: tuple[Outcome, str, dict[str, Any]] | None = None
+    statistics: Statistics | None = None  # set by a search of another engine
+    events_seen: frozenset[str] | None = None  # the formula's events it met, likewise
 
 
 def run_fair_search(
@@ -511,10 +527,13 @@ def run_fair_search(
                                           {"trace": trace}))
 
 
-def _unused_event_atoms(product: Product, na: NegatedAutomaton) -> tuple[str, ...]:
+def _unused_event_atoms(product: Product, na: NegatedAutomaton,
+                        seen: frozenset[str] | None = None) -> tuple[str, ...]:
     """Return a note per event atom of the formula that no explored step has (most
-    likely a misspelt event: the atom is false everywhere)."""
-    events = {step.event for step in product.steps} | {INIT_EVENT}
+    likely a misspelt event: the atom is false everywhere); ``seen``: the event names
+    another engine's search met, instead of the product's steps."""
+    events = set(seen) if seen is not None else {step.event for step in product.steps}
+    events.add(INIT_EVENT)
     return tuple(
         f"event {atom.name} of the formula matched no step explored (it is false everywhere)"
         for atom in na.binding.atoms
@@ -547,5 +566,5 @@ def _unused_annotations(product: Product, options: LtlOptions) -> tuple[str, ...
     )
 
 
-__all__ = ["INIT_EVENT", "LtlOptions", "automaton_statistics", "build_condition", "check_ltl",
-           "describe_fairness"]
+__all__ = ["INIT_EVENT", "FairSearch", "LtlOptions", "automaton_statistics", "build_condition",
+           "check_ltl", "describe_fairness", "run_fair_search"]

@@ -100,6 +100,16 @@ struct ctx {
     defer_t *elses; size_t nelses, elses_cap;
     defer_t *tmos; size_t ntmos, tmos_cap;
     int oom;
+    /* Promela: the instances whose statements met a model error (or an xr/xs claim
+     * violation) while the state was expanded; the error counts only if pan tries
+     * that instance in the state (priorities, atomicity: see the generated select) */
+    uint64_t perr[4];
+    /* the segment base and template of each live instance of the state expanded */
+    uint32_t pbase[256];
+    uint8_t ptpl[256];
+    /* enabled(): the context one level down (allocated on first use) and its depth */
+    struct ctx *sub;
+    int depth;
 };
 
 #define BR_PWORDS 4
@@ -184,6 +194,14 @@ static inline int succ_has_proc(const ctx_t *c, size_t i, int pid) {
     return (c->procs[i * BR_PWORDS + ((unsigned)pid >> 6)] >> (pid & 63)) & 1;
 }
 
+/* An instance's model error that counts only if pan tries the instance. */
+static inline void perr_set(ctx_t *c, int pid) {
+    if (pid >= 0 && pid < 256) c->perr[(unsigned)pid >> 6] |= (uint64_t)1 << (pid & 63);
+}
+static inline int perr_any(const ctx_t *c) {
+    return (c->perr[0] | c->perr[1] | c->perr[2] | c->perr[3]) != 0;
+}
+
 static void add_offer(ctx_t *c, int kind, V cid, int nf, const V *msg, const uint8_t *has,
                       int pid, int edge, uint32_t base, apply_fn apply) {
     if (!br_grow((void **)&c->offers, &c->offers_cap, c->noffers + 1, sizeof(offer_t))) {
@@ -242,6 +260,10 @@ static inline V ix(ctx_t *c, V i, V n) {
     if (i < 0 || i >= n) { br_fail(c); return 0; }
     return i;
 }
+/* A remote reference to an instance that does not run reads as a zeroed process
+ * (pan): its base is BR_NOBASE, beyond every vector, and rrd_k reads 0 there. */
+#define BR_NOBASE 0x40000000u
+static inline V rrd_k(int k, const uint8_t *p, uint32_t o) { return o >= BR_NOBASE ? 0 : rd_k(k, p, o); }
 static inline V rng(ctx_t *c, V v, int has_lo, V lo, int has_hi, V hi) {
     if ((has_lo && v < lo) || (has_hi && v > hi)) br_fail(c);
     return v;

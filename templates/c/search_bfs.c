@@ -52,6 +52,7 @@ static double br_now(void) {
 static void ctx_free(ctx_t *c) {
     free(c->buf); free(c->lens); free(c->labels); free(c->events); free(c->procs); free(c->keep);
     free(c->offers); free(c->elses); free(c->tmos);
+    if (c->sub) { ctx_free(c->sub); free(c->sub); c->sub = NULL; }
 }
 
 /* Expand s into c; returns the number of successors kept. */
@@ -208,3 +209,6 @@ __attribute__((visibility("default")))
 const char *bridge_event_name(int32_t i) {
     return (i >= 0 && i < BR_EVENT_COUNT) ? BR_EVENT_NAMES[i] : NULL;
 }
+
+__attribute__((visibility("default")))
+int32_t bridge_event_count(void) { return BR_EVENT_COUNT; }

@@ -143,16 +143,6 @@ def _systems(path: Path) -> list[TransitionSystem]:
 # ``supports`` must give: refused by name, never a crash or a different answer. A model
 # that is supported today must not move here.
 _NOT_YET_IN_C = {
-    "m70_priority_active.pml": "priority_scheduling",
-    "m71_priority_run_set.pml": "priority_scheduling",
-    "m72_priority_out_of_range.pml": "priority_scheduling",
-    "m73_enabled.pml": "Enabled",
-    "m74_enabled_self.pml": "Enabled",
-    "m75_send_too_few.pml": "send with the wrong number of fields",
-    "m76_send_too_few_later.pml": "send with the wrong number of fields",
-    "m80_xr_violated.pml": "channel_assertions",
-    "m81_xr_xs_respected.pml": "channel_assertions",
-    "t2c_xr_claims.pml": "channel_assertions",
     "m65_trace.pml": "end_condition",
     "m66_notrace.pml": "end_condition",
     "m68_channel_reassigned.pml": "unknown local variable 'mine'",  # a channel variable
@@ -166,23 +156,9 @@ _NOT_YET_IN_C = {
 }
 
 
-# Promela semantics the C engine does not follow yet: pan tries only the instance that
-# holds an atomic sequence, so another instance's model error is not reached (the Python
-# engine follows pan; tests/regression/test_model_errors_of_untried_processes.py). The C
-# run is refuted by its replay and the Python engine answers instead.
-_C_REFUTED = {"m86_atomic_hides_assert.pml"}
-
-
 @pytest.mark.parametrize("path", TEST_MODELS, ids=lambda p: p.name)
 def test_test_models_agree(path: Path) -> None:
     for ts in _systems(path):
-        if path.name in _C_REFUTED:
-            with pytest.raises(driver.EngineDisagreement):
-                assert_engines_agree(ts, limit=200000)
-            verdicts = api.check(api.load_model(str(path)), options=api.CheckOptions(engine="c"))
-            assert all(v.outcome.value == "holds" for v in verdicts)
-            assert any("checked by the Python engine" in n for v in verdicts for n in v.notes)
-            continue
         if path.name in _NOT_YET_IN_C:
             ok, why = driver.supports(ts, None)
             assert not ok and _NOT_YET_IN_C[path.name] in why, why
