@@ -11,7 +11,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from bridge.diagnostics import SemanticError, UnsupportedError
+from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     MAX_UNFOLD,
@@ -242,15 +242,49 @@ class SystemBuilder:
                 return Parallel(children, tuple(frozenset({TERMINATE}) for _ in children)), ids
             return Interleave(children), ids
         alphabets = []
+        unknown: list[dict[str, tuple[int, Span | None]]] = []
         for _, xs in parts:
             alpha: set[str] = set()
+            dynamic: dict[str, tuple[int, Span | None]] = {}
             inside = set(xs)
             for i in xs:
-                alpha |= self.alphabet(self._alphabet_source(i, inside))
+                source = self._alphabet_source(i, inside)
+                alpha |= self.alphabet(source)
+                for base, span in self.dynamic_bases(source).items():
+                    dynamic.setdefault(base, (source, span))
             if terminating:
                 alpha.add(TERMINATE)
             alphabets.append(frozenset(alpha))
+            unknown.append(dynamic)
+        self._check_dynamic_alphabets(alphabets, unknown)
         return Parallel(children, tuple(alphabets)), ids
+
+    def _check_dynamic_alphabets(
+        self, alphabets: list[frozenset[str]],
+        unknown: list[dict[str, tuple[int, Span | None]]],
+    ) -> None:
+        """Refuse an event with a state-dependent component in an operand of '||'
+        (its name, hence whether it is a barrier, is known only at run time) unless no
+        other operand has an event of the same base name: then it can never be shared,
+        whatever the values, and interleaves (cspsharp.md section 7)."""
+        for k, dynamic in enumerate(unknown):
+            if not dynamic:
+                continue
+            others: set[str] = set()
+            for j, alpha in enumerate(alphabets):
+                if j != k:
+                    others |= {name.split(".", 1)[0] for name in alpha}
+                    others |= set(unknown[j])
+            for base, (iid, span) in dynamic.items():
+                if base in others:
+                    leaf = self.instance_leaves[iid]
+                    raise SemanticError.at(
+                        span,
+                        f"the alphabet of '{leaf.name}' in '||' cannot be computed: event "
+                        f"'{base}' has a component that depends on the state, and another "
+                        "operand has an event of that name",
+                        f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
+                    )
 
     def _fresh_global(self, base: str) -> str:
         """Return a new bookkeeping global name ``baseK`` that no declaration uses."""
@@ -362,15 +396,18 @@ class SystemBuilder:
                     vals[p.name] = self.low.expr(arg, Ctx(env=env))
                 env = tuple(sorted(vals.items()))
             return self.low.alphabet_items(decl.items, env)
-        if builder.dynamic_events:
-            ev, span = builder.dynamic_events[0]
-            raise SemanticError.at(
-                span,
-                f"the alphabet of '{leaf.name}' in '||' cannot be computed: event "
-                f"'{ev.base}' has a component that depends on the state",
-                f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
-            )
         return set(builder.syntactic_events)
+
+    def dynamic_bases(self, iid: int) -> dict[str, Span | None]:
+        """Return the base names of the events of ``iid`` whose names are known only at
+        run time (a component depends on the state), with where each is written; none
+        if the alphabet is declared."""
+        if self._declares_alphabet(iid):
+            return {}
+        out: dict[str, Span | None] = {}
+        for ev, span in self.instance_builders[iid].dynamic_events:
+            out.setdefault(ev.base, span)
+        return out
 
 
 def check_reached_once(process: Process, builder: LeafBuilder, rec: Nested) -> None:

@@ -306,3 +306,18 @@ def test_parameter_growing_without_bound_is_kept_in_a_local() -> None:
     assert len(system.processes[0].locations) < 10
     v = api.check_property(system, system.properties[0], api.CheckOptions())
     assert v.outcome is Outcome.VIOLATED and v.statistics.states == 2001
+
+
+def test_state_dependent_event_that_no_other_operand_names_interleaves() -> None:
+    """``Recv() = c?x -> seen.x -> Stop`` in ``Recv() || Send()`` with ``Send() = c!1 ->
+    ack -> Stop`` (c buffered, capacity 1): no other operand has an event called
+    ``seen``, so ``seen.x`` cannot be a barrier whatever ``x`` is. By hand: Recv has 3
+    positions (before c?, before seen, Stop), Send 3; the buffer is full exactly when
+    Send has sent and Recv not yet received: 7 states, 8 transitions, one deadlock
+    (both at Stop): deadlockfree NOT VALID; the graph has no cycle and every maximal
+    run ends at that deadlock after seen.1: ``<> seen.1`` VALID."""
+    r = results("pat35_dynamic_event_alphabet.csp")
+    assert r[1] == (Outcome.VIOLATED, 7, 8)
+    assert r[2][0] is Outcome.HOLDS
+    alphabets = model("pat35_dynamic_event_alphabet.csp").systems[0].composition.alphabets
+    assert alphabets == (frozenset(), frozenset({"ack"}))
