@@ -179,10 +179,15 @@ class Interleave:
 @dataclass(frozen=True, slots=True)
 class Parallel:
     """CSP# alphabetised parallel: ``alphabets[i]`` is the set of fully evaluated event
-    names (``"rule1.0.1"``) of ``children[i]``; shared names are barriers."""
+    names (``"rule1.0.1"``) of ``children[i]``; shared names are barriers.
+
+    ``hidden``: hiding above the composition (``(P || Q) \\ {a}``): a step of the node
+    whose event is one of these names, after its synchronisations, is tau. An enclosing
+    composition never sees them (they are in no alphabet above this node)."""
 
     children: tuple[Composition, ...]
     alphabets: tuple[frozenset[str], ...]
+    hidden: frozenset[str] = frozenset()
 
 
 Composition = InstanceRef | Interleave | Parallel

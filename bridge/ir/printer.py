@@ -341,7 +341,8 @@ def _composition(c: Composition | None) -> str:
         parts = []
         for child, alphabet in zip(c.children, c.alphabets, strict=False):
             parts.append(f"{_composition(child)}{{{','.join(sorted(alphabet))}}}")
-        return "parallel(" + ", ".join(parts) + ")"
+        hidden = f" \\ {{{','.join(sorted(c.hidden))}}}" if c.hidden else ""
+        return "parallel(" + ", ".join(parts) + ")" + hidden
     return f"<{type(c).__name__}>"
 
 

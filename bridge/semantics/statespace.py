@@ -128,6 +128,7 @@ class CompiledStateSpace:
         self._geometries: dict[tuple[int, ...], tuple] = {}
         self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
         self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
+        self._hidden_sets: dict[int, frozenset[str]] = _hidden_sets(system)
         self._has_barriers = any(self._sync_sets.values())
         self._compile()
         self.instance_names: list[str] = [
@@ -479,8 +480,16 @@ class CompiledStateSpace:
             ev_code = repr(event_constant(gen, e.event))
         else:
             ev_code = event_code(gen, e.event, ctx)
+        hidden = self._hidden_sets.get(pid, frozenset()) if isinstance(pid, int) else frozenset()
+        if hidden and e.event is not None and not ev_const and any(
+                n.split(".", 1)[0] == e.event.base for n in hidden):
+            raise UnsupportedError.at(
+                e.span, f"unsupported construct: hiding event '{e.event.base}' whose "
+                "components depend on the state")
         if isinstance(pid, int) and ev_const and not (self.csp and e.comm is not None and e.event is None):
             name = None if e.event is None else event_constant(gen, e.event)
+            if name in hidden and (e.data_operation or name not in sync):
+                name = None  # hidden above a composition, and not a barrier: tau
             step_ref = gen.constant(self._step_for(name, ((pid, k),)), "_S")
         else:
             step_ref = f"_mkstep({ev_code}, {pid}, {k})"
@@ -1127,6 +1136,25 @@ def _sync_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
     return {i: frozenset(s) for i, s in sets.items()}
 
 
+def _hidden_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
+    """Return, per static instance, the event names hidden above it (``hidden`` of the
+    enclosing ``Parallel`` nodes): its own steps with such an event that do not go
+    through a barrier are tau (those that do are relabelled by the combiner)."""
+    out: dict[int, frozenset[str]] = {}
+    stack: list[tuple[Composition, frozenset[str]]] = (
+        [(system.composition, frozenset())] if system.composition else []
+    )
+    while stack:
+        node, above = stack.pop()
+        if isinstance(node, InstanceRef):
+            out[node.instance] = above
+            continue
+        if isinstance(node, Parallel):
+            above = above | node.hidden
+        stack.extend((c, above) for c in node.children)
+    return out
+
+
 Offers = dict[int, list[tuple[str, tuple]]]
 
 
@@ -1150,6 +1178,17 @@ def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple
 
         return inter
     assert isinstance(node, Parallel)
+    if node.hidden:
+        # (P || Q) \ H: the node's steps with an event in H, synchronised or not,
+        # come out as tau (None), which no enclosing node synchronises on.
+        hidden = node.hidden
+        inner = make_combiner(Parallel(node.children, node.alphabets))
+
+        def hide(offers: Offers) -> list[tuple[str, tuple]]:
+            return [(None if name in hidden else name, parts)  # type: ignore[misc]
+                    for name, parts in inner(offers)]
+
+        return hide
     counts: dict[str, int] = {}
     for a in node.alphabets:
         for name in a:

@@ -60,6 +60,8 @@ def _spin_deadlock(system: TransitionSystem) -> Outcome:
         ("pat35_indexed_guard", Outcome.VIOLATED),
         # seen.x (x received) interleaves in '||': both operands end in Stop
         ("pat35_dynamic_event_alphabet", Outcome.VIOLATED),
+        # (Giver() || Taker()) \ {hand, give}: both end in Stop
+        ("pat35_hiding_parallel", Outcome.VIOLATED),
     ],
 )
 def test_spin_agrees_on_deadlock(name: str, expected: Outcome) -> None:
@@ -106,3 +108,25 @@ def test_constructs_without_promela_form_are_refused_by_name(text: str, fragment
     with pytest.raises(UnsupportedError, match="unsupported construct") as info:
         emit_promela(system, "plain", Fairness.NONE, None)
     assert fragment in str(info.value)
+
+
+def test_hiding_above_parallel_agrees_with_spin() -> None:
+    """Hidden events are tau in the emitted model too: ``<> hand`` fails where hand is
+    hidden (Pair, Mixed) and holds where another operand's hand is visible (Sys);
+    ``<> take`` and ``<> give`` hold. SPIN (premise encoding, no fairness) and the
+    engine agree on each."""
+    from bridge import api
+
+    seen = 0
+    for system in _systems("pat35_hiding_parallel"):
+        for prop in system.properties:
+            if prop.kind.name != "LTL":
+                continue
+            native = api.check_property(system, prop, api.CheckOptions()).outcome
+            model = emit_promela(system, "premise", Fairness.NONE, prop)
+            result = run_spin(model.text, model.spin_options(model.properties[0], timeout=60))
+            assert not result.timed_out
+            spin = Outcome.VIOLATED if result.errors > 0 else Outcome.HOLDS
+            assert spin is native, prop.text
+            seen += 1
+    assert seen == 5

@@ -55,6 +55,9 @@ Lowering strategy
   ``g`` in ``Receive.condition``. Event components are evaluated in the pre-state.
 * ``P interrupt Q`` and ``P \\ {...}`` inside a leaf follow section 7 (hidden events
   with constant names become tau; P's ``terminate`` under ``;`` becomes tau).
+  Hiding above a composition goes down through ``|||`` and ``;`` to the leaves; a
+  ``||`` node keeps it (``ir.Parallel.hidden``): its operands synchronise on the
+  hidden events first, and the joint step is tau; the names leave its alphabet.
   ``call(cempty|cfull|ccount|csize, c)`` are channel queries; ``(&& i:{..}@e)`` and
   its ``||``/``xor`` forms expand over the constant index.
 * Names: processes are called after the leaf (``Node(0)``), instances after their
@@ -87,8 +90,7 @@ nested under recursion (a process call cycle leads back to it), in a loop, under
 choice, guard, ``atomic``, hiding or ``interrupt``, whose continuation is also reached
 without it, or whose operands read a value bound at run time; a composition followed
 by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``) or
-that is ``P; (Skip ||| ...)``; hiding above a ``||`` composition
-(above ``|||`` it is pushed into every operand); hiding of events with
+that is ``P; (Skip ||| ...)``; hiding of events with
 state-dependent components or of channel events; ``refines``; calls of C# library
 functions bridge does not implement (``context.py`` refuses the ``#import`` of a
 user's own library); ``var x = *``; ``||| {..}``; process arguments that are arrays.

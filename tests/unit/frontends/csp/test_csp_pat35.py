@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bridge import api
-from bridge.diagnostics import SemanticError
+from bridge.diagnostics import SemanticError, UnsupportedError
 from bridge.frontends.csp import load_csp
 from bridge.ir import ModelFile, Outcome
 
@@ -321,3 +321,38 @@ def test_state_dependent_event_that_no_other_operand_names_interleaves() -> None
     assert r[2][0] is Outcome.HOLDS
     alphabets = model("pat35_dynamic_event_alphabet.csp").systems[0].composition.alphabets
     assert alphabets == (frozenset(), frozenset({"ack"}))
+
+
+def test_hiding_above_a_parallel_composition() -> None:
+    """``Pair() = (Giver() || Taker()) \\ {hand, give}`` with ``Giver() = hand -> give
+    -> Stop`` and ``Taker() = hand -> take{got = 1;} -> Stop`` (cspsharp.md 7: hiding
+    relabels the steps as tau; the operands still synchronise on ``hand`` first). By
+    hand: the joint hand (tau), then give (tau) and take interleave: 5 states, 5
+    transitions, a deadlock at the end (1: NOT VALID); every run takes take (2: VALID);
+    hand is never seen (3: NOT VALID); no tau cycle (6: divergence-free VALID).
+    ``Sys() = Pair() || Other()`` with ``Other() = hand -> Stop``: the hidden hand is
+    not in Pair's alphabet, so Other's hand is free: reaches taken (4: VALID), every
+    run ends after Other's hand (5: VALID), 5 x 2 = 10 states and 5 x 2 + 5 = 15
+    transitions with a deadlock (7). ``Mixed() = ((Giver() || Taker()) ||| Other()) \\
+    {hand}``: hiding goes down through '|||' to Other and stays on the '||' node: give
+    is visible and always taken (8: VALID), hand never (9: NOT VALID), 10 states, 15
+    transitions (10)."""
+    r = results("pat35_hiding_parallel.csp")
+    assert r[1] == (Outcome.VIOLATED, 5, 5)
+    assert r[2][0] is Outcome.HOLDS and r[3][0] is Outcome.VIOLATED
+    assert r[4][0] is Outcome.HOLDS and r[5][0] is Outcome.HOLDS
+    assert r[6][0] is Outcome.HOLDS
+    assert r[7] == (Outcome.VIOLATED, 10, 15)
+    assert r[8][0] is Outcome.HOLDS and r[9][0] is Outcome.VIOLATED
+    assert r[10] == (Outcome.VIOLATED, 10, 15)
+    systems = {s.name: s for s in model("pat35_hiding_parallel.csp").systems}
+    outer = systems["Sys"].composition
+    assert outer.alphabets[0] == frozenset() and outer.children[0].hidden == {"hand", "give"}
+
+
+def test_hiding_a_state_dependent_event_above_parallel_is_refused() -> None:
+    text = ("channel c 1;\nA() = c?x -> e.x -> Stop;\nB() = c!1 -> Stop;\n"
+            "S() = (A() || B()) \\ {e.1};\n#assert S() deadlockfree;")
+    with pytest.raises(UnsupportedError, match="hiding event 'e' whose components") as info:
+        load_csp("t.csp", text)
+    assert info.value.diagnostics[0].span.line == 2
