@@ -110,16 +110,28 @@ def test_constructs_without_promela_form_are_refused_by_name(text: str, fragment
     assert fragment in str(info.value)
 
 
-def test_hiding_above_parallel_agrees_with_spin() -> None:
-    """Hidden events are tau in the emitted model too: ``<> hand`` fails where hand is
-    hidden (Pair, Mixed) and holds where another operand's hand is visible (Sys);
-    ``<> take`` and ``<> give`` hold. SPIN (premise encoding, no fairness) and the
-    engine agree on each."""
+@pytest.mark.parametrize(
+    "name, count",
+    [
+        # hidden events are tau in the emitted model too: <> hand fails where hand is
+        # hidden (Pair, Mixed) and holds where another operand's hand is visible (Sys)
+        ("pat35_hiding_parallel", 8),
+        # '|||' inside a process (under recursion, a choice, with received values)
+        ("pat35_interleave_dynamic", 6),
+    ],
+)
+def test_spin_agrees_on_every_ltl_and_deadlock_check(name: str, count: int) -> None:
+    """SPIN (premise encoding, no fairness) and the engine agree on each deadlock and
+    LTL assertion of every system of the model."""
     from bridge import api
 
     seen = 0
-    for system in _systems("pat35_hiding_parallel"):
+    for system in _systems(name):
         for prop in system.properties:
+            if prop.kind.name == "DEADLOCK_FREE":
+                native = api.check_property(system, prop, api.CheckOptions()).outcome
+                assert _spin_deadlock(system) is native, prop.text
+                seen += 1
             if prop.kind.name != "LTL":
                 continue
             native = api.check_property(system, prop, api.CheckOptions()).outcome
@@ -129,4 +141,4 @@ def test_hiding_above_parallel_agrees_with_spin() -> None:
             spin = Outcome.VIOLATED if result.errors > 0 else Outcome.HOLDS
             assert spin is native, prop.text
             seen += 1
-    assert seen == 5
+    assert seen == count

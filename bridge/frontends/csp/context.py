@@ -71,6 +71,9 @@ class Lowerer(ExpressionLowering):
     def __init__(self, program: s.Program) -> None:
         self.program = program
         self.path = program.path
+        # ids of the '|||' terms lowered inside their process (steps.py "ILV"): those
+        # that static instances cannot give (reached repeatedly, under a choice...)
+        self.inline_interleave: set[int] = set()
         self.constants: dict[str, int | bool] = {}
         self.const_spans: dict[str, Span] = {}
         self.enums: list[tuple[str, int]] = []
