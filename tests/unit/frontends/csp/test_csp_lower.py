@@ -319,6 +319,7 @@ def test_guarded_receive_condition() -> None:
         ('#import "MyLibrary";\nP = Skip;', "#import of the C# library 'MyLibrary'"),
         ('#import "PAT.Lib.Set";\nvar<Set> s;\nP = a{s.Shuffle()} -> Skip;', "method 'Shuffle'"),
         ("var x = *;\nP = Skip;", "wildcard"),
+        ("P(x) = a -> Skip;\nQ = P([1, 2]);", "an array literal as a process argument"),
         ("var x = 0;\nP = a{x = call(f, 1);} -> Skip;", "call"),
     ],
 )
