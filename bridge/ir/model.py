@@ -134,6 +134,11 @@ class Edge:
     # (cspsharp.md section 7). A plain CSP# event may still carry an effect that the
     # front-end adds for bookkeeping (parameter passing), and it still synchronises.
     data_operation: bool = False
+    # CSP#: the step belongs to an ``atomic`` part of the process that is not the whole
+    # process (an operand of a '|||' inside it): PAT gives priority to such steps (if
+    # any enabled step of the system is atomic, only atomic steps are offered), like
+    # every step from an ``atomic`` location (cspsharp.md section 7).
+    atomic: bool = False
 
 
 @dataclass(frozen=True, slots=True)

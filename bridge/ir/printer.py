@@ -295,6 +295,8 @@ def _edge(index: int, e: Edge) -> list[str]:
         parts.append(f"label {e.label}")
     if e.fairness is not None:
         parts.append(f"fair {e.fairness.value}")
+    if e.atomic:
+        parts.append("atomic")
     lines = [" ".join(parts) + _at(e.span)]
     if e.text:
         lines.append(f"{_INDENT}text {e.text!r}")

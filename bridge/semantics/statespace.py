@@ -94,6 +94,7 @@ class RuntimeLayout:
     __slots__ = (
         "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
         "segment_channel_ids", "pop_id", "key", "fn", "visits", "death_guard",
+        "atomic_edges",
     )
 
     def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
@@ -112,6 +113,8 @@ class RuntimeLayout:
         self.visits = 0
         # the youngest instance's provided clause, compiled (None: death unguarded)
         self.death_guard: Callable | None = None
+        # (instance, edge) of the edges flagged atomic (``Edge.atomic``)
+        self.atomic_edges: frozenset[tuple[int, int]] = frozenset()
 
 
 class CompiledStateSpace:
@@ -153,12 +156,15 @@ class CompiledStateSpace:
         self._atomic_sets: list[frozenset[int]] = []
         self._terminal_sets: list[frozenset[int]] = []
         self._end_sets: list[frozenset[int]] = []
+        self._atomic_edge_sets: list[frozenset[int]] = []
         for tpl in lay.processes:
             locs = tpl.process.locations
             self._atomic_sets.append(frozenset(x.id for x in locs if x.atomic))
             self._terminal_sets.append(frozenset(x.id for x in locs if x.terminal))
             self._end_sets.append(frozenset(x.id for x in locs if x.end or x.terminal))
-        self._any_atomic = any(self._atomic_sets)
+            self._atomic_edge_sets.append(
+                frozenset(k for k, e in enumerate(tpl.process.edges) if e.atomic))
+        self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search.
         for tpl in lay.processes:
@@ -281,7 +287,7 @@ class CompiledStateSpace:
             lines.append("        _ch = [x for x in out if _h in x[0].processes]")
             lines.append("        if _ch:")
             lines.append("            return _ch")
-        elif atomic:
+        elif atomic and not rl.atomic_edges:
             lines.append("    if out:")
             lines.append("        _in = []")
             for b, pid, atom in atomic:
@@ -293,6 +299,21 @@ class CompiledStateSpace:
             )
             lines.append("            if _ch:")
             lines.append("                return _ch")
+        elif rl.atomic_edges:
+            # Some steps are atomic by their edge (Edge.atomic): a step is atomic if
+            # one of its edges is flagged or leaves an atomic location.
+            lines.append("    if out:")
+            lines.append("        _in = []")
+            for b, pid, atom in atomic:
+                aname = self._gen.constant(atom, "_AT")
+                lines.append(f"        if s[{b}] in {aname}: _in.append({pid})")
+            ename = self._gen.constant(rl.atomic_edges, "_AE")
+            lines.append(
+                "        _ch = [x for x in out if any(p in _in for p in x[0].processes)"
+                f" or not {ename}.isdisjoint(x[0].edges)]"
+            )
+            lines.append("        if _ch:")
+            lines.append("            return _ch")
         lines.append("    return out")
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<bridge:{self.system.name}:layout{rl.id}>", "exec"), ns)  # noqa: S102
@@ -737,6 +758,8 @@ class CompiledStateSpace:
                 (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])
             )
             rl.death_guard = self._death_guards[fns]
+        rl.atomic_edges = frozenset(
+            (i, k) for i, t in enumerate(templates) for k in self._atomic_edge_sets[t])
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
         if key:
@@ -907,8 +930,10 @@ class CompiledStateSpace:
                         return chosen
             elif any_atomic and out:
                 inside = [pid for _, b, pid, atom, _ in rl.runners if atom is not None and s[b] in atom]
-                if inside:
-                    chosen = [x for x in out if any(p in inside for p in x[0].processes)]
+                edges = rl.atomic_edges
+                if inside or edges:
+                    chosen = [x for x in out if any(p in inside for p in x[0].processes)
+                              or not edges.isdisjoint(x[0].edges)]
                     if chosen:
                         return chosen
             return out

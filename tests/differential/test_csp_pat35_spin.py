@@ -142,3 +142,9 @@ def test_spin_agrees_on_every_ltl_and_deadlock_check(name: str, count: int) -> N
             assert spin is native, prop.text
             seen += 1
     assert seen == count
+
+
+def test_atomic_operand_inside_a_process_is_refused_by_name() -> None:
+    system = _systems("pat35_interleave_atomic")[0]
+    with pytest.raises(UnsupportedError, match="'atomic' in an operand of '[|][|][|]'"):
+        emit_promela(system, "plain", Fairness.NONE, None)

@@ -313,6 +313,13 @@ def emit_promela(
             f"{', '.join(STRONG_GLOBAL_FORMS)}"
         )
     properties = (property,) if property is not None else system.properties
+    for process in system.processes:
+        for edge in process.edges:
+            if edge.atomic:
+                raise UnsupportedError.at(
+                    edge.span, "unsupported construct: 'atomic' in an operand of '|||' "
+                    "inside a process (its steps have priority over the whole system's "
+                    "and the other operands'): not written to Promela")
     if encoding == "action-process" and fairness is Fairness.STRONG_GLOBAL:
         raise UnsupportedError.at(
             None,

@@ -161,6 +161,8 @@ class Raw:
     fairness: FairnessMark | None = None
     data_operation: bool = False
     captures: dict[str, Expr] = field(default_factory=dict)
+    # a step of an atomic operand of an interleaving inside the process (ir.Edge.atomic)
+    atomic: bool = False
 
 
 PLACEHOLDER = "\x00"

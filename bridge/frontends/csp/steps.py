@@ -375,22 +375,21 @@ class StepRules:
         Q``): each operand steps alone and the others stay; the composition terminates
         in one step when every operand offers its terminate (guards conjoined).
 
-        Refused by name: an operand inside ``atomic`` (its priority is over the steps
-        of the whole system, which one process's locations cannot give to a part of
-        it), and a synchronous channel with a send in one operand and a receive in
-        another (their handshake pairs two operands of this process)."""
+        The steps of an operand inside ``atomic`` are marked atomic (``ir.Edge.atomic``:
+        PAT gives them priority over every other step of the system, the other
+        operands' included). Refused by name: a synchronous channel with a send in one
+        operand and a receive in another (their handshake pairs two operands of this
+        process)."""
         parts = cfg[1]
         out: list[Raw] = []
         ends: list[list[Raw]] = []
         sends: dict[str, int] = {}
         receives: dict[str, int] = {}
         for i, part in enumerate(parts):
-            if cfg_atomic(part):
-                raise UnsupportedError.at(
-                    _cfg_span(part), "unsupported construct: 'atomic' in an operand of "
-                    "'|||' reached while the process runs (under recursion, a choice...)")
+            atomic = cfg_atomic(part)
             mine: list[Raw] = []
             for r in self.steps(part, caps):
+                r.atomic = r.atomic or atomic
                 if is_terminate(r):
                     mine.append(r)
                     continue
@@ -414,7 +413,8 @@ class StepRules:
                 for r in combo:
                     guard = and_(guard, r.guard)
                 out.append(Raw(guard, None, [], Event(TERMINATE), TERM, combo[0].span,
-                               "terminate (interleaving)"))
+                               "terminate (interleaving)",
+                               atomic=any(r.atomic for r in combo)))
         return out
 
     def _rendezvous_key(self, channel: Expr) -> str | None:
@@ -627,10 +627,3 @@ class StepRules:
             piece = " ".join(chunk)
         piece = " ".join(piece.split())
         return piece if len(piece) <= 80 else piece[:77] + "..."
-
-
-def _cfg_span(cfg: Cfg) -> Span | None:
-    """Return where the term that runs first in ``cfg`` is written."""
-    while cfg[0] in ("SEQ", "HIDE", "INTR", "ATOM", "XCH", "ILV"):
-        cfg = cfg[1][0] if cfg[0] in ("XCH", "ILV") else cfg[1]
-    return cfg[1].span if cfg[0] in ("T", "PAR") else None
