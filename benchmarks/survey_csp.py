@@ -127,6 +127,10 @@ def markdown(rows: list[Row], root: Path, checked: bool) -> str:
     loaded = [r for r in pat if r.loads]
     tracebacks = [r for r in rows if r.traceback]
     rejected = [r for r in rows if r.kind == "pat" and r.pat_rejects]
+    # A user's own C# library (#import of a DLL the model's authors wrote): PAT runs it
+    # only with that DLL; the issue asks bridge to refuse it with a clear error.
+    library = [r for r in pat if not r.loads and "#import of the C# library" in r.message]
+    rest = len(pat) - len(library)
     out = [
         "# Public CSP# models: what loads",
         "",
@@ -138,6 +142,9 @@ def markdown(rows: list[Row], root: Path, checked: bool) -> str:
         f"denominator): {len(rejected)}",
         f"- CSP# models PAT accepts that load here: **{len(loaded)} of {len(pat)}** "
         f"({100.0 * len(loaded) / max(1, len(pat)):.1f}%)",
+        f"- of these, refused for a user's own C# library (the refusal the issue asks "
+        f"for; marked *C# library* below): {len(library)}; without them: **{len(loaded)} "
+        f"of {rest}** ({100.0 * len(loaded) / max(1, rest):.1f}%)",
         f"- Python tracebacks: {len(tracebacks)}",
         "",
         "| model (repo/path) | kind | loads? | refusal" + (" | verdicts |" if checked else " |"),
@@ -145,7 +152,8 @@ def markdown(rows: list[Row], root: Path, checked: bool) -> str:
     ]
     for r in rows:
         kind = r.kind if not r.pat_rejects else f"pat (PAT rejects: {r.pat_rejects})"
-        cells = [f"{r.repo}/{r.path}", kind, "yes" if r.loads else "**no**",
+        verdict = "yes" if r.loads else ("no (C# library)" if r in library else "**no**")
+        cells = [f"{r.repo}/{r.path}", kind, verdict,
                  _short(r.message, root).replace("|", "\\|")]
         if checked:
             cells.append(" ".join(r.verdicts))

@@ -134,6 +134,11 @@ class Edge:
     # (cspsharp.md section 7). A plain CSP# event may still carry an effect that the
     # front-end adds for bookkeeping (parameter passing), and it still synchronises.
     data_operation: bool = False
+    # CSP#: the step belongs to an ``atomic`` part of the process that is not the whole
+    # process (an operand of a '|||' inside it): PAT gives priority to such steps (if
+    # any enabled step of the system is atomic, only atomic steps are offered), like
+    # every step from an ``atomic`` location (cspsharp.md section 7).
+    atomic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,10 +211,15 @@ class Interleave:
 @dataclass(frozen=True, slots=True)
 class Parallel:
     """CSP# alphabetised parallel: ``alphabets[i]`` is the set of fully evaluated event
-    names (``"rule1.0.1"``) of ``children[i]``; shared names are barriers."""
+    names (``"rule1.0.1"``) of ``children[i]``; shared names are barriers.
+
+    ``hidden``: hiding above the composition (``(P || Q) \\ {a}``): a step of the node
+    whose event is one of these names, after its synchronisations, is tau. An enclosing
+    composition never sees them (they are in no alphabet above this node)."""
 
     children: tuple[Composition, ...]
     alphabets: tuple[frozenset[str], ...]
+    hidden: frozenset[str] = frozenset()
 
 
 Composition = InstanceRef | Interleave | Parallel

@@ -320,6 +320,8 @@ def _edge(index: int, e: Edge) -> list[str]:
         parts.append(f"label {e.label}")
     if e.fairness is not None:
         parts.append(f"fair {e.fairness.value}")
+    if e.atomic:
+        parts.append("atomic")
     lines = [" ".join(parts) + _at(e.span)]
     if e.text:
         lines.append(f"{_INDENT}text {e.text!r}")
@@ -373,7 +375,8 @@ def _composition(c: Composition | None) -> str:
         parts = []
         for child, alphabet in zip(c.children, c.alphabets, strict=False):
             parts.append(f"{_composition(child)}{{{','.join(sorted(alphabet))}}}")
-        return "parallel(" + ", ".join(parts) + ")"
+        hidden = f" \\ {{{','.join(sorted(c.hidden))}}}" if c.hidden else ""
+        return "parallel(" + ", ".join(parts) + ")" + hidden
     return f"<{type(c).__name__}>"
 
 

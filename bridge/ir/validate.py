@@ -242,6 +242,11 @@ class _Checker:
                 if len(node.alphabets) != len(node.children):
                     self.add(None, f"parallel node with {len(node.children)} children has "
                                    f"{len(node.alphabets)} alphabets")
+                for child, alphabet in zip(node.children, node.alphabets, strict=False):
+                    leak = alphabet & _hidden_within(child)
+                    if leak:
+                        self.add(None, f"event(s) {sorted(leak)} hidden inside an operand "
+                                       "are in its alphabet above the hiding")
                 stack.extend(node.children)
         for i in seen:
             if not 0 <= i < count:
@@ -317,3 +322,16 @@ def validate_model_file(model_file: ModelFile) -> list[Diagnostic]:
     for number in sorted({n for n in numbers if numbers.count(n) > 1}):
         problems.append(_problem(None, f"property number {number} is used more than once"))
     return problems
+
+
+def _hidden_within(node: Composition) -> frozenset[str]:
+    """Return the event names hidden by ``Parallel`` nodes inside ``node``."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Parallel):
+            out |= n.hidden
+        if not isinstance(n, InstanceRef):
+            stack.extend(n.children)
+    return frozenset(out)

@@ -95,6 +95,7 @@ class RuntimeLayout:
     __slots__ = (
         "id", "templates", "bases", "n", "runners", "chans", "chan_names", "size",
         "segment_channel_ids", "pop_id", "key", "fn", "visits", "death_guard", "prio_slots",
+        "atomic_edges",
     )
 
     def __init__(self, lid: int, templates: tuple[int, ...]) -> None:
@@ -115,6 +116,8 @@ class RuntimeLayout:
         self.death_guard: Callable | None = None
         # absolute slot of each instance's priority (priority scheduling only)
         self.prio_slots: tuple[int, ...] = ()
+        # (instance, edge) of the edges flagged atomic (``Edge.atomic``)
+        self.atomic_edges: frozenset[tuple[int, int]] = frozenset()
 
 
 class CompiledStateSpace:
@@ -131,6 +134,7 @@ class CompiledStateSpace:
         self._geometries: dict[tuple[int, ...], tuple] = {}
         self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
         self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
+        self._hidden_sets: dict[int, frozenset[str]] = _hidden_sets(system)
         self._has_barriers = any(self._sync_sets.values())
         # xr/xs: per template, the compiled claims of a new instance (None: none); the
         # violations met while computing a state's successors; a violation made by
@@ -161,12 +165,15 @@ class CompiledStateSpace:
         self._atomic_sets: list[frozenset[int]] = []
         self._terminal_sets: list[frozenset[int]] = []
         self._end_sets: list[frozenset[int]] = []
+        self._atomic_edge_sets: list[frozenset[int]] = []
         for tpl in lay.processes:
             locs = tpl.process.locations
             self._atomic_sets.append(frozenset(x.id for x in locs if x.atomic))
             self._terminal_sets.append(frozenset(x.id for x in locs if x.terminal))
             self._end_sets.append(frozenset(x.id for x in locs if x.end or x.terminal))
-        self._any_atomic = any(self._atomic_sets)
+            self._atomic_edge_sets.append(
+                frozenset(k for k, e in enumerate(tpl.process.edges) if e.atomic))
+        self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search.
         for tpl in lay.processes:
@@ -303,7 +310,7 @@ class CompiledStateSpace:
             lines.append(f"    return _select(s, out, {self._gen.constant(rl, '_RL')})")
         else:
             atomic = [(b, pid, atom) for _, b, pid, atom, _ in rl.runners if atom is not None]
-            if atomic:
+            if atomic and not rl.atomic_edges:
                 lines.append("    if out:")
                 lines.append("        _in = []")
                 for b, pid, atom in atomic:
@@ -315,6 +322,21 @@ class CompiledStateSpace:
                 )
                 lines.append("            if _ch:")
                 lines.append("                return _ch")
+            elif rl.atomic_edges:
+                # Some steps are atomic by their edge (Edge.atomic): a step is atomic if
+                # one of its edges is flagged or leaves an atomic location.
+                lines.append("    if out:")
+                lines.append("        _in = []")
+                for b, pid, atom in atomic:
+                    aname = self._gen.constant(atom, "_AT")
+                    lines.append(f"        if s[{b}] in {aname}: _in.append({pid})")
+                ename = self._gen.constant(rl.atomic_edges, "_AE")
+                lines.append(
+                    "        _ch = [x for x in out if any(p in _in for p in x[0].processes)"
+                    f" or not {ename}.isdisjoint(x[0].edges)]"
+                )
+                lines.append("        if _ch:")
+                lines.append("            return _ch")
             lines.append("    return out")
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<bridge:{self.system.name}:layout{rl.id}>", "exec"), ns)  # noqa: S102
@@ -502,8 +524,16 @@ class CompiledStateSpace:
             ev_code = repr(event_constant(gen, e.event))
         else:
             ev_code = event_code(gen, e.event, ctx)
+        hidden = self._hidden_sets.get(pid, frozenset()) if isinstance(pid, int) else frozenset()
+        if hidden and e.event is not None and not ev_const and any(
+                n.split(".", 1)[0] == e.event.base for n in hidden):
+            raise UnsupportedError.at(
+                e.span, f"unsupported construct: hiding event '{e.event.base}' whose "
+                "components depend on the state")
         if isinstance(pid, int) and ev_const and not (self.csp and e.comm is not None and e.event is None):
             name = None if e.event is None else event_constant(gen, e.event)
+            if name in hidden and (e.data_operation or name not in sync):
+                name = None  # hidden above a composition, and not a barrier: tau
             step_ref = gen.constant(self._step_for(name, ((pid, k),)), "_S")
         else:
             step_ref = f"_mkstep({ev_code}, {pid}, {k})"
@@ -810,6 +840,8 @@ class CompiledStateSpace:
             rl.prio_slots = tuple(
                 b + (self.layout.processes[t].priority_offset or 0)
                 for b, t in zip(rl.bases, templates, strict=True))
+        rl.atomic_edges = frozenset(
+            (i, k) for i, t in enumerate(templates) for k in self._atomic_edge_sets[t])
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
         if key:
@@ -989,8 +1021,10 @@ class CompiledStateSpace:
                 return select(s, out, rl)
             if any_atomic and out:
                 inside = [pid for _, b, pid, atom, _ in rl.runners if atom is not None and s[b] in atom]
-                if inside:
-                    chosen = [x for x in out if any(p in inside for p in x[0].processes)]
+                edges = rl.atomic_edges
+                if inside or edges:
+                    chosen = [x for x in out if any(p in inside for p in x[0].processes)
+                              or not edges.isdisjoint(x[0].edges)]
                     if chosen:
                         return chosen
             return out
@@ -1225,6 +1259,25 @@ def _sync_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
     return {i: frozenset(s) for i, s in sets.items()}
 
 
+def _hidden_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:
+    """Return, per static instance, the event names hidden above it (``hidden`` of the
+    enclosing ``Parallel`` nodes): its own steps with such an event that do not go
+    through a barrier are tau (those that do are relabelled by the combiner)."""
+    out: dict[int, frozenset[str]] = {}
+    stack: list[tuple[Composition, frozenset[str]]] = (
+        [(system.composition, frozenset())] if system.composition else []
+    )
+    while stack:
+        node, above = stack.pop()
+        if isinstance(node, InstanceRef):
+            out[node.instance] = above
+            continue
+        if isinstance(node, Parallel):
+            above = above | node.hidden
+        stack.extend((c, above) for c in node.children)
+    return out
+
+
 Offers = dict[int, list[tuple[str, tuple]]]
 
 
@@ -1248,6 +1301,17 @@ def make_combiner(node: Composition) -> Callable[[Offers], list[tuple[str, tuple
 
         return inter
     assert isinstance(node, Parallel)
+    if node.hidden:
+        # (P || Q) \ H: the node's steps with an event in H, synchronised or not,
+        # come out as tau (None), which no enclosing node synchronises on.
+        hidden = node.hidden
+        inner = make_combiner(Parallel(node.children, node.alphabets))
+
+        def hide(offers: Offers) -> list[tuple[str, tuple]]:
+            return [(None if name in hidden else name, parts)  # type: ignore[misc]
+                    for name, parts in inner(offers)]
+
+        return hide
     counts: dict[str, int] = {}
     for a in node.alphabets:
         for name in a:

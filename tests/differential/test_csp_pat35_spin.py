@@ -58,6 +58,10 @@ def _spin_deadlock(system: TransitionSystem) -> Outcome:
         ("pat35_guarded_cycle", Outcome.HOLDS),
         # [&& j:{0..1}@(a[j] == 0)] ok -> Stop: the guard holds, then Stop
         ("pat35_indexed_guard", Outcome.VIOLATED),
+        # seen.x (x received) interleaves in '||': both operands end in Stop
+        ("pat35_dynamic_event_alphabet", Outcome.VIOLATED),
+        # (Giver() || Taker()) \ {hand, give}: both end in Stop
+        ("pat35_hiding_parallel", Outcome.VIOLATED),
     ],
 )
 def test_spin_agrees_on_deadlock(name: str, expected: Outcome) -> None:
@@ -104,3 +108,43 @@ def test_constructs_without_promela_form_are_refused_by_name(text: str, fragment
     with pytest.raises(UnsupportedError, match="unsupported construct") as info:
         emit_promela(system, "plain", Fairness.NONE, None)
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "name, count",
+    [
+        # hidden events are tau in the emitted model too: <> hand fails where hand is
+        # hidden (Pair, Mixed) and holds where another operand's hand is visible (Sys)
+        ("pat35_hiding_parallel", 8),
+        # '|||' inside a process (under recursion, a choice, with received values)
+        ("pat35_interleave_dynamic", 6),
+    ],
+)
+def test_spin_agrees_on_every_ltl_and_deadlock_check(name: str, count: int) -> None:
+    """SPIN (premise encoding, no fairness) and the engine agree on each deadlock and
+    LTL assertion of every system of the model."""
+    from bridge import api
+
+    seen = 0
+    for system in _systems(name):
+        for prop in system.properties:
+            if prop.kind.name == "DEADLOCK_FREE":
+                native = api.check_property(system, prop, api.CheckOptions()).outcome
+                assert _spin_deadlock(system) is native, prop.text
+                seen += 1
+            if prop.kind.name != "LTL":
+                continue
+            native = api.check_property(system, prop, api.CheckOptions()).outcome
+            model = emit_promela(system, "premise", Fairness.NONE, prop)
+            result = run_spin(model.text, model.spin_options(model.properties[0], timeout=60))
+            assert not result.timed_out
+            spin = Outcome.VIOLATED if result.errors > 0 else Outcome.HOLDS
+            assert spin is native, prop.text
+            seen += 1
+    assert seen == count
+
+
+def test_atomic_operand_inside_a_process_is_refused_by_name() -> None:
+    system = _systems("pat35_interleave_atomic")[0]
+    with pytest.raises(UnsupportedError, match="'atomic' in an operand of '[|][|][|]'"):
+        emit_promela(system, "plain", Fairness.NONE, None)

@@ -88,8 +88,8 @@ CASES = [
     ("channel c[2] 1;\nP = c!1 -> Skip;\n#assert P deadlockfree;", 2, 5, "'c' is a channel array", SemanticError, None),
     ("P = a -> Skip;\n#assert P refines P;", 2, 1, "unsupported construct: refinement",
      UnsupportedError, None),
-    ("P = a -> (b -> Skip ||| c -> Skip); P;\n#assert P deadlockfree;", 1, 11,
-     "'|||' nested under recursion", UnsupportedError, None),
+    ("P = a -> (b -> Skip || c -> Skip); P;\n#assert P deadlockfree;", 1, 11,
+     "'||' nested under recursion", UnsupportedError, None),
     ("var x = 0;\nA = a.x -> A;\nB = a.0 -> B;\nS = A || B;\n#assert S deadlockfree;", 2, 5,
      "alphabet of 'A()' in '||' cannot be computed", SemanticError, "#alphabet A"),
 ]

@@ -335,6 +335,13 @@ def emit_promela(
             system.end_condition.span if hasattr(system.end_condition, "span") else None,
             "the end-state rule of a Promela trace/notrace (pan: 'event_trace not "
             "completed') cannot be written back; translate the ltl properties only")
+    for process in system.processes:
+        for edge in process.edges:
+            if edge.atomic:
+                raise UnsupportedError.at(
+                    edge.span, "unsupported construct: 'atomic' in an operand of '|||' "
+                    "inside a process (its steps have priority over the whole system's "
+                    "and the other operands'): not written to Promela")
     if encoding == "action-process" and fairness is Fairness.STRONG_GLOBAL:
         raise UnsupportedError.at(
             None,
@@ -1377,6 +1384,7 @@ class _Explicit:
                     if s.instance == r.instance:
                         continue
                     options.append(self._pair(s, r, writers, dynamic))
+        self._hide(options)
         options.sort(key=lambda o: [(p.instance, p.edge_index) for p in o.parts])
         for o in options:
             if not o.body:
@@ -1476,6 +1484,37 @@ class _Explicit:
         s2 = _Part(s.instance, s.edge_index, s.edge, conds, [])
         option.parts = [s2, r]
         return option
+
+    def _hide(self, options: list[_Option]) -> None:
+        """Relabel as tau every option whose event is hidden by a ``Parallel`` node
+        (``ir.Parallel.hidden``) that contains all of its instances (a barrier on a
+        hidden event is joined at or below that node; a free step is its instance's)."""
+        scopes: list[tuple[frozenset[str], frozenset[int]]] = []
+        stack: list[Composition] = [self.system.composition] if self.system.composition else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, InstanceRef):
+                continue
+            if isinstance(node, Parallel) and node.hidden:
+                scopes.append((node.hidden, _instances_under(node)))
+            stack.extend(node.children)
+        if not scopes:
+            return
+        for o in options:
+            if o.event is None:
+                continue
+            inside = {p.instance for p in o.parts}
+            for hidden, members in scopes:
+                if not inside <= members:
+                    continue
+                if o.dynamic_event and any(
+                        n.split(".", 1)[0] == o.event.split(".", 1)[0] for n in hidden):
+                    raise UnsupportedError.at(
+                        o.parts[0].edge.span, "unsupported construct: hiding an event "
+                        "whose components depend on the state")
+                if not o.dynamic_event and o.event in hidden:
+                    o.event = None
+                    break
 
     def _barrier_base(self, base: str) -> bool:
         for alphabet in self._alphabets():
@@ -2038,3 +2077,16 @@ def _fold_init(init: Expr | tuple[Expr, ...] | None, env: Mapping[str, int]) -> 
         return "{" + ", ".join(str(v) for v in values) + "}"
     value = fold(init, env)
     return None if value is None else str(value)
+
+
+def _instances_under(node: Composition) -> frozenset[int]:
+    """Return the instance ids of the composition ``node``."""
+    out: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, InstanceRef):
+            out.add(n.instance)
+        else:
+            stack.extend(n.children)
+    return frozenset(out)

@@ -37,6 +37,9 @@ from bridge.ir import (
 TERMINATE = "terminate"
 MAX_LOCATIONS = 20_000
 MAX_UNFOLD = 500
+# '|||' reached while a process runs, nested in itself deeper than this: the process
+# spawns copies of itself without bound (``P = a -> (P ||| b -> Skip)``).
+MAX_INTERLEAVE_DEPTH = 16
 # A parameter given more constant values than this (``P(n) = ... -> P(n + 2)``) is
 # kept in a local instead of specialising a location per value: the engine then meets
 # the values lazily, as PAT does, instead of the lowering unfolding them all.
@@ -60,6 +63,8 @@ class GrowingParameter(Exception):
 # ("XCH", (cfg, ...)) external choice [*] (tau steps keep it open)
 # ("INTR", cfg, cfg)  P interrupt Q
 # ("HIDE", cfg, names, bases)  P \ {...}: constant event names hidden, their bases
+# ("ILV", (cfg, ...)) P ||| Q reached while the process runs (under recursion, a
+#                     choice...): its operands are part of this process's term
 # SKIP / STOP / TERM
 
 SKIP = ("SKIP",)
@@ -95,7 +100,7 @@ def cfg_envs(cfg: Cfg) -> Iterable[Env]:
             stack.append(c[1])
         elif c[0] == "INTR":
             stack.extend((c[1], c[2]))
-        elif c[0] == "XCH":
+        elif c[0] in ("XCH", "ILV"):
             stack.extend(c[1])
 
 
@@ -118,9 +123,22 @@ def cfg_map_env(cfg: Cfg, fn: Callable[[Env], Env]) -> Cfg:
         return ("HIDE", cfg_map_env(cfg[1], fn), cfg[2], cfg[3])
     if cfg[0] == "INTR":
         return ("INTR", cfg_map_env(cfg[1], fn), cfg_map_env(cfg[2], fn))
-    if cfg[0] == "XCH":
-        return ("XCH", tuple(cfg_map_env(c, fn) for c in cfg[1]))
+    if cfg[0] in ("XCH", "ILV"):
+        return (cfg[0], tuple(cfg_map_env(c, fn) for c in cfg[1]))
     return cfg
+
+
+def interleave_depth(cfg: Cfg) -> int:
+    """Return how many ``ILV`` configurations are nested in ``cfg`` at most."""
+    if cfg[0] == "ILV":
+        return 1 + max((interleave_depth(c) for c in cfg[1]), default=0)
+    if cfg[0] == "XCH":
+        return max((interleave_depth(c) for c in cfg[1]), default=0)
+    if cfg[0] in ("SEQ", "INTR"):
+        return max(interleave_depth(cfg[1]), interleave_depth(cfg[2]))
+    if cfg[0] in ("ATOM", "HIDE"):
+        return interleave_depth(cfg[1])
+    return 0
 
 
 def cfg_atomic(cfg: Cfg) -> bool:
@@ -143,6 +161,8 @@ class Raw:
     fairness: FairnessMark | None = None
     data_operation: bool = False
     captures: dict[str, Expr] = field(default_factory=dict)
+    # a step of an atomic operand of an interleaving inside the process (ir.Edge.atomic)
+    atomic: bool = False
 
 
 PLACEHOLDER = "\x00"
@@ -273,12 +293,17 @@ def spine_head(cfg: Cfg) -> tuple[Cfg, int]:
 
 
 def nested_unsupported(term: s.Term, why: str) -> UnsupportedError:
+    """Return the refusal of the nested composition ``term`` as static instances;
+    ``nested_term`` names it, so that a '|||' can be lowered again inside its process
+    (``ILV`` configurations, ``lower.lower_program``)."""
     op = getattr(term, "op", "||")
-    return UnsupportedError.at(
+    error = UnsupportedError.at(
         term.span,
         f"unsupported construct: '{op}' nested under {why} (only a composition reached "
         "at most once, after a prefix or in a sequential composition, is unfolded)",
     )
+    error.nested_term = term  # type: ignore[attr-defined]
+    return error
 
 
 

@@ -71,6 +71,9 @@ class Lowerer(ExpressionLowering):
     def __init__(self, program: s.Program) -> None:
         self.program = program
         self.path = program.path
+        # ids of the '|||' terms lowered inside their process (steps.py "ILV"): those
+        # that static instances cannot give (reached repeatedly, under a choice...)
+        self.inline_interleave: set[int] = set()
         self.constants: dict[str, int | bool] = {}
         self.const_spans: dict[str, Span] = {}
         self.enums: list[tuple[str, int]] = []
@@ -138,6 +141,7 @@ class Lowerer(ExpressionLowering):
             taken[name] = span
 
         self._imports()
+        self._refuse_array_arguments()
         for en in self.program.enums:
             for k, (name, span) in enumerate(en.names):
                 claim(name, span)
@@ -270,6 +274,20 @@ class Lowerer(ExpressionLowering):
         if len(arities) > 1:
             self.channel_tags[name] = max(arities)
         return (max(arities) if arities else 1), len(arities) > 1
+
+    def _refuse_array_arguments(self) -> None:
+        """Refuse an array literal passed to a process (``P([1, 2])``, which PAT
+        accepts): bridge binds parameters to scalar values only."""
+        for t in all_terms(self.program.processes):
+            if isinstance(t, s.ProcRef):
+                for arg in t.args:
+                    if isinstance(arg, s.ArrayLit):
+                        raise UnsupportedError.at(
+                            arg.span,
+                            "unsupported construct: an array literal as a process argument",
+                            "pass the elements as separate arguments, or keep the array "
+                            "in a global variable",
+                        )
 
     def _imports(self) -> None:
         """Record the ``#import``ed libraries bridge implements; refuse the others."""

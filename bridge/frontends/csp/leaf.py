@@ -405,6 +405,7 @@ class LeafBuilder(StepRules):
             text=raw.text,
             span=raw.span,
             data_operation=raw.data_operation,
+            atomic=raw.atomic,
         )
         if aliased:
             self.alias_edges.add(id(edge))

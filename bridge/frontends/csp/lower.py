@@ -55,6 +55,9 @@ Lowering strategy
   ``g`` in ``Receive.condition``. Event components are evaluated in the pre-state.
 * ``P interrupt Q`` and ``P \\ {...}`` inside a leaf follow section 7 (hidden events
   with constant names become tau; P's ``terminate`` under ``;`` becomes tau).
+  Hiding above a composition goes down through ``|||`` and ``;`` to the leaves; a
+  ``||`` node keeps it (``ir.Parallel.hidden``): its operands synchronise on the
+  hidden events first, and the joint step is tau; the names leave its alphabet.
   ``call(cempty|cfull|ccount|csize, c)`` are channel queries; ``(&& i:{..}@e)`` and
   its ``||``/``xor`` forms expand over the constant index.
 * Names: processes are called after the leaf (``Node(0)``), instances after their
@@ -82,13 +85,23 @@ Lowering strategy
   those of the same composition at top level; the enclosing ``||`` alphabet of the
   leaf includes its operands' events (or is its ``#alphabet``).
 
-Rejected with ``UnsupportedError`` (named construct and span): parallel composition
+* A ``|||`` that cannot be static instances (reached repeatedly: under recursion, in a
+  loop, under a choice, guard, hiding or ``interrupt``, or with operands that read
+  values bound at run time) is lowered again inside its process: an ``ILV``
+  configuration holds the operands' configurations (PAT's interleaving within the
+  process term), each operand steps alone, and the composition terminates in one
+  step when every operand offers its terminate (a composition of Skips is Skip at
+  once). ``_build_system`` retries with the term marked in ``low.inline_interleave``.
+  Refused there by name: an operand inside ``atomic`` (its priority is over the whole
+  system's steps), a synchronous channel between two of its operands, and nesting in
+  itself deeper than ``MAX_INTERLEAVE_DEPTH``.
+
+Rejected with ``UnsupportedError`` (named construct and span): a ``||`` composition
 nested under recursion (a process call cycle leads back to it), in a loop, under a
 choice, guard, ``atomic``, hiding or ``interrupt``, whose continuation is also reached
 without it, or whose operands read a value bound at run time; a composition followed
 by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``) or
-that is ``P; (Skip ||| ...)``; hiding above a ``||`` composition
-(above ``|||`` it is pushed into every operand); hiding of events with
+that is ``P; (Skip ||| ...)``; hiding of events with
 state-dependent components or of channel events; ``refines``; calls of C# library
 functions bridge does not implement (``context.py`` refuses the ``#import`` of a
 user's own library); ``var x = *``; ``||| {..}``; process arguments that are arrays.
@@ -118,6 +131,7 @@ from bridge.frontends.csp.terms import (
     all_terms,
 )
 from bridge.ir import (
+    Composition,
     Const,
     ModelFile,
     Property,
@@ -163,10 +177,7 @@ def lower_program(program: s.Program) -> ModelFile:
     systems = []
     for key in order:
         first = groups[key][0][1]
-        ref = s.ProcRef(first.target.span, first.target.name, first.target.args, True)
-        builder = SystemBuilder(low, first.target)
-        node = builder.compose(ref, (), None)
-        composition, _ = builder.build_node(node)
+        builder, composition = _build_system(low, first.target)
         target_text = _target_text(key)
         properties = []
         for number, a in groups[key]:
@@ -187,6 +198,28 @@ def lower_program(program: s.Program) -> ModelFile:
             )
         )
     return ModelFile(program.path, tuple(systems))
+
+
+def _build_system(low: Lowerer, target: s.Target) -> tuple[SystemBuilder, Composition]:
+    """Return the builder and composition of ``target``. A '|||' that cannot be
+    static instances (reached repeatedly, under a choice, guard, hiding or interrupt,
+    or with operands reading run-time values) is lowered again inside its process
+    (an ``ILV`` configuration: PAT's interleaving within the process term), and the
+    system is built anew; a '||' there stays refused."""
+    while True:
+        ref = s.ProcRef(target.span, target.name, target.args, True)
+        builder = SystemBuilder(low, target)
+        try:
+            node = builder.compose(ref, (), None)
+            composition, _ = builder.build_node(node)
+        except UnsupportedError as error:
+            term = getattr(error, "nested_term", None)
+            if (term is None or getattr(term, "op", None) != "|||"
+                    or id(term) in low.inline_interleave):
+                raise
+            low.inline_interleave.add(id(term))
+            continue
+        return builder, composition
 
 
 def _target_key(low: Lowerer, target: s.Target) -> tuple:

@@ -8,10 +8,13 @@ sequential composition, hiding, interrupt, and compositions nested in the leaf.
 
 from __future__ import annotations
 
+import itertools
+
 from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     GROWING_PARAMETER,
+    MAX_INTERLEAVE_DEPTH,
     MAX_UNFOLD,
     SKIP,
     STOP,
@@ -22,8 +25,10 @@ from bridge.frontends.csp.configurations import (
     GrowingParameter,
     Nested,
     Raw,
+    cfg_atomic,
     env_get,
     env_set,
+    interleave_depth,
     is_terminate,
     nested_unsupported,
     replace_head,
@@ -52,6 +57,7 @@ from bridge.ir import (
     Event,
     Expr,
     FairnessMark,
+    Index,
     Receive,
     RecvBind,
     RecvMatch,
@@ -99,6 +105,19 @@ class StepRules:
             return inner if inner in (SKIP, TERM) else ("ATOM", inner)
         if kind == "XCH":
             return ("XCH", tuple(self.normalise(c, mode, caps, post, depth + 1) for c in cfg[1]))
+        if kind == "ILV":
+            parts = tuple(self.normalise(c, mode, caps, post, depth + 1) for c in cfg[1])
+            # A composition of Skips is Skip (PAT's Sequence continues at once).
+            if all(c == SKIP for c in parts):
+                return SKIP
+            if max(interleave_depth(c) for c in parts) >= MAX_INTERLEAVE_DEPTH:
+                raise SemanticError.at(
+                    self.leaf.span,
+                    f"'|||' nested more than {MAX_INTERLEAVE_DEPTH} deep in process "
+                    f"'{self.leaf.name}' (a process that starts copies of itself without "
+                    "bound?)",
+                )
+            return ("ILV", parts)
         if kind == "HIDE":
             inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
             if inner in (SKIP, STOP, TERM):
@@ -136,6 +155,15 @@ class StepRules:
             return self.normalise(
                 ("XCH", tuple(("T", term.body, e) for e in envs)), mode, caps, post, depth + 1
             )
+        if (isinstance(term, (s.Binary, s.Indexed)) and term.op == "|||"
+                and id(term) in self.low.inline_interleave):
+            # An interleaving the process reaches while it runs: its operands stay in
+            # this process's term (PAT's IndexInterleave inside the process).
+            if isinstance(term, s.Binary):
+                parts = tuple(("T", op, env) for op in term.operands)
+            else:
+                parts = tuple(("T", term.body, e) for e in self.low.index_envs(term.index, env))
+            return self.normalise(("ILV", parts), mode, caps, post, depth + 1)
         if isinstance(term, (s.Binary, s.Indexed)) and term.op in ("|||", "||"):
             # A nested composition: unfolded into static instances if it is reached at
             # most once (checked by the system builder); its operands cannot read this
@@ -143,10 +171,8 @@ class StepRules:
             kept = self.restrict(cfg)[2]
             for name, value in kept:
                 if not isinstance(value, Const):
-                    raise UnsupportedError.at(
-                        term.span,
-                        f"unsupported construct: '{term.op}' nested in a process whose "
-                        f"operands depend on a run-time value ('{name}')",
+                    raise nested_unsupported(
+                        term, f"a process whose operands depend on a run-time value ('{name}')"
                     )
             return ("PAR", term, kept)
         if isinstance(term, s.Binary) and term.op == "interrupt":
@@ -330,6 +356,8 @@ class StepRules:
                     r.target = ("INTR", cfg[1], r.target)
                 out_i.append(r)
             return out_i
+        if kind == "ILV":
+            return self._interleave_steps(cfg, caps)
         if kind == "XCH":
             out: list[Raw] = []
             parts = cfg[1]
@@ -341,6 +369,65 @@ class StepRules:
             return out
         term, env = cfg[1], cfg[2]
         return self.term_steps(term, env, caps)
+
+    def _interleave_steps(self, cfg: Cfg, caps: dict[str, Expr]) -> list[Raw]:
+        """Return the first steps of ``("ILV", parts)`` (cspsharp.md section 7, ``P |||
+        Q``): each operand steps alone and the others stay; the composition terminates
+        in one step when every operand offers its terminate (guards conjoined).
+
+        The steps of an operand inside ``atomic`` are marked atomic (``ir.Edge.atomic``:
+        PAT gives them priority over every other step of the system, the other
+        operands' included). Refused by name: a synchronous channel with a send in one
+        operand and a receive in another (their handshake pairs two operands of this
+        process)."""
+        parts = cfg[1]
+        out: list[Raw] = []
+        ends: list[list[Raw]] = []
+        sends: dict[str, int] = {}
+        receives: dict[str, int] = {}
+        for i, part in enumerate(parts):
+            atomic = cfg_atomic(part)
+            mine: list[Raw] = []
+            for r in self.steps(part, caps):
+                r.atomic = r.atomic or atomic
+                if is_terminate(r):
+                    mine.append(r)
+                    continue
+                if r.comm is not None:
+                    key = self._rendezvous_key(r.comm.channel)
+                    if key is not None:
+                        (sends if isinstance(r.comm, Send) else receives).setdefault(key, i)
+                        other = receives if isinstance(r.comm, Send) else sends
+                        for k, j in other.items():
+                            if j != i and (k == key or "*" in (k, key)):
+                                raise UnsupportedError.at(
+                                    r.span, "unsupported construct: a synchronous channel "
+                                    "between two operands of '|||' reached while the "
+                                    "process runs")
+                r.target = ("ILV", parts[:i] + (r.target,) + parts[i + 1:])
+                out.append(r)
+            ends.append(mine)
+        if all(ends):
+            for combo in itertools.product(*ends):
+                guard: Expr | None = None
+                for r in combo:
+                    guard = and_(guard, r.guard)
+                out.append(Raw(guard, None, [], Event(TERMINATE), TERM, combo[0].span,
+                               "terminate (interleaving)",
+                               atomic=any(r.atomic for r in combo)))
+        return out
+
+    def _rendezvous_key(self, channel: Expr) -> str | None:
+        """Return the name of the synchronous channel ``channel`` ("*" for an element
+        of a channel array chosen at run time), or None for a buffered one."""
+        if isinstance(channel, Index):
+            name = channel.base.name if isinstance(channel.base, Var) else ""
+            elements = self.low.channel_arrays.get(name)
+            chan = self.low.channels.get(elements[0]) if elements else None
+            return None if chan is not None and chan.capacity > 0 else "*"
+        name = channel.name if isinstance(channel, Var) else ""
+        chan = self.low.channels.get(name)
+        return None if chan is not None and chan.capacity > 0 else name or "*"
 
     def _nested_at(self, par: Cfg, kind: str) -> Nested:
         """Return the record of the nested composition ``par`` offering its steps at

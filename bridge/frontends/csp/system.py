@@ -11,7 +11,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from bridge.diagnostics import SemanticError, UnsupportedError
+from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     MAX_UNFOLD,
@@ -73,6 +73,28 @@ class Node:
     op: str | None
     children: list[Node] = field(default_factory=list)
     leaf: Leaf | None = None
+    # a '||' node under hiding: its steps with these events are tau (ir.Parallel)
+    hidden: frozenset[str] = frozenset()
+    hidden_bases: frozenset[str] = frozenset()
+
+
+def hide(node: Node, names: frozenset[str], bases: frozenset[str]) -> None:
+    """Hide the events ``names`` (of base names ``bases``) in ``node`` (cspsharp.md
+    section 7: ``P \\ A`` relabels P's steps with events in A as tau). Hiding
+    distributes over '|||' and ';' (their operands never synchronise with each
+    other), so it goes down to the leaves, which hide the events themselves; a '||'
+    node keeps it, since its operands still synchronise on hidden events first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.leaf is not None:
+            n.leaf.hidden = n.leaf.hidden | names
+            n.leaf.hidden_bases = n.leaf.hidden_bases | bases
+        elif n.op == "||":
+            n.hidden = n.hidden | names
+            n.hidden_bases = n.hidden_bases | bases
+        else:
+            stack.extend(n.children)
 
 
 class SystemBuilder:
@@ -88,6 +110,9 @@ class SystemBuilder:
         self.gate_vars: list[Variable] = []
         self._nesting: list[int] = []  # nested compositions being unfolded (term ids)
         self.owner: dict[int, int] = {}  # operand instance -> the instance that starts it
+        # instance -> the events hidden by '||' nodes above it built so far (they are in
+        # no alphabet above those nodes)
+        self.hidden_below: dict[int, frozenset[str]] = {}
 
     def compose(self, term: s.Term, env: Env, def_name: str | None, depth: int = 0) -> Node:
         low = self.low
@@ -128,13 +153,7 @@ class SystemBuilder:
                 self._add_child(node, self.compose(op, env, def_name, depth + 1))
             return node
         if isinstance(term, s.Hiding) and is_composition(low, term.body):
-            # Hiding distributes over interleaving (not over '||', where hidden events
-            # still synchronise): every leaf hides the events itself.
             node = self.compose(term.body, env, def_name, depth + 1)
-            if has_parallel(node):
-                raise UnsupportedError.at(
-                    term.span, "unsupported construct: hiding above a '||' composition"
-                )
             for item in term.events:
                 if item.event.name in low.channels:
                     raise UnsupportedError.at(
@@ -142,9 +161,7 @@ class SystemBuilder:
                     )
             names = frozenset(low.alphabet_items(term.events, env))
             bases = frozenset(item.event.name for item in term.events)
-            for leaf in leaves(node):
-                leaf.hidden = leaf.hidden | names
-                leaf.hidden_bases = leaf.hidden_bases | bases
+            hide(node, names, bases)
             return node
         if isinstance(term, s.Indexed) and term.op in ("|||", "||"):
             node = Node(term.op)
@@ -157,7 +174,7 @@ class SystemBuilder:
 
     @staticmethod
     def _add_child(node: Node, child: Node) -> None:
-        if child.op == node.op:
+        if child.op == node.op and not child.hidden:
             node.children.extend(child.children)
         else:
             node.children.append(child)
@@ -242,15 +259,58 @@ class SystemBuilder:
                 return Parallel(children, tuple(frozenset({TERMINATE}) for _ in children)), ids
             return Interleave(children), ids
         alphabets = []
+        unknown: list[dict[str, tuple[int, Span | None]]] = []
         for _, xs in parts:
             alpha: set[str] = set()
+            dynamic: dict[str, tuple[int, Span | None]] = {}
             inside = set(xs)
             for i in xs:
-                alpha |= self.alphabet(self._alphabet_source(i, inside))
+                source = self._alphabet_source(i, inside)
+                alpha |= self.alphabet(source) - self.hidden_below.get(i, frozenset())
+                for base, span in self.dynamic_bases(source).items():
+                    dynamic.setdefault(base, (source, span))
             if terminating:
                 alpha.add(TERMINATE)
             alphabets.append(frozenset(alpha))
-        return Parallel(children, tuple(alphabets)), ids
+            unknown.append(dynamic)
+        self._check_dynamic_alphabets(alphabets, unknown)
+        if node.hidden:
+            for dynamic in unknown:
+                for base, (_, span) in dynamic.items():
+                    if base in node.hidden_bases:
+                        raise UnsupportedError.at(
+                            span, f"unsupported construct: hiding event '{base}' whose "
+                            "components depend on the state")
+            for i in ids:
+                self.hidden_below[i] = self.hidden_below.get(i, frozenset()) | node.hidden
+        return Parallel(children, tuple(alphabets), node.hidden), ids
+
+    def _check_dynamic_alphabets(
+        self, alphabets: list[frozenset[str]],
+        unknown: list[dict[str, tuple[int, Span | None]]],
+    ) -> None:
+        """Refuse an event with a state-dependent component in an operand of '||'
+        (its name, hence whether it is a barrier, is known only at run time) unless no
+        other operand has an event of the same base name: then it can never be shared,
+        whatever the values, and interleaves (cspsharp.md section 7)."""
+        for k, dynamic in enumerate(unknown):
+            if not dynamic:
+                continue
+            others: set[str] = set()
+            for j, alpha in enumerate(alphabets):
+                if j != k:
+                    others |= {name.split(".", 1)[0] for name in alpha}
+                    others |= set(unknown[j])
+            for base, (iid, span) in dynamic.items():
+                if base in others:
+                    leaf = self.instance_leaves[iid]
+                    raise SemanticError.at(
+                        span,
+                        f"the alphabet of '{leaf.name}' in '||' cannot be computed: event "
+                        f"'{base}' has a component that depends on the state, and another "
+                        "operand has an event of that name",
+                        f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
+                    )
 
     def _fresh_global(self, base: str) -> str:
         """Return a new bookkeeping global name ``baseK`` that no declaration uses."""
@@ -362,15 +422,18 @@ class SystemBuilder:
                     vals[p.name] = self.low.expr(arg, Ctx(env=env))
                 env = tuple(sorted(vals.items()))
             return self.low.alphabet_items(decl.items, env)
-        if builder.dynamic_events:
-            ev, span = builder.dynamic_events[0]
-            raise SemanticError.at(
-                span,
-                f"the alphabet of '{leaf.name}' in '||' cannot be computed: event "
-                f"'{ev.base}' has a component that depends on the state",
-                f"declare it with '#alphabet {leaf.def_name or leaf.name} {{ ... }};'",
-            )
         return set(builder.syntactic_events)
+
+    def dynamic_bases(self, iid: int) -> dict[str, Span | None]:
+        """Return the base names of the events of ``iid`` whose names are known only at
+        run time (a component depends on the state), with where each is written; none
+        if the alphabet is declared."""
+        if self._declares_alphabet(iid):
+            return {}
+        out: dict[str, Span | None] = {}
+        for ev, span in self.instance_builders[iid].dynamic_events:
+            out.setdefault(ev.base, span)
+        return out
 
 
 def check_reached_once(process: Process, builder: LeafBuilder, rec: Nested) -> None:
@@ -429,16 +492,6 @@ def check_reached_once(process: Process, builder: LeafBuilder, rec: Nested) -> N
                 )
         elif e.source in after:
             raise nested_unsupported(term, "recursion or a loop (it may be reached twice)")
-
-
-def has_parallel(node: Node) -> bool:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.op == "||":
-            return True
-        stack.extend(n.children)
-    return False
 
 
 def is_composition(low: Lowerer, term: s.Term, depth: int = 0) -> bool:

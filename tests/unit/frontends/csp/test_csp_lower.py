@@ -310,14 +310,16 @@ def test_guarded_receive_condition() -> None:
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("P = a -> (b -> Skip ||| c -> Skip); P;", "nested under recursion"),
+        ("P = a -> (b -> Skip || c -> Skip); P;", "nested under recursion"),
         ("var x = 0;\nP = (a.x -> Skip) \\ {a.0};", "hiding event 'a'"),
         ("channel c 1;\nP = (c!1 -> Skip) \\ {c};", "hiding channel events"),
-        ("A = a -> A;\nP = (A || A) \\ {a};", "hiding above a '||'"),
-        ("A = a -> A;\nP = a -> ((A ||| A) \\ {a});", "nested under"),
+        ("channel c 1;\nA = c?x -> e.x -> A;\nB = c!1 -> B;\nP = (A || B) \\ {e.1};",
+         "hiding event 'e' whose components"),
+        ("A = a -> A;\nP = a -> ((A || A) \\ {a});", "nested under"),
         ('#import "MyLibrary";\nP = Skip;', "#import of the C# library 'MyLibrary'"),
         ('#import "PAT.Lib.Set";\nvar<Set> s;\nP = a{s.Shuffle()} -> Skip;', "method 'Shuffle'"),
         ("var x = *;\nP = Skip;", "wildcard"),
+        ("P(x) = a -> Skip;\nQ = P([1, 2]);", "an array literal as a process argument"),
         ("var x = 0;\nP = a{x = call(f, 1);} -> Skip;", "call"),
     ],
 )

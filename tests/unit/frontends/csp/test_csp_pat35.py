@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bridge import api
-from bridge.diagnostics import SemanticError
+from bridge.diagnostics import SemanticError, UnsupportedError
 from bridge.frontends.csp import load_csp
 from bridge.ir import ModelFile, Outcome
 
@@ -306,3 +306,164 @@ def test_parameter_growing_without_bound_is_kept_in_a_local() -> None:
     assert len(system.processes[0].locations) < 10
     v = api.check_property(system, system.properties[0], api.CheckOptions())
     assert v.outcome is Outcome.VIOLATED and v.statistics.states == 2001
+
+
+def test_state_dependent_event_that_no_other_operand_names_interleaves() -> None:
+    """``Recv() = c?x -> seen.x -> Stop`` in ``Recv() || Send()`` with ``Send() = c!1 ->
+    ack -> Stop`` (c buffered, capacity 1): no other operand has an event called
+    ``seen``, so ``seen.x`` cannot be a barrier whatever ``x`` is. By hand: Recv has 3
+    positions (before c?, before seen, Stop), Send 3; the buffer is full exactly when
+    Send has sent and Recv not yet received: 7 states, 8 transitions, one deadlock
+    (both at Stop): deadlockfree NOT VALID; the graph has no cycle and every maximal
+    run ends at that deadlock after seen.1: ``<> seen.1`` VALID."""
+    r = results("pat35_dynamic_event_alphabet.csp")
+    assert r[1] == (Outcome.VIOLATED, 7, 8)
+    assert r[2][0] is Outcome.HOLDS
+    alphabets = model("pat35_dynamic_event_alphabet.csp").systems[0].composition.alphabets
+    assert alphabets == (frozenset(), frozenset({"ack"}))
+
+
+def test_hiding_above_a_parallel_composition() -> None:
+    """``Pair() = (Giver() || Taker()) \\ {hand, give}`` with ``Giver() = hand -> give
+    -> Stop`` and ``Taker() = hand -> take{got = 1;} -> Stop`` (cspsharp.md 7: hiding
+    relabels the steps as tau; the operands still synchronise on ``hand`` first). By
+    hand: the joint hand (tau), then give (tau) and take interleave: 5 states, 5
+    transitions, a deadlock at the end (1: NOT VALID); every run takes take (2: VALID);
+    hand is never seen (3: NOT VALID); no tau cycle (6: divergence-free VALID).
+    ``Sys() = Pair() || Other()`` with ``Other() = hand -> Stop``: the hidden hand is
+    not in Pair's alphabet, so Other's hand is free: reaches taken (4: VALID), every
+    run ends after Other's hand (5: VALID), 5 x 2 = 10 states and 5 x 2 + 5 = 15
+    transitions with a deadlock (7). ``Mixed() = ((Giver() || Taker()) ||| Other()) \\
+    {hand}``: hiding goes down through '|||' to Other and stays on the '||' node: give
+    is visible and always taken (8: VALID), hand never (9: NOT VALID), 10 states, 15
+    transitions (10)."""
+    r = results("pat35_hiding_parallel.csp")
+    assert r[1] == (Outcome.VIOLATED, 5, 5)
+    assert r[2][0] is Outcome.HOLDS and r[3][0] is Outcome.VIOLATED
+    assert r[4][0] is Outcome.HOLDS and r[5][0] is Outcome.HOLDS
+    assert r[6][0] is Outcome.HOLDS
+    assert r[7] == (Outcome.VIOLATED, 10, 15)
+    assert r[8][0] is Outcome.HOLDS and r[9][0] is Outcome.VIOLATED
+    assert r[10] == (Outcome.VIOLATED, 10, 15)
+    systems = {s.name: s for s in model("pat35_hiding_parallel.csp").systems}
+    outer = systems["Sys"].composition
+    assert outer.alphabets[0] == frozenset() and outer.children[0].hidden == {"hand", "give"}
+
+
+def test_hiding_a_state_dependent_event_above_parallel_is_refused() -> None:
+    text = ("channel c 1;\nA() = c?x -> e.x -> Stop;\nB() = c!1 -> Stop;\n"
+            "S() = (A() || B()) \\ {e.1};\n#assert S() deadlockfree;")
+    with pytest.raises(UnsupportedError, match="hiding event 'e' whose components") as info:
+        load_csp("t.csp", text)
+    assert info.value.diagnostics[0].span.line == 2
+
+
+def test_interleaving_reached_while_the_process_runs() -> None:
+    """'|||' that static instances cannot give, lowered inside its process (PAT's
+    interleaving within the process term, cspsharp.md section 7).
+
+    ``Round() = start -> (a -> Skip ||| b -> Skip); done{n = (n + 1) % 2;} -> Round()``
+    (under recursion): 5 places (before start, both pending, a done, b done, before
+    done) x n in {0, 1}: 10 states, 6 x 2 = 12 transitions, no deadlock (1: VALID),
+    every run takes done forever (2: VALID), n never reaches 2 (3: NOT VALID).
+    ``Sys() = Pick(); fin -> Stop`` with ``Pick() = go -> Skip [] (x -> Skip ||| y ->
+    Skip)`` (under a choice): the composition of two Skips is Skip at once, so after
+    x and y the process is at fin, as after go: 5 states (choice, fin, x done, y done,
+    Stop), 6 transitions, deadlock in Stop (4: NOT VALID), fin always comes (5: VALID).
+    ``Net() = Sender() ||| Learner()``: Sender sends 1 then 2 on a buffered channel;
+    Learner is ``(||| {2} @ (c?v{sum = sum + v;} -> Skip)) [] quit -> Stop`` then
+    ``ok -> Stop``; each operand binds its own v. Learner places: choice and quit
+    (0 received, with 0..2 sent: 3 + 3), one of two operands done (1 received, 1..2
+    sent: 2 + 2), before and after ok (both sent and received: 1 + 1) = 12 states;
+    transitions: 9 from the choice, 2 after quit, 2 + 2 after one receive, 1 (ok) =
+    16. sum == 3 is reached (6: VALID), ok only after it (7: VALID), deadlocks (8:
+    NOT VALID), sum == 5 never (9: NOT VALID, the full 12 states and 16 transitions).
+    """
+    r = results("pat35_interleave_dynamic.csp")
+    assert r[1] == (Outcome.HOLDS, 10, 12)
+    assert r[2][0] is Outcome.HOLDS
+    assert r[3] == (Outcome.VIOLATED, 10, 12)
+    assert r[4] == (Outcome.VIOLATED, 5, 6)
+    assert r[5][0] is Outcome.HOLDS
+    assert r[6][0] is Outcome.HOLDS and r[7][0] is Outcome.HOLDS
+    assert r[8][0] is Outcome.VIOLATED
+    assert r[9] == (Outcome.VIOLATED, 12, 16)
+    # one process per written target: the operands are inside it
+    assert [len(s.instances) for s in model("pat35_interleave_dynamic.csp").systems] == [1, 1, 2]
+
+
+def test_interleaving_terminates_when_every_operand_can() -> None:
+    """``P() = go -> (a -> Skip ||| (Skip interrupt b -> Skip)); P()``: the second
+    operand B is not Skip but offers terminate (Skip's, ending the interrupt), and
+    '|||' terminates when every operand can (cspsharp.md 7). By hand: from (a..., B)
+    a and b (b discards the interrupted Skip: B becomes Skip); from (Skip, B) the
+    joint terminate (tau under ';', back to P) and b (Skip ||| Skip is Skip: P at
+    once); from (a..., Skip) a (P at once). States: before go and the three
+    compositions = 4; transitions: go, 2, 2, 1 = 6; no deadlock."""
+    text = ("P() = go -> (a -> Skip ||| (Skip interrupt b -> Skip)); P();\n"
+            "#assert P() deadlockfree;")
+    system = load_csp("t.csp", text).systems[0]
+    v = api.check_property(system, system.properties[0], api.CheckOptions())
+    assert v.outcome is Outcome.HOLDS
+    assert (v.statistics.states, v.statistics.transitions) == (4, 6)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("channel c 0;\nP() = a -> (c!1 -> Skip ||| c?x -> Skip); P();",
+         "a synchronous channel between two operands of '|||'"),
+        ("P() = a -> (b -> Skip || b -> Skip); P();", "'||' nested under recursion"),
+    ],
+)
+def test_interleaving_reached_while_running_refusals(text: str, fragment: str) -> None:
+    with pytest.raises(UnsupportedError, match=fragment):
+        load_csp("t.csp", text + "\n#assert P() deadlockfree;")
+
+
+@pytest.mark.parametrize(
+    "text, outcome, states, transitions",
+    [
+        # a -> (b ||| c); P: before a, both pending, b done, c done; a, b, c, c, b
+        ("P = a -> (b -> Skip ||| c -> Skip); P;", Outcome.HOLDS, 4, 5),
+        # (b ||| c) [] d: the choice, b done, c done, Skip, terminated; b c d, c, b, end
+        ("P = (b -> Skip ||| c -> Skip) [] d -> Skip;", Outcome.HOLDS, 5, 6),
+        # Q(i) = [i < 2] a.i -> (b ||| Q(i + 1)): two levels, Q(2) blocks; 7 places
+        # (Q(0), then outer b x (Q(1) | inner b pending/done)), 8 steps, a deadlock
+        ("P = Q(0);\nQ(i) = [i < 2] a.i -> (b -> Skip ||| Q(i + 1));", Outcome.VIOLATED, 7, 8),
+    ],
+)
+def test_interleavings_that_were_refused_as_static_instances(
+    text: str, outcome: Outcome, states: int, transitions: int
+) -> None:
+    """Compositions the static lowering refused (under recursion, under a choice,
+    nested through a call cycle), with state and transition counts derived by hand."""
+    system = load_csp("t.csp", text + "\n#assert P deadlockfree;").systems[0]
+    v = api.check_property(system, system.properties[0], api.CheckOptions())
+    assert (v.outcome, v.statistics.states, v.statistics.transitions) == (
+        outcome, states, transitions)
+
+
+def test_interleaving_that_starts_copies_of_itself_without_bound() -> None:
+    with pytest.raises(SemanticError, match="'[|][|][|]' nested more than 16 deep"):
+        load_csp("t.csp", "P = a -> (P ||| b -> Skip);\n#assert P deadlockfree;")
+
+
+def test_atomic_operand_of_an_interleaving_inside_a_process() -> None:
+    """``Work() = go -> (atomic{a{x = 1;} -> b{x = 2;} -> Skip} ||| c{x = 5;} ->
+    Skip); Work()`` with ``Watch() = [x == 1] seen -> Watch()`` beside it
+    (cspsharp.md 7: when an atomic step is enabled, only atomic steps happen). By
+    hand: after go only a (c and Watch wait), then only b (x == 1 lasts one state,
+    where seen waits), then c, back to Work with x == 5; the second round gives the
+    same states after a. States: Work x0, both pending x0, after a x1, after b x2,
+    Work x5, both pending x5 = 6; transitions go a b c go a = 6; no deadlock (1);
+    go forever (2); seen never (3: VALID; without the priority c first then a would
+    let Watch see x == 1); x == 7 never (4)."""
+    r = results("pat35_interleave_atomic.csp")
+    assert r[1] == (Outcome.HOLDS, 6, 6)
+    assert r[2][0] is Outcome.HOLDS and r[3][0] is Outcome.HOLDS
+    assert r[4] == (Outcome.VIOLATED, 6, 6)
+    work = model("pat35_interleave_atomic.csp").systems[0].processes[0]
+    # a and b, each with c pending or done (c first is a location, never reached)
+    assert sorted(e.text for e in work.edges if e.atomic) == ["a{x = 1;}"] * 2 + [
+        "b{x = 2;}"] * 2
