@@ -83,6 +83,7 @@ from bridge.ir import (
     While,
     scalar_count,
 )
+from bridge.ir.model import InstanceRef, Interleave, Parallel
 from bridge.semantics.codegen import (
     Generator,
     event_constant,
@@ -119,6 +120,9 @@ _KNOWN_FIELDS: dict[type, frozenset[str]] = {
     Channel: frozenset({"name", "capacity", "fields", "span"}),
     Instance: frozenset({"process", "arguments", "name", "span", "priority"}),
     Event: frozenset({"base", "components", "span"}),
+    Parallel: frozenset({"children", "alphabets"}),
+    Interleave: frozenset({"children"}),
+    InstanceRef: frozenset({"instance"}),
 }
 
 
@@ -143,6 +147,12 @@ def check_known_fields(system: TransitionSystem) -> None:
     for p in system.processes:
         nodes += [p, *p.locals, *p.channels, *p.locations, *p.edges]
         nodes += [e.event for e in p.edges if e.event is not None]
+    stack = [system.composition] if system.composition is not None else []
+    while stack:  # the composition tree (hiding above '||' is not translated yet)
+        node = stack.pop()
+        nodes.append(node)
+        if isinstance(node, Parallel | Interleave):
+            stack.extend(node.children)
     for node in nodes:
         _check_fields(node)
 

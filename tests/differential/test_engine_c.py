@@ -153,6 +153,8 @@ _NOT_YET_IN_C = {
     "pat35_library_queue_stack.csp": "Call",
     "pat35_library_set.csp": "Call",
     "pat35_math.csp": "Call",
+    "pat35_hiding_parallel.csp": "Parallel.hidden",
+    "pat35_interleave_atomic.csp": "Edge.atomic",
 }
 
 
