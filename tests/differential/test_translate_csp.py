@@ -41,9 +41,6 @@ MODELS = sorted((ROOT / "tests" / "models" / "promela").glob("*.pml")) + OURS + 
 MAX_STATES = 60_000
 # Models whose translation is refused, with the construct the message must name.
 REFUSED: dict[str, str] = {
-    "m70_priority_active": "priorities",
-    "m71_priority_run_set": "priorities",
-    "m72_priority_out_of_range": "priorities",
     "m74_enabled_self": "enabled() of the process itself",
 }
 

@@ -201,9 +201,7 @@ def test_remote_label_without_pid_follows_spin(who: int, expected: Outcome) -> N
     assert api.check_property(system, prop, api.CheckOptions()).outcome is expected
 
 
-REFUSED = {"m70_priority_active": "priorities", "m71_priority_run_set": "priorities",
-           "m72_priority_out_of_range": "priorities",
-           "m74_enabled_self": "enabled() of the process itself"}
+REFUSED = {"m74_enabled_self": "enabled() of the process itself"}
 
 
 def test_every_test_model_translates_or_is_refused_by_name() -> None:
