@@ -15,8 +15,9 @@ The models of ``tests/models/translate_csp`` are ours, one per idiom of public m
 (issue 15): the start-up ``atomic { run ...; run ... }``, ``run`` in a counting loop,
 process-local channels, channel variables and parameters, ``timeout``, ``else``,
 Promela atomicity with rendezvous, conditional expressions, remote references, pids
-that are reused, ``d_step`` channel errors, a never claim, ``xr``/``xs`` claims. The ``spin`` test below
-checks their verdicts against pan, so the native verdicts we compare with are SPIN's.
+that are reused, ``d_step`` channel errors, a never claim, ``xr``/``xs`` claims,
+priorities. The ``spin`` test below checks their verdicts against pan, so the native
+verdicts we compare with are SPIN's.
 """
 
 from __future__ import annotations
