@@ -179,9 +179,10 @@ def _table(records: list[dict], directory: Path, args: argparse.Namespace) -> st
     out = [
         "# `bridge translate --to csp` on public Promela models",
         "",
-        f"Written by `benchmarks/survey_translate_csp.py` from the models under "
-        f"`{directory}` that SPIN 6.5.2 accepts (its `MANIFEST.tsv`); the models stay "
-        "outside the repository. Each check ran with a limit of "
+        f"Written by `benchmarks/survey_translate_csp.py` from the models of a survey "
+        f"directory (`{directory.name}/`, outside the repository) that SPIN 6.5.2 accepts "
+        "(its `MANIFEST.tsv` names each model's repository, path and commit); a model is "
+        "named `owner+repository/path`. Each check ran with a limit of "
         f"{args.max_states} states and {args.timeout:.0f} s; `unknown` (a limit) is not "
         "compared.",
         "",
@@ -217,8 +218,8 @@ def _table(records: list[dict], directory: Path, args: argparse.Namespace) -> st
         cells = []
         notes = []
         for c in r["checks"]:
-            mark = ("=" if c["source"] == c["output"] else
-                    "?" if "unknown" in (c["source"], c["output"]) else "DIFFERENT")
+            mark = ("?" if "unknown" in (c["source"], c["output"]) else
+                    "=" if c["source"] == c["output"] else "DIFFERENT")
             pan = f" (pan: {c['pan']})" if "pan" in c else ""
             cells.append(f"{c['property']}: {c['source']} / {c['output']} {mark}{pan}")
             if "unknown" in (c["source"], c["output"]):
@@ -231,7 +232,8 @@ def _table(records: list[dict], directory: Path, args: argparse.Namespace) -> st
                    f"{_cell(' / '.join(sides))}{mark} | "
                    f"{_cell('; '.join(sorted(set(n for n in notes if n))))} |")
     out.append("")
-    return "\n".join(out)
+    # messages name the models by their place in the survey, not by this machine's path
+    return "\n".join(out).replace(f"{directory}{os.sep}", "")
 
 
 def main(argv: list[str]) -> int:
