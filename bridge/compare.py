@@ -870,11 +870,14 @@ def pool_sizes(system: TransitionSystem, proctypes: Sequence[str],
                 if len(seen) > max_states:
                     site = next((run for p in system.processes for run, _, _ in run_sites(p)
                                  if run.proctype in wanted), None)
+                    name = site.proctype if site else proctypes[0]
                     raise UnsupportedError.at(
                         site.span if site else None,
-                        f"'run {site.proctype if site else proctypes[0]}' in a loop: CSP# "
-                        "needs a process for every instance, and counting them took more "
-                        f"than {max_states} states of the source model")
+                        f"'run {name}' without a bound: CSP# needs a process for every "
+                        f"instance of '{name}' alive at once, the control graph does not "
+                        "bound them (a loop bounded by globals, processes that start "
+                        f"each other) and counting them took more than {max_states} "
+                        "states of the source model")
                 frontier.append(nxt)
     return best
 

@@ -15,8 +15,9 @@ The models of ``tests/models/translate_csp`` are ours, one per idiom of public m
 (issue 15): the start-up ``atomic { run ...; run ... }``, ``run`` in a counting loop,
 process-local channels, channel variables and parameters, ``timeout``, ``else``,
 Promela atomicity with rendezvous, conditional expressions, remote references, pids
-that are reused, ``d_step`` channel errors, a never claim, ``xr``/``xs`` claims. The ``spin`` test below
-checks their verdicts against pan, so the native verdicts we compare with are SPIN's.
+that are reused, ``d_step`` channel errors, a never claim, ``xr``/``xs`` claims,
+priorities. The ``spin`` test below checks their verdicts against pan, so the native
+verdicts we compare with are SPIN's.
 """
 
 from __future__ import annotations
@@ -41,9 +42,6 @@ MODELS = sorted((ROOT / "tests" / "models" / "promela").glob("*.pml")) + OURS + 
 MAX_STATES = 60_000
 # Models whose translation is refused, with the construct the message must name.
 REFUSED: dict[str, str] = {
-    "m70_priority_active": "priorities",
-    "m71_priority_run_set": "priorities",
-    "m72_priority_out_of_range": "priorities",
     "m74_enabled_self": "enabled() of the process itself",
     "m65_trace": "trace/notrace",
     "m66_notrace": "trace/notrace",

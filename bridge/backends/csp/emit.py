@@ -78,7 +78,6 @@ from bridge.ir.expr import (
     Const,
     ElseGuard,
     Expr,
-    GetPriority,
     If,
     Index,
     LocalVar,
@@ -87,7 +86,6 @@ from bridge.ir.expr import (
     RecvMatch,
     Run,
     Send,
-    SetPriority,
     Stmt,
     Unary,
     Var,
@@ -329,6 +327,13 @@ class _Emitter:
                     fixed[p] = wrap_const(v, types.get(p))
             out[name] = fixed
         return out
+
+    def prio(self, k: int, index: str | None = None) -> str:
+        """Return the priority variable of instance ``k`` (priority scheduling)."""
+        if k in self.slot_of:
+            pool, j = self.slot_of[k]
+            return f"bridge_prio_{self.pool_prefix[pool]}[{index or j}]"
+        return f"bridge_prio{k}"
 
     def pid(self, k: int, index: str | None = None) -> str:
         if k in self.slot_of:
@@ -589,14 +594,29 @@ class _Emitter:
         ``bridge_excl == h`` only right after a step of ``h`` into an atomic sequence
         (every step of another instance or a death resets it), so only ``h``'s steps from
         atomic locations matter."""
+        ranked = self.outranked(involved)
         if not self.holders:
-            return "true"
+            return ranked
         if not hasattr(self, "_held"):
-            self._held = {h: self.any_step(h, with_timeouts=True, atomic_only=True)
-                          for h in self.holders}
+            self._held = {h: conj([self.any_step(h, with_timeouts=True, atomic_only=True),
+                                   self.outranked([h])]) for h in self.holders}
         blocking = [conj([f"bridge_excl == {h}", self._held[h]])
                     for h in self.holders if h not in involved]
-        return neg(disj(blocking))
+        return conj([ranked, neg(disj(blocking))])
+
+    def outranked(self, involved: Sequence[int]) -> str:
+        """Return when a step of ``involved`` passes priority scheduling (pan's
+        highest_priority): no other instance with a higher priority than all of them
+        has a step. "true" without priorities."""
+        if not self.system.priority_scheduling:
+            return "true"
+        out = []
+        for j in range(len(self.insts)):
+            if j in involved:
+                continue
+            higher = conj([f"{self.prio(j)} > {self.prio(k)}" for k in involved])
+            out.append(conj([higher, self.has_step(j)]))
+        return neg(disj(out))
 
     def youngest(self, k: int) -> str:
         if self.uses["nr"]:
@@ -983,6 +1003,8 @@ class _Emitter:
             out.append(f"{self.pid(k)} = 0;")
             prefix = self.pool_prefix[self.slot_of[k][0]]
             out.append(f"bridge_n_{prefix} = bridge_n_{prefix} - 1;")
+        if self.system.priority_scheduling:
+            out.append(f"{self.prio(k)} = 0;")
         if self.uses["nr"]:
             out.append("bridge_nr = bridge_nr - 1;")
         if self.uses["excl"]:
@@ -1019,6 +1041,14 @@ class _Emitter:
         body: list[str] = [f"{self.pid(first, index)} = bridge_nr;",
                            "bridge_nr = bridge_nr + 1;",
                            f"bridge_n_{prefix} = bridge_n_{prefix} + 1;"]
+        limit = [f"bridge_nr >= {self.system.max_instances}", f"{index} >= {len(slots)}"]
+        if self.system.priority_scheduling:
+            level = "1"
+            if run.priority is not None:
+                level = f"bridge_r{next(self.temp)}"
+                head += w.assign_text(level, w.num(run.priority), None, declare=True, span=span)
+                limit += [f"{level} < 1", f"{level} > 255"]  # pan: priority is out of range
+            body.append(f"{self.prio(first, index)} = {level};")
         for p, t in zip(process.parameters, temps, strict=True):
             if p in self.local_names[first]:
                 cname, offset, _ = self.local_var(first, p, index)
@@ -1035,7 +1065,7 @@ class _Emitter:
             body += w.store(run.target, Alts.one(self.pid(first, index)), span)
         # the live instances of a pool fill its first slots (youngest dies first)
         return head + [f"var {index} = bridge_n_{prefix};",
-                       f"if (bridge_nr >= {self.system.max_instances} || {index} >= {len(slots)}) "
+                       f"if ({' || '.join(limit)}) "
                        f"{{ bridge_failed = 1; }} else {{ {' '.join(body)} }}"]
 
     # -- output -------------------------------------------------------------------------
@@ -1084,6 +1114,8 @@ class _Emitter:
                     vals = [0] * (cell_count(dims) if dims else 1)
                 out.append(_declare(cname, t, vals, False))
             out.append(f"var {self.pc(k)} = {inst.process.initial};")
+            if self.system.priority_scheduling:
+                out.append(f"var {self.prio(k)} = {self.system.instances[k].priority};")
         for pool, slots in self.plan.pools.items():
             prefix = self.pool_prefix[pool]
             first = slots[0]
@@ -1095,6 +1127,8 @@ class _Emitter:
             out.append(f"var bridge_pc_{prefix} = [{', '.join(['-1'] * len(slots))}];  "
                        "// -1: not running")
             out.append(f"var bridge_pid_{prefix}[{len(slots)}];")
+            if self.system.priority_scheduling:
+                out.append(f"var bridge_prio_{prefix}[{len(slots)}];  // 0: not running")
             out.append(f"var bridge_n_{prefix} = 0;  // running {pool} processes")
         out.append("// bookkeeping")
         if self.uses["nr"]:
@@ -1286,9 +1320,6 @@ def emit_csp(system: TransitionSystem, properties: Sequence[Property] | None = N
         raise UnsupportedError.at(
             system.instances[0].span if system.instances else None,
             "translate --to csp reads Promela models (this model is already CSP#)")
-    if system.priority_scheduling:
-        raise refuse(_priority_span(system), "Promela's process priorities (PAT has no "
-                      "priority scheduling)")
     _refuse_reassigned_channels(system)
     plan = make_plan(system, pool_sizes)
     em = _Emitter(system, plan)
@@ -1381,23 +1412,6 @@ def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Prope
                 em.uses["nr"] = True
             if isinstance(x, Builtin) and x.name == "_last":
                 em.uses["last"] = True
-
-
-def _priority_span(system: TransitionSystem) -> Span | None:
-    """Return where the model first uses priorities."""
-    for inst in system.instances:
-        if inst.priority != 1:
-            return inst.span
-    for process in system.processes:
-        for e in process.edges:
-            for st, _ in iter_statements(e.effect):
-                if (isinstance(st, Run) and st.priority is not None) or isinstance(st, SetPriority):
-                    return st.span
-            for x in [e.guard] if e.guard is not None else []:
-                for sub in iter_subexpressions(x):
-                    if isinstance(sub, GetPriority):
-                        return sub.span
-    return system.processes[0].span if system.processes else None
 
 
 def _refuse_reassigned_channels(system: TransitionSystem) -> None:

@@ -44,6 +44,7 @@ from bridge.ir.expr import (
     Const,
     Enabled,
     Expr,
+    GetPriority,
     If,
     Index,
     LocalVar,
@@ -56,6 +57,7 @@ from bridge.ir.expr import (
     RemoteVar,
     Run,
     Send,
+    SetPriority,
     Stmt,
     Unary,
     Var,
@@ -223,6 +225,8 @@ class Writer:
             ref = self.channel(e.channel)
             return Alts(tuple((conds, f"bridge_len[{c}]") for conds, c, _ in ref.cases),
                         ref.exhaustive)
+        if isinstance(e, GetPriority):
+            return self.get_priority(e)
         if isinstance(e, RemoteVar):
             return self.remote_var(e)
         if isinstance(e, Builtin):
@@ -582,6 +586,39 @@ class Writer:
                                   f"{self.em.pc(k)} != -1", ready]))
         return disj(out)
 
+    def get_priority(self, e: GetPriority) -> Alts:
+        """Return ``get_priority(pid)``: that running instance's priority, 0 if none."""
+        alts = self.num(e.pid)
+        cases = []
+        for inst in self.em.insts:
+            k = inst.index
+            for conds, text in alts.cases:
+                cases.append(((*conds, f"{text} == {self.em.pid(k)}", f"{self.em.pc(k)} != -1"),
+                              self.em.prio(k)))
+        cases.append(((neg(disj([conj(list(c)) for c, _ in cases])),), "0"))
+        if len(cases) > MAX_ALTERNATIVES:
+            raise refuse(e.span, "get_priority() of a pid among this many processes")
+        return Alts(tuple(cases))
+
+    def set_priority(self, s: SetPriority) -> list[str]:
+        """Return ``set_priority(pid, v)``: nothing if no such instance runs; checked, a
+        value outside 1..255 is a model error; the field keeps ``v`` modulo 256."""
+        pid = f"bridge_q{next(self.em.temp)}"
+        value = f"bridge_v{next(self.em.temp)}"
+        out = self.assign_text(pid, self.num(s.pid), None, declare=True, span=s.span)
+        out += self.assign_text(value, self.num(s.value), None, declare=True, span=s.span)
+        branches = []
+        for inst in self.em.insts:
+            k = inst.index
+            store = f"{self.em.prio(k)} = {value} % 256;"
+            if s.checked:
+                self.em.mark_failable()
+                store = (f"if ({value} < 1 || {value} > 255) {{ bridge_failed = 1; }} "
+                         f"else {{ {store} }}")
+            branches.append(f"if ({pid} == {self.em.pid(k)} && {self.em.pc(k)} != -1) "
+                            f"{{ {store} }}")
+        return out + [" else ".join(branches)]
+
     def np(self) -> str:
         at = []
         for inst in self.em.insts:
@@ -671,6 +708,8 @@ class Writer:
         if isinstance(s, AssertStmt):
             self.em.failable = True
             return [f"if ({neg(self.cond(s.cond))}) {{ bridge_failed = 1; }}"]
+        if isinstance(s, SetPriority):
+            return self.set_priority(s)
         if isinstance(s, Print):
             return []
         if isinstance(s, Run):
