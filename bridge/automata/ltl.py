@@ -40,6 +40,11 @@ class AtomBinding:
         """Return ``("p0", "p1", ...)``."""
         return tuple(f"p{i}" for i in range(len(self.atoms)))
 
+    def index_of(self, atom: Atom) -> int:
+        """Return ``i`` such that ``atom`` (a node of the bound formula) is AP ``p<i>``."""
+        key = _atom_key(atom)
+        return next(i for i, a in enumerate(self.atoms) if _atom_key(a) == key)
+
     def describe(self) -> list[str]:
         """Return ``p0 = text`` lines (for traces and ``--json``)."""
         out = []

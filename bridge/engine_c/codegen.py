@@ -1249,6 +1249,10 @@ class CGenerator:
             lines.append(f"    if (!{test}(tpl, loc_at(s, pos, tpl))) return 0; pos += SEG_SIZE[tpl]; }}")
             lines.append("  return 1;")
             lines.append("}")
+        # the pid holding atomicity (Promela's exclusive slot), -1: none (search_ltl.c)
+        slot = self.layout.exclusive_slot
+        holder = "-1" if slot is None else f"(int){self.read_static('s', slot)}"
+        lines.append(f"static inline int model_holder(const uint8_t *s) {{ (void)s; return {holder}; }}")
         lines.append("static V model_np(const uint8_t *s) {")
         lines.append("  uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
         lines.append("  for (int pid = 0; pid < n; pid++) { int tpl = model_template(s, pos, pid);")

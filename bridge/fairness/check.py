@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.automata.ltl import NegatedAutomaton, translate_formula
+from bridge.automata.ltl import AtomBinding, NegatedAutomaton, translate_formula
 from bridge.diagnostics import ConfigurationError, ModelRuntimeError
 from bridge.fairness.conditions import (
     AllOf,
@@ -38,7 +38,17 @@ from bridge.fairness.conditions import (
 from bridge.fairness.emptiness import FairLasso, SearchStatistics, find_fair_lasso
 from bridge.fairness.product import INIT_EVENT, LimitReached, ModelErrorAt, Product
 from bridge.ir.model import FairnessMark, TransitionSystem
-from bridge.ir.property import Fairness, LtlEvent, LtlState, Property, PropertyKind
+from bridge.ir.property import (
+    Fairness,
+    Ltl,
+    LtlBinary,
+    LtlConst,
+    LtlEvent,
+    LtlState,
+    LtlUnary,
+    Property,
+    PropertyKind,
+)
 from bridge.ir.verdict import Lasso, Outcome, Statistics, Trace, Verdict
 from bridge.semantics.successors import StateSpace, StateVector
 
@@ -237,10 +247,100 @@ def _model_has_marks(system: TransitionSystem) -> bool:
     return any(e.fairness is not None for proc in system.processes for e in proc.edges)
 
 
-def _state_letter(space: Any, na: NegatedAutomaton) -> Callable[[StateVector], int]:
-    return predicate_letter([(1 << i, space.predicate(atom.expr))
-                             for i, atom in enumerate(na.binding.atoms)
-                             if isinstance(atom, LtlState)])
+def _state_letter(space: Any, na: NegatedAutomaton,
+                  formula: Ltl | None = None) -> Callable[[StateVector], int]:
+    """Return the function giving a state's letter over the formula's state atoms.
+
+    With ``formula``: an atom whose evaluation is a model error (an index out of range)
+    is an error only where SPIN's claim would evaluate it. pan evaluates each
+    propositional part of the formula as one C expression, left to right and short
+    circuit, so ``(i < 3) -> (a[i] == 0)`` never reads ``a[5]`` (checked with pan
+    6.5.2; ``[] (a[i] == 0)`` alone is pan's "invalid array index"). Elsewhere the atom
+    is false: the propositional parts, and so the formula, do not depend on it there."""
+    preds = [(1 << i, space.predicate(atom.expr))
+             for i, atom in enumerate(na.binding.atoms) if isinstance(atom, LtlState)]
+    plain = predicate_letter(preds)
+    if formula is None:
+        return plain
+    parts = _propositional_parts(formula)
+
+    def letter(state: StateVector) -> int:
+        try:
+            return plain(state)
+        except ModelRuntimeError:
+            pass
+        bits = 0
+        failed: dict[int, ModelRuntimeError] = {}
+        for bit, pred in preds:
+            try:
+                if pred(state):
+                    bits |= bit
+            except ModelRuntimeError as error:
+                failed[bit] = error
+        for part in parts:
+            _evaluate_short_circuit(part, bits, failed, na.binding)
+        return bits
+
+    return letter
+
+
+def _propositional_parts(formula: Ltl) -> list[Ltl]:
+    """Return the maximal subformulas of ``formula`` without temporal operators, left
+    to right."""
+    temporal = {"G", "F", "X", "U", "R", "W"}
+
+    def is_propositional(node: Ltl) -> bool:
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, LtlUnary):
+                if n.op in temporal:
+                    return False
+                stack.append(n.operand)
+            elif isinstance(n, LtlBinary):
+                if n.op in temporal:
+                    return False
+                stack += [n.left, n.right]
+        return True
+
+    parts: list[Ltl] = []
+    stack: list[Ltl] = [formula]
+    while stack:
+        node = stack.pop()
+        if is_propositional(node):
+            parts.append(node)
+        elif isinstance(node, LtlUnary):
+            stack.append(node.operand)
+        elif isinstance(node, LtlBinary):
+            stack += [node.right, node.left]
+    return parts
+
+
+def _evaluate_short_circuit(node: Ltl, bits: int, failed: dict[int, ModelRuntimeError],
+                            binding: AtomBinding) -> bool | None:
+    """Return the value of propositional ``node`` as C evaluates it (None: it depends on
+    an event atom); raise the model error of a failed atom that the evaluation reads."""
+    if isinstance(node, LtlConst):
+        return node.value
+    if isinstance(node, LtlEvent):
+        return None  # known only on a step: both outcomes are possible
+    if isinstance(node, LtlState):
+        bit = 1 << binding.index_of(node)
+        if bit in failed:
+            raise failed[bit]
+        return bool(bits & bit)
+    if isinstance(node, LtlUnary):  # "!"
+        value = _evaluate_short_circuit(node.operand, bits, failed, binding)
+        return None if value is None else not value
+    assert isinstance(node, LtlBinary)
+    left = _evaluate_short_circuit(node.left, bits, failed, binding)
+    # SPIN writes a -> b as !a || b: b is not read when a is false.
+    if (node.op == "&&" and left is False) or (node.op in ("||", "->") and left is (node.op == "||")):
+        return node.op != "&&"
+    right = _evaluate_short_circuit(node.right, bits, failed, binding)
+    if left is None or right is None:
+        return None
+    return left == right if node.op == "<->" else right
 
 
 def predicate_letter(
@@ -443,7 +543,7 @@ def check_ltl(
         )
 
     engine_statistics: Statistics | None = None
-    search = (search or run_fair_search)(space, system, na.buchi, _state_letter(space, na),
+    search = (search or run_fair_search)(space, system, na.buchi, _state_letter(space, na, prop.formula),
                                          _event_letter(na), fairness, options, stats)
     engine_statistics = search.statistics
     product, condition, found = search.product, search.condition, search.found

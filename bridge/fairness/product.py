@@ -21,6 +21,16 @@ same sequence of states that a SPIN never claim reads (the claim sees ``s0`` fir
 every state after a move). So ``[](eat.0 -> full)`` says the state reached by ``eat.0``
 satisfies ``full``.
 
+Atomic sequences (Promela): the automaton does not read a state in which a process
+holds atomicity (the space's ``atomic_holder``) and can move on, as a SPIN never claim
+does not step inside an atomic sequence (promela-spin.md section 9); a state where the
+holder is blocked is read (pan loses atomicity there). A step into a state that is not
+read is an *idle* product edge ``(s, q) -> (s', q)``; it carries the acceptance sets that
+every edge leaving ``q`` carries (for a state-based automaton, ``q``'s own acceptance,
+as pan judges a cycle that never leaves an atomic sequence by the claim state it is
+parked in). The stutter step of a state without steps is never idle (pan's claim moves
+alone on a final state). Checked with pan 6.5.2 on m88-m91.
+
 Finite runs: a state without steps (deadlock or valid termination) gets one idle
 self-loop ``STUTTER_STEP`` (SPIN and PAT extend finite runs by stuttering). The stutter
 step has no event (event atoms are false on it), no process and no action: it engages
@@ -97,6 +107,17 @@ class Expansion:
         self.system_steps = 0
 
 
+def _common_marks(buchi: Buchi, q: int) -> int:
+    """Return the acceptance sets carried by every edge leaving ``q`` (0 if none)."""
+    out = buchi.edges[q]
+    if not out:
+        return 0
+    marks = buchi.all_sets
+    for e in out:
+        marks &= e.acceptance
+    return marks
+
+
 class Product:
     """The product graph, built on the fly; nodes are dense ints from 0.
 
@@ -138,6 +159,14 @@ class Product:
         # system side
         self.sys_states = PackedStates(key_of)
         self.sys_letter: list[int] = []
+        # Promela atomicity: sys_wait[i] is 1 when the holder of atomicity in system
+        # state i can move on (the automaton waits: idle edges into it), 0 when it
+        # cannot or nobody holds it, 2 while unknown; None when no state can wait.
+        self._holder: Callable[[StateVector], int] | None = getattr(space, "atomic_holder", None)
+        self.sys_wait: bytearray | None = None if self._holder is None else bytearray()
+        self._idle: list[tuple[tuple[int, int], ...]] = [
+            ((q, _common_marks(buchi, q)),) for q in range(buchi.num_states)
+        ]
         self.steps: list[Step] = []
         self._step_index: dict[Step, int] = {}
         # Steps are interned by the successor generator: look them up by identity first
@@ -192,6 +221,8 @@ class Product:
         s = states.add(state, key)
         if s == before:
             self.sys_letter.append(self._state_letter(state))
+            if self.sys_wait is not None:
+                self.sys_wait.append(2 if self._holder(state) >= 0 else 0)  # type: ignore[misc]
             if self._flat:
                 self._node_of.extend(self._no_nodes)
         return s
@@ -377,14 +408,36 @@ class Product:
         sys_letter = self.sys_letter
         step_letter = self.step_letter
         known = len(marks)
+        wait = self.sys_wait
         for k, t in ample:
-            for q2, _acc in self._moves(q, sys_letter[t] | step_letter[k]):
+            if wait is not None and wait[t] and k != self.stutter_id and self._waits(t):
+                moves = self._idle[q]
+            else:
+                moves = self._moves(q, sys_letter[t] | step_letter[k])
+            for q2, _acc in moves:
                 n2 = self._find_node(t, q2)
                 if 0 <= n2 < known and marks[n2] >= 0:
                     self.proviso_nodes += 1
                     return False
         self.ample_nodes += 1
         return True
+
+    def _waits(self, t: int) -> bool:
+        """Return True if the holder of atomicity in system state ``t`` can move there
+        (decided once, from the state's steps)."""
+        wait = self.sys_wait
+        assert wait is not None and self._holder is not None
+        if wait[t] == 2:
+            from bridge.diagnostics import ModelRuntimeError
+
+            state = self.sys_states[t]
+            holder = self._holder(state)
+            try:
+                wait[t] = 1 if any(holder in step.processes
+                                   for step, _u in self.space.successors(state)) else 0
+            except ModelRuntimeError:
+                wait[t] = 0  # read: the error is reported when t is expanded
+        return wait[t] == 1
 
     def _moves(self, q: int, letter: int) -> tuple[tuple[int, int], ...]:
         """Return ``(q', acceptance)`` of the automaton edges of ``q`` on ``letter``.
@@ -418,12 +471,17 @@ class Product:
         steps = out.steps
         accs = out.accs
         index = out.system_index
+        wait = self.sys_wait
+        stutter = self.stutter_id
         for pair in pairs:
             k, t = pair
-            letter = sys_letter[t] | step_letter[k]
-            succ = moves_get(letter * nqb + q)
-            if succ is None:
-                succ = moves(q, letter)
+            if wait is not None and wait[t] and k != stutter and self._waits(t):
+                succ = self._idle[q]  # inside an atomic sequence: the automaton waits
+            else:
+                letter = sys_letter[t] | step_letter[k]
+                succ = moves_get(letter * nqb + q)
+                if succ is None:
+                    succ = moves(q, letter)
             base = t * nq
             for q2, acc in succ:
                 n2 = node_of[base + q2] if flat else node_get(base + q2, -1)

@@ -1052,6 +1052,21 @@ class CompiledStateSpace:
         h = self.layout.hidden_count
         return state[h:] if h else state
 
+    @property
+    def atomic_holder(self) -> Callable[[StateVector], int] | None:
+        """Return the function giving the pid that holds atomicity in a state (-1: no
+        process), or None when the model has no atomic sequence.
+
+        The holder is the process whose last step left it inside an atomic sequence
+        (the exclusive slot, state.py); it keeps control while it can move. A never
+        claim does not step while it does (pan keeps the claim/system turn on such a
+        move, promela-spin.md section 9); once it is blocked, pan loses atomicity and
+        the claim reads the state (checked with pan 6.5.2, m89, m91)."""
+        slot = self.layout.exclusive_slot
+        if slot is None:
+            return None
+        return lambda state: state[slot]
+
     def is_terminal(self, state: StateVector) -> bool:
         """Return True if every live instance is at a terminal location."""
         rl = self.layout_of(state)

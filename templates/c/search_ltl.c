@@ -72,6 +72,10 @@ typedef struct {
 typedef struct {
     store_t st;             /* first: bridge_state reads a br_ltl_t as a br_handle_t */
     uint32_t *sys_letter; size_t sys_letter_cap;
+    /* Promela atomicity (product.Product.sys_wait): 1 when the holder of atomicity in
+     * the system state can move on (the automaton waits: idle edges into it), 0 when
+     * it cannot or nobody holds it, 2 while unknown */
+    uint8_t *sys_wait; size_t sys_wait_cap;
     int32_t *node_of; size_t node_of_cap;      /* sys * nq + q -> node, -1: none */
     uint32_t *node_sys; size_t node_sys_cap;
     uint16_t *node_q; size_t node_q_cap;
@@ -108,6 +112,9 @@ typedef struct {
     uint64_t *x_acc; size_t x_acc_cap;
     uint64_t *x_eng; size_t x_eng_cap;
     int32_t *mv_q; size_t mv_q_cap;
+    ctx_t c2;               /* expands a target to decide its sys_wait */
+    uint8_t *cur2;
+    uint64_t *idle_acc;     /* per automaton state: the marks of every edge leaving it */
     uint64_t *mv_acc; size_t mv_acc_cap;
     int64_t transitions;
     double start;
@@ -119,7 +126,7 @@ typedef struct {
 
 static size_t ltl_bytes(const ls_t *s) {
     const br_ltl_t *h = s->h;
-    return store_bytes(&h->st) + h->sys_letter_cap * 4 + h->node_of_cap * 4 + h->node_sys_cap * 4
+    return store_bytes(&h->st) + h->sys_letter_cap * 4 + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
         + h->node_q_cap * 2 + h->pos_cap * 4 + s->live_cap * 4 + s->dfs_node_cap * 8
         + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
@@ -159,13 +166,36 @@ static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
     if (added) {
         size_t nq = (size_t)s->p->nq;
         if (!br_grow((void **)&h->sys_letter, &h->sys_letter_cap, h->st.n, 4)
+            || !br_grow((void **)&h->sys_wait, &h->sys_wait_cap, h->st.n, 1)
             || !br_grow((void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
         for (size_t q = 0; q < nq; q++) h->node_of[(size_t)id * nq + q] = -1;
         uint32_t letter;
         if (!ls_letter(s, v, len, &letter)) return s->c.err ? -2 : -3;
         h->sys_letter[id] = letter;
+        h->sys_wait[id] = model_holder(v) >= 0 ? 2 : 0;
     }
     return id;
+}
+
+/* Whether the holder of atomicity in system state t can move on there (product._waits):
+ * 1 or 0, decided once from t's steps (a model error there: 0, it is reported when t
+ * is expanded); -1 out of memory, -3 fallback. */
+static int ls_waits(ls_t *s, uint32_t t) {
+    br_ltl_t *h = s->h;
+    if (h->sys_wait[t] != 2) return h->sys_wait[t];
+    uint32_t len;
+    const uint8_t *v = store_vec(&h->st, t, &len);
+    memcpy(s->cur2, v, len);
+    int holder = model_holder(s->cur2);
+    br_expand(&s->c2, s->cur2, len);
+    if (s->c2.oom) return -1;
+    if (s->c2.fallback) return -3;
+    int moves = 0;
+    if (!s->c2.err)
+        for (size_t i = 0; i < s->c2.n; i++)
+            if (s->c2.keep[i] && succ_has_proc(&s->c2, i, holder)) { moves = 1; break; }
+    h->sys_wait[t] = (uint8_t)moves;
+    return moves;
 }
 
 /* Find or intern node (sys, q); returns its id, or -1 (limit or memory: r set). */
@@ -244,6 +274,15 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             t = sys;  /* the stutter step: engages nothing */
         }
         done++;
+        size_t nm;
+        int waits = kept && h->sys_wait[t] ? ls_waits(s, t) : 0;
+        if (waits == -1) return ls_oom(s);
+        if (waits == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
+        if (waits) {  /* inside an atomic sequence: the automaton waits */
+            if (!LS_GROW(s, mv_q, 1, 1) || !LS_GROW(s, mv_acc, 1, 1)) return ls_oom(s);
+            s->mv_q[0] = q; s->mv_acc[0] = s->idle_acc[q]; nm = 1;
+            goto edges;
+        }
         uint32_t letter = h->sys_letter[t];
         if (kept && s->p->event_atoms) {
             int32_t ev = s->c.events[i];
@@ -253,8 +292,9 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             }
             else if (ev == -2) return ls_fail(s, BR_LTL_COMPUTED_EVENT, 0);
         }
-        size_t nm = ls_moves(s, q, letter);
+        nm = ls_moves(s, q, letter);
         if (nm == (size_t)-1) return ls_oom(s);
+    edges:
         for (size_t j = 0; j < nm; j++) {
             int64_t n2 = ls_node(s, t, s->mv_q[j]);
             if (n2 < 0) return -1;
@@ -415,6 +455,8 @@ static int ls_loop(ls_t *s) {
 
 static void ls_free(ls_t *s) {
     ctx_free(&s->c);
+    ctx_free(&s->c2);
+    free(s->cur2); free(s->idle_acc);
     free(s->cur); free(s->live); free(s->dfs_node); free(s->dfs_base);
     free(s->e_dst); free(s->e_acc); free(s->e_eng);
     free(s->r_pos); free(s->r_depth); free(s->r_acc); free(s->r_in_acc); free(s->r_cyc);
@@ -453,7 +495,15 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
     s.cur = malloc(BR_MAXVEC);
-    if (!s.h || !s.cur || !succ_reserve(&s.c)
+    s.cur2 = malloc(BR_MAXVEC);
+    s.idle_acc = calloc((size_t)p->nq + 1, sizeof *s.idle_acc);
+    if (s.idle_acc)
+        for (int32_t q = 0; q < p->nq; q++) {
+            uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
+            for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
+            s.idle_acc[q] = m;
+        }
+    if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
@@ -525,7 +575,7 @@ void bridge_ltl_free(void *hp) {
     br_ltl_t *h = hp;
     if (!h) return;
     store_free(&h->st);
-    free(h->sys_letter); free(h->node_of); free(h->node_sys); free(h->node_q); free(h->pos);
+    free(h->sys_letter); free(h->sys_wait); free(h->node_of); free(h->node_sys); free(h->node_q); free(h->pos);
     free(h->part); free(h->path);
     free(h);
 }

@@ -59,9 +59,17 @@ def _fingerprint(v) -> tuple:
             v.lasso is not None and len(v.lasso.loop) > 0)
 
 
-def compare(system: TransitionSystem, limit: int) -> int:
+# Models where an atom of a formula fails (an index out of range) in a state where pan's
+# short-circuit evaluation of the formula does not read it: the C engine evaluates every
+# atom, meets the error and hands the search to the Python engine (check._state_letter).
+PROPOSITION_ERRORS = {"m90_ltl_guarded_index.pml"}
+HANDED_OVER = "met a model error that the Python engine does not"
+
+
+def compare(system: TransitionSystem, limit: int, handed_over: bool = False) -> int:
     """Compare the engines on every LTL property of ``system``; return how many
-    (property, notion) pairs the C engine checked."""
+    (property, notion) pairs the C engine checked. ``handed_over``: the C engine may
+    hand a search to the Python engine for a failing atom (``PROPOSITION_ERRORS``)."""
     compared = 0
     for prop in system.properties:
         if prop.kind is not PropertyKind.LTL:
@@ -89,6 +97,10 @@ def compare(system: TransitionSystem, limit: int) -> int:
                     n for n in c.notes if driver.COMPUTED_EVENT not in n))
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
                 continue
+            if handed_over and any(HANDED_OVER in n for n in c.notes):
+                c = dataclasses.replace(c, notes=tuple(n for n in c.notes if HANDED_OVER not in n))
+                assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
+                continue
             assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
             assert ("engine", "c") in c.statistics.extra
             compared += 1
@@ -102,7 +114,7 @@ def _systems(path: Path) -> list[TransitionSystem]:
 @pytest.mark.parametrize("path", LTL_MODELS, ids=lambda p: p.name)
 def test_test_models_agree(path: Path) -> None:
     for ts in _systems(path):
-        compare(ts, LIMIT)
+        compare(ts, LIMIT, handed_over=path.name in PROPOSITION_ERRORS)
 
 
 @pytest.mark.parametrize("path", LTL_CASE_STUDIES, ids=lambda p: p.name)

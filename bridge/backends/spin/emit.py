@@ -1656,11 +1656,28 @@ class _Explicit:
             else:
                 text = f"({prop_writer.expr(a.expr)})"
             if text not in atoms:
-                atoms[text] = f"p_{len(atoms)}"
-                defines.append(f"#define {atoms[text]} {text}")
+                name = atoms[text] = f"p_{len(atoms)}"
+                if self.excl is None:
+                    defines.append(f"#define {name} {text}")
+                else:
+                    # SPIN's claim does not step inside an atomic sequence while its
+                    # holder can move (hx), but this scheduler's claim steps after every
+                    # d_step: there the atom keeps the value it had in the last state
+                    # the claim would read (s_ is set at the start of every step taken
+                    # from such a state), so the claim reads that state again: a
+                    # stutter, invisible to LTL without X.
+                    # (no `c -> a : b`: SPIN's ltl parser reads `->` as implication)
+                    defines.append(f"#define {name} ((hx && s_{name}) || (!hx && {text}))")
+                    shadows.append((name, text))
             return atoms[text]
 
+        shadows: list[tuple[str, str]] = []
         props = _emit_properties(self.properties, _Formulas(atom), premise_pairs)
+        if shadows:
+            capture = [f"s_{name} = (hx -> s_{name} : {text})"
+                       for name, text in shadows]
+            for o in options:
+                o.body[:0] = capture
         # Declarations.
         gwriter = ExprWriter(self.scope(None, "global declarations"))
         globals_ = []
@@ -1718,6 +1735,7 @@ class _Explicit:
                 )
         if self.excl is not None:
             instance_vars.append(f"byte excl = {self.excl}")
+            instance_vars += [f"bit s_{name}" for name, _text in shadows]
         for b, t in sorted(self.blocks.items()):
             instance_vars.append(declaration("b_" + sanitize(b), declare_type(t), None, True))
         if track:
