@@ -162,8 +162,12 @@ def _uses_run(system: TransitionSystem) -> bool:
 def _mentions_builtin(system: TransitionSystem, name: str) -> bool:
     # A structural search over the frozen dataclasses of the IR, iterative (a model's
     # expressions may be thousands deep); decides whether a slot for ``_last`` is needed.
+    # CSP# has no builtins of Promela's (``_last``, ``_nr_pr``...): nothing to find.
+    if system.language is SourceLanguage.CSP:
+        return False
     stack: list[object] = [system.processes, system.propositions, system.properties]
     seen: set[int] = set()
+    names_of: dict[type, tuple[str, ...] | None] = {}  # per class: its field names
     while stack:
         node = stack.pop()
         if isinstance(node, Builtin):
@@ -171,9 +175,15 @@ def _mentions_builtin(system: TransitionSystem, name: str) -> bool:
                 return True
         elif isinstance(node, (tuple, list, frozenset)):
             stack.extend(node)
-        elif is_dataclass(node) and not isinstance(node, type) and id(node) not in seen:
-            seen.add(id(node))
-            stack.extend(getattr(node, f.name) for f in fields(node))
+        else:
+            cls = type(node)
+            if cls not in names_of:
+                names_of[cls] = (tuple(f.name for f in fields(cls))
+                                 if is_dataclass(cls) else None)
+            names = names_of[cls]
+            if names is not None and id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(getattr(node, n) for n in names)
     return False
 
 

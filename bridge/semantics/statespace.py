@@ -132,6 +132,7 @@ class CompiledStateSpace:
         self._layouts: list[RuntimeLayout] = []
         self._layout_ids: dict[tuple, int] = {}
         self._geometries: dict[tuple[int, ...], tuple] = {}
+        self._geo_next_id: dict[tuple[int, ...], int] = {}  # first free channel id
         self._predicates: dict[Expr, Callable[[StateVector], bool]] = {}
         self._sync_sets: dict[int, frozenset[str]] = _sync_sets(system)
         self._hidden_sets: dict[int, frozenset[str]] = _hidden_sets(system)
@@ -758,14 +759,18 @@ class CompiledStateSpace:
             # Extend the prefix's geometry by its youngest instance: building each of
             # a thousand nested prefixes from scratch was quadratic.
             p_bases, p_chans, p_names, p_seg_ids, b = prefix
-            chans = dict(p_chans)
-            chan_names = dict(p_names)
-            next_id = len(lay.channels) + 1 + sum(len(ids) for ids in p_seg_ids)
             i, t = len(templates) - 1, templates[-1]
+            if lay.processes[t].channels:
+                chans = dict(p_chans)
+                chan_names = dict(p_names)
+            else:  # nothing to add: share the prefix's maps (never mutated once built)
+                chans, chan_names = p_chans, p_names
+            next_id = self._geo_next_id[templates[:-1]]
             ids = self._segment_channels(i, t, b, next_id, chans, chan_names)
             geo = ((*p_bases, b), chans, chan_names, [*p_seg_ids, ids],
                    b + lay.processes[t].size)
             self._geometries[templates] = geo
+            self._geo_next_id[templates] = next_id + len(ids)
             return geo
         chans: dict[int, tuple[int, int, int, int]] = {}
         chan_names: dict[int, str] = {}
@@ -784,6 +789,7 @@ class CompiledStateSpace:
             b += lay.processes[t].size
         geo = (tuple(bases), chans, chan_names, seg_ids, b)
         self._geometries[templates] = geo
+        self._geo_next_id[templates] = next_id
         return geo
 
     def _segment_channels(self, i: int, t: int, base: int, next_id: int,
@@ -810,6 +816,11 @@ class CompiledStateSpace:
         lid = self._layout_ids.get(key)
         if lid is not None:
             return self._layouts[lid]
+        if self.language is not SourceLanguage.PROMELA:
+            # Only Promela processes die (the youngest first): elsewhere no state ever
+            # has a prefix layout, and building the thousand prefixes of a thousand
+            # processes was quadratic in time and memory.
+            return self._new_layout(key)
         missing = [key]
         while missing[-1] and missing[-1][:-1] not in self._layout_ids:
             missing.append(missing[-1][:-1])
@@ -818,15 +829,21 @@ class CompiledStateSpace:
         return layout
 
     def _new_layout(self, key: tuple[tuple[int, tuple[int, ...]], ...]) -> RuntimeLayout:
-        """Return a new runtime layout for ``key``, whose prefix layout exists."""
-        templates = tuple(t for t, _ in key)
+        """Return a new runtime layout for ``key``, whose prefix layout exists.
+
+        Built from the prefix layout in work proportional to the new instance where it
+        can be (a thousand processes build a thousand prefixes)."""
+        prefix_id = self._layout_ids.get(key[:-1]) if key else None
+        prefix = None if prefix_id is None else self._layouts[prefix_id]
+        if prefix is not None:
+            templates = (*prefix.templates, key[-1][0])
+        else:
+            templates = tuple(t for t, _ in key)
         rl = RuntimeLayout(len(self._layouts), templates)
         rl.key = key
         rl.bases, rl.chans, rl.chan_names, rl.segment_channel_ids, rl.size = self._geometry(templates)
-        prefix_id = self._layout_ids.get(key[:-1]) if key else None
         start = 0
-        if prefix_id is not None:  # the older instances run as in the prefix layout
-            prefix = self._layouts[prefix_id]
+        if prefix is not None:  # the older instances run as in the prefix layout
             rl.runners.extend(prefix.runners)
             rl.death_guard = prefix.death_guard
             start = len(prefix.runners)
@@ -840,11 +857,17 @@ class CompiledStateSpace:
             rl.prio_slots = tuple(
                 b + (self.layout.processes[t].priority_offset or 0)
                 for b, t in zip(rl.bases, templates, strict=True))
-        rl.atomic_edges = frozenset(
-            (i, k) for i, t in enumerate(templates) for k in self._atomic_edge_sets[t])
+        if prefix is not None and len(templates) == len(prefix.templates) + 1:
+            i, t = len(templates) - 1, templates[-1]
+            more = self._atomic_edge_sets[t]
+            rl.atomic_edges = (prefix.atomic_edges if not more else
+                               prefix.atomic_edges | {(i, k) for k in more})
+        else:
+            rl.atomic_edges = frozenset(
+                (i, k) for i, t in enumerate(templates) for k in self._atomic_edge_sets[t])
         self._layouts.append(rl)
         self._layout_ids[key] = rl.id
-        if key:
+        if key and key[:-1] in self._layout_ids:
             rl.pop_id = self._layout_ids[key[:-1]]
         return rl
 

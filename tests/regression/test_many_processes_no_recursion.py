@@ -56,3 +56,38 @@ def test_layouts_of_many_processes_are_built_in_linear_work(monkeypatch) -> None
     space.initial_states()
     assert calls["specialised"] <= 2 * N
     assert calls["walks"] == 1
+
+
+def test_csp_builds_no_prefix_layouts() -> None:
+    """Regression (issue 11, LE at N = 10 000 did not reach its first verdict in 250 s
+    and 3.4 GB): the N prefix layouts of N processes were built for every model, each
+    copying its prefix's runners, bases and atomic edges (quadratic time and memory),
+    though only Promela processes die and so only Promela states ever use a prefix
+    layout. A CSP# model now builds the one layout its states have."""
+    system = load_csp("many.csp", MODEL).systems[0]
+    space = build_state_space(system)
+    (initial,) = space.initial_states()
+    space.successors(initial)
+    assert len(space._layouts) == 1
+
+
+def test_promela_still_builds_the_prefix_its_dying_process_needs() -> None:
+    """The other side of the rule above: when the youngest Promela process dies, the
+    state gets its prefix's layout (three processes, the last ends at once)."""
+    from bridge.frontends.promela import load_promela
+
+    text = """byte x;
+active [2] proctype P() { do :: x < 3 -> x++ :: x >= 3 -> break od }
+active proctype Q() { skip }
+"""
+    system = load_promela("die.pml", text).systems[0]
+    assert explore(system, ExploreOptions(max_states=1000)).states > 0
+    space = build_state_space(system)
+    (initial,) = space.initial_states()
+    frontier, died = [initial], []
+    for _ in range(3):  # Q: skip, then it may die
+        successors = [(step, t) for s in frontier for step, t in space.successors(s)]
+        died += [t for step, t in successors if step.action[1] == -1]
+        frontier = [t for _step, t in successors]
+    assert died, "Q dies within three steps"
+    assert len(space.layout_of(died[0]).templates) == 2

@@ -104,6 +104,10 @@ class SystemBuilder:
         self.leaf_count = itertools.count(1)
         self.processes: dict[tuple, tuple[Process, LeafBuilder]] = {}
         self.instances: list[Instance] = []
+        # Kept as the maps grow (a thousand nodes would otherwise rescan both lists at
+        # every leaf): the process names taken, and per process its instances so far.
+        self._names_taken: set[str] = set()
+        self._instances_of: dict[str, list[int]] = {}
         self.instance_builders: list[LeafBuilder] = []
         self.instance_leaves: list[Leaf] = []
         self.gates = 0
@@ -206,19 +210,22 @@ class SystemBuilder:
                 cached = None
             if cached is None:
                 builder, process = build_leaf(self.low, leaf)
-                names = {p.name for p, _ in self.processes.values()}
+                names = self._names_taken
                 if process.name in names:
                     k = 2
                     while f"{process.name}#{k}" in names:
                         k += 1
                     process = dataclasses.replace(process, name=f"{process.name}#{k}")
                 self.processes[key] = (process, builder)
+                names.add(process.name)
             process, builder = self.processes[key]
             iid = len(self.instances)
-            same = sum(1 for i in self.instances if i.process == process.name)
+            siblings = self._instances_of.setdefault(process.name, [])
+            same = len(siblings)
+            siblings.append(iid)
             iname = process.name if same == 0 else f"{process.name}[{same}]"
             if same == 1:
-                first = next(k for k, i in enumerate(self.instances) if i.process == process.name)
+                first = siblings[0]
                 self.instances[first] = dataclasses.replace(
                     self.instances[first], name=f"{process.name}[0]"
                 )
