@@ -324,6 +324,8 @@ def check_property(system: TransitionSystem, prop: Property,
         elif prop.kind is PropertyKind.NEVER:
             _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_ltl(system, prop, options, fairness, notes)
+        elif prop.kind is PropertyKind.REFINES:
+            verdict = _check_refinement(system, prop, options, fairness, notes)
         elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
             _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_label_cycles(system, prop, options, fairness, notes)
@@ -362,6 +364,24 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
         notes.append("--por/--symmetry/--counter-abstraction: not used: "
                      f"{prop.text} are checked on the full state space")
     return run(system, prop, settings)
+def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOptions,
+                      fairness: Fairness, notes: list[str]) -> Verdict:
+    """Return the verdict of a CSP# ``refines`` assertion (``bridge.refinement``), on
+    the Python engine and the full state spaces; fairness does not apply (PAT checks
+    refinement without it)."""
+    run = _room("bridge.refinement", "check_refines", "the refinement checker")
+    if options.engine == "c":
+        raise ConfigurationError("--engine c: refinement assertions are checked by the "
+                                 "Python engine only; use --engine auto or python")
+    if fairness is not Fairness.NONE:
+        notes.append(f"fairness ({fairness.value}) applies to LTL assertions and never "
+                     "claims only; not used for refines")
+    if options.por or options.symmetry or options.counter_abstraction:
+        notes.append("--por/--symmetry/--counter-abstraction: not used: refinement is "
+                     "checked on the full state spaces")
+    return run(system, prop, options.max_states, options.timeout)
+
+
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
                   notes: list[str], ask: Callable[[], tuple[bool, str]] | None = None) -> bool:
     """Return True when the compiled engine runs this task (``options.engine``); for

@@ -271,6 +271,9 @@ def _property(p: Property) -> list[str]:
         lines.append(f"{_INDENT}formula {print_ltl(p.formula)}")
     if p.fairness is not None:
         lines.append(f"{_INDENT}fairness {p.fairness.value}")
+    if p.spec is not None:
+        model = p.refinement.value if p.refinement is not None else "T"
+        lines.append(f"{_INDENT}refines <{model}> {p.spec.name}")
     return lines
 
 

@@ -47,6 +47,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "bridge.fairness": ("bridge.semantics", "bridge.automata", "bridge.ir",
                         "bridge.diagnostics"),
     "bridge.reductions": ("bridge.semantics", "bridge.ir", "bridge.diagnostics"),
+    "bridge.refinement": ("bridge.semantics", "bridge.ir", "bridge.diagnostics"),
     # the compiled engine (issue 12): an engine room beside semantics; it reads the
     # C templates through _resources, and only api imports it
     "bridge.engine_c": ("bridge.semantics", "bridge.ir", "bridge.diagnostics",
