@@ -420,8 +420,12 @@ def print_system(system: TransitionSystem) -> str:
 
 
 def print_model_file(model_file: ModelFile) -> str:
-    """Return every system of the file, separated by blank lines."""
+    """Return every system of the file, separated by blank lines, after the
+    assertions the front-end left unchecked (``ModelFile.refused``)."""
     # The base name only: the same file reached by another path prints the same.
     name = PurePath(model_file.path).name
     header = f"model {name}: {len(model_file.systems)} system(s)\n"
+    for r in model_file.refused:
+        where = "" if r.span is None else f" (line {r.span.line})"
+        header += f"unchecked assertion #{r.number}: {r.text}: {r.message}{where}\n"
     return header + "".join("\n" + print_system(s) for s in model_file.systems)

@@ -68,7 +68,6 @@ CASES = [
      ParseError, None),
     ("P = a -> Skip;\n#assert P |= [] a $ b;", 2, 19, "unexpected character '$'",
      ParseError, None),
-    ("P = P;\n#assert P deadlockfree;", 1, 5, "unfolds without end", SemanticError, None),
     ("P = Wait[5]; Skip;", 1, 5, "unsupported construct: Wait[t]", UnsupportedError, None),
     ('#import "ValidityCheck";\nP = Skip;', 1, 9, "unsupported construct: #import of the C# "
      "library 'ValidityCheck'", UnsupportedError, "natively"),

@@ -64,6 +64,10 @@ Lowering strategy
   process (``V()[0]``, ``V()[1]`` for copies), systems after the target (``Sys``),
   properties after their text (``Sys deadlockfree``); ``Property.number`` is the
   1-based position of the assertion in the file.
+* An assertion whose process unfolds without end (``UnfoldingError``: unguarded
+  recursion such as ``P = a -> P [] P``) is left unchecked (``ModelFile.refused``),
+  the rest of the model loads: PAT parses such a model and fails only when it checks
+  that assertion (its unfolding recurses until the stack overflows).
 * ``#assert Impl refines [<F>|<FD>] Spec``: a ``REFINES`` property of Impl's system
   whose ``spec`` is Spec's own system (built like a target's, not listed among the
   file's systems); ``bridge.refinement`` checks it.
@@ -123,6 +127,7 @@ import dataclasses
 
 from bridge.diagnostics import SemanticError, UnsupportedError
 from bridge.frontends.csp import syntax as s
+from bridge.frontends.csp.configurations import UnfoldingError
 from bridge.frontends.csp.context import (
     Lowerer,
 )
@@ -143,6 +148,7 @@ from bridge.ir import (
     PropertyKind,
     Proposition,
     RefinementModel,
+    RefusedAssertion,
     SourceLanguage,
     TransitionSystem,
 )
@@ -207,16 +213,36 @@ def lower_program(program: s.Program) -> ModelFile:
         return specs[key]
 
     systems = []
+    refused: list[RefusedAssertion] = []
     for key in order:
         target_text = _target_text(key)
         properties = []
         for number, a in groups[key]:
             prop = _property(low, a, number, target_text, parse_ltl)
             if a.kind == "refines":
-                prop = dataclasses.replace(prop, spec=spec_of(a))
+                try:
+                    prop = dataclasses.replace(prop, spec=spec_of(a))
+                except UnfoldingError as error:
+                    refused.append(_refused(number, prop, error))
+                    continue
             properties.append(prop)
-        systems.append(system_of(groups[key][0][1].target, key, tuple(properties)))
-    return ModelFile(program.path, tuple(systems))
+        if not properties:
+            continue
+        try:
+            system = system_of(groups[key][0][1].target, key, tuple(properties))
+        except UnfoldingError as error:
+            refused.extend(_refused(p.number, p, error) for p in properties)
+            continue
+        systems.append(system)
+    refused.sort(key=lambda r: r.number)
+    return ModelFile(program.path, tuple(systems), tuple(refused))
+
+
+def _refused(number: int, prop: Property, error: UnfoldingError) -> RefusedAssertion:
+    """Return the record of an assertion left unchecked because a process it needs
+    unfolds without end (``UnfoldingError``: PAT fails there too)."""
+    first = error.diagnostics[0]
+    return RefusedAssertion(number, prop.text, prop.target or "", first.message, first.span)
 
 
 def _build_system(low: Lowerer, target: s.Target) -> tuple[SystemBuilder, Composition]:
