@@ -168,10 +168,10 @@ class _ProductSearch:
                 on_cycle = divergence and self.impl_taus.on_cycle(state)
             except ModelRuntimeError as error:
                 raise self.fail(head, "error", error=error) from None
+            self.result.transitions += len(moves)
             if on_cycle:
                 loop = tuple(self.impl_taus.cycle_from(state))
                 raise self.fail(head, "divergence", loop=loop)
-            self.result.transitions += len(moves)
             if failures and all(e is not None for e, _, _ in moves):
                 offered = frozenset(e for e, _, _ in moves if e is not None)
                 accepts = self.spec_call(head, self.normal.acceptances, node)

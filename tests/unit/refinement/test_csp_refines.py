@@ -7,6 +7,7 @@ visible event, as in PAT."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from bridge import api
 from bridge.frontends.csp import load_csp
@@ -162,3 +163,14 @@ def test_translate_to_promela_refuses_refines_by_name(tmp_path) -> None:
     done = run_bridge("translate", "--to", "promela", str(path))
     assert done.code == 2
     assert "r.csp:2:1: error: refinement checking 'refines' has no SPIN check" in done.err
+
+
+def test_the_readme_model() -> None:
+    """tests/models/csp/refines_choice.csp (the README's example): the verdicts of its
+    comments, derived as in test_internal_choice_is_told_apart_only_by_failures and
+    test_divergence_matters_in_fd_only; the divergence is found in the initial state."""
+    path = Path(__file__).resolve().parents[2] / "models" / "csp" / "refines_choice.csp"
+    verdicts = api.check(load_csp(str(path), path.read_text(encoding="utf-8")))
+    assert [v.outcome for v in verdicts] == [HOLDS, VIOLATED, HOLDS, VIOLATED]
+    assert verdicts[1].refusal == ("c",)
+    assert verdicts[3].statistics.states == 1 and verdicts[3].lasso is not None
