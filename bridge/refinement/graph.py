@@ -15,6 +15,8 @@ from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
+from bridge.fairness.scc import is_trivial, iter_sccs
+
 Node = Hashable
 Move = tuple[str | None, Node, Any]
 
@@ -61,7 +63,8 @@ class CachedGraph:
 
 class TauCycles:
     """Whether a node lies on a cycle of tau moves, decided lazily with Tarjan's SCC
-    algorithm (iterative) on the tau moves reachable from it; results are kept."""
+    algorithm (``fairness.scc.iter_sccs``) on the tau moves reachable from it; results
+    are kept."""
 
     def __init__(self, graph: CachedGraph) -> None:
         self.graph = graph
@@ -76,42 +79,17 @@ class TauCycles:
         return known
 
     def _explore(self, root: Node) -> None:
+        # Nodes decided earlier lie in SCCs closed earlier: leaving them out of the
+        # successors does not change the components found now.
         done = self._on_cycle
-        index: dict[Node, int] = {root: 0}
-        low: dict[Node, int] = {root: 0}
-        stack: list[Node] = [root]
-        on_stack: set[Node] = {root}
-        work: list[tuple[Node, list[Node], int]] = [(root, self._targets(root), 0)]
-        while work:
-            v, targets, i = work[-1]
-            if i < len(targets):
-                work[-1] = (v, targets, i + 1)
-                w = targets[i]
-                if w in done:
-                    continue  # in an SCC finished earlier: no effect on lowlinks
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, self._targets(w), 0))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    component.append(w)
-                    if w == v:
-                        break
-                cyclic = len(component) > 1 or v in targets
-                for w in component:
-                    done[w] = cyclic
+
+        def fresh(node: Node) -> list[Node]:
+            return [w for w in self._targets(node) if w not in done]
+
+        for component in iter_sccs([root], fresh):
+            cyclic = not is_trivial(component, self._targets)
+            for node in component:
+                done[node] = cyclic
 
     def _targets(self, node: Node) -> list[Node]:
         return [target for _, target, _ in self.graph.taus(node)]
