@@ -13,8 +13,10 @@ a divergence.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from bridge.diagnostics import ConfigurationError, ModelRuntimeError
 from bridge.ir import (
@@ -88,9 +90,7 @@ def check_refines(system: TransitionSystem, prop: Property, max_states: int | No
     return _violation(base, found, impl)
 
 
-def _replace(verdict: Verdict, **changes: object) -> Verdict:
-    import dataclasses
-
+def _replace(verdict: Verdict, **changes: Any) -> Verdict:
     return dataclasses.replace(verdict, **changes)
 
 

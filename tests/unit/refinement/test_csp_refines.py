@@ -174,3 +174,18 @@ def test_the_readme_model() -> None:
     assert [v.outcome for v in verdicts] == [HOLDS, VIOLATED, HOLDS, VIOLATED]
     assert verdicts[1].refusal == ("c",)
     assert verdicts[3].statistics.states == 1 and verdicts[3].lasso is not None
+
+
+def test_a_state_limit_gives_unknown() -> None:
+    """Count up to 50 with 'up' against a spec that does 'up' for ever: 51 product
+    pairs, so a limit of 10 stops the search before any verdict."""
+    text = """var n = 0;
+Count() = [n < 50] up{n = n + 1} -> Count();
+Ups() = up -> Ups();
+#assert Count() refines Ups();
+"""
+    model = load_csp("t.csp", text)
+    (v,) = api.check(model, options=api.CheckOptions(max_states=10))
+    assert v.outcome is Outcome.UNKNOWN and v.reason == "state limit 10 reached"
+    (v,) = api.check(model)
+    assert v.outcome is HOLDS and v.statistics.states == 51
