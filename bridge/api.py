@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.diagnostics import ConfigurationError, ResourceLimitReached
-from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
+from bridge.ir.model import FairnessMark, ModelFile, RefusedAssertion, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
 
@@ -258,18 +258,48 @@ def select_properties(model_file: ModelFile, assertion: str | int | None = None
     if assertion is None:
         return pairs
     wanted = str(assertion).strip()
-    if wanted.isdigit():
-        chosen = [pair for pair in pairs if pair[1].number == int(wanted)]
-    else:
-        squeeze = _squeeze(wanted)
-        chosen = [pair for pair in pairs if pair[1].name == wanted]
-        if not chosen:
-            chosen = [pair for pair in pairs if _squeeze(pair[1].text) == squeeze]
-    if not chosen:
-        listing = "; ".join(f"{p.number}: {p.name or p.text}" for _, p in pairs) or "none"
+    chosen = _chosen(pairs, wanted, lambda pair: (pair[1].number, pair[1].name, pair[1].text))
+    if not chosen and not select_refused(model_file, assertion):
+        listing = [(p.number, p.name or p.text) for _, p in pairs]
+        listing += [(r.number, r.text) for r in model_file.refused]
+        shown = "; ".join(f"{n}: {text}" for n, text in sorted(listing)) or "none"
         raise ConfigurationError(f"no assertion {wanted!r} in {model_file.path}; "
-                                 f"the assertions are: {listing}")
+                                 f"the assertions are: {shown}")
     return chosen
+
+
+def _chosen(items: Sequence[Any], wanted: str,
+            describe: Callable[[Any], tuple[int, str, str]]) -> list[Any]:
+    """Return the items whose number, name or (squeezed) text is ``wanted``."""
+    if wanted.isdigit():
+        return [item for item in items if describe(item)[0] == int(wanted)]
+    chosen = [item for item in items if describe(item)[1] == wanted]
+    if not chosen:
+        squeeze = _squeeze(wanted)
+        chosen = [item for item in items if _squeeze(describe(item)[2]) == squeeze]
+    return chosen
+
+
+def select_refused(model_file: ModelFile, assertion: str | int | None = None
+                   ) -> list[RefusedAssertion]:
+    """Return the assertions the front-end left unchecked (``ModelFile.refused``):
+    all, or the one chosen as in ``select_properties``."""
+    if assertion is None:
+        return list(model_file.refused)
+    return _chosen(model_file.refused, str(assertion).strip(),
+                   lambda r: (r.number, r.text, r.text))
+
+
+def refused_verdict(refused: RefusedAssertion) -> Verdict:
+    """Return the UNKNOWN verdict of an assertion the front-end left unchecked, with
+    the front-end's error (``file:line:col: error: ...``) as a note."""
+    where = f"{refused.span}: " if refused.span is not None else ""
+    return Verdict(model=refused.target, property=refused.text, outcome=Outcome.UNKNOWN,
+                   reason=f"not checked: {refused.message}",
+                   notes=(f"{where}error: {refused.message}",
+                          "the reference tool cannot check this assertion either (PAT "
+                          "3.5's unfolding of the process does not end); the model's "
+                          "other assertions are checked"))
 
 
 def _squeeze(text: str) -> str:
@@ -304,8 +334,10 @@ def check(model_file: ModelFile, assertion: str | int | None = None,
     limit gives an ``UNKNOWN`` verdict with the statistics gathered so far.
     """
     options = options or CheckOptions()
-    return [check_property(system, prop, options)
-            for system, prop in select_properties(model_file, assertion)]
+    verdicts = [(prop.number, check_property(system, prop, options))
+                for system, prop in select_properties(model_file, assertion)]
+    verdicts += [(r.number, refused_verdict(r)) for r in select_refused(model_file, assertion)]
+    return [verdict for _, verdict in sorted(verdicts, key=lambda item: item[0])]
 
 
 def check_property(system: TransitionSystem, prop: Property,
@@ -324,6 +356,8 @@ def check_property(system: TransitionSystem, prop: Property,
         elif prop.kind is PropertyKind.NEVER:
             _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_ltl(system, prop, options, fairness, notes)
+        elif prop.kind is PropertyKind.REFINES:
+            verdict = _check_refinement(system, prop, options, fairness, notes)
         elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
             _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_label_cycles(system, prop, options, fairness, notes)
@@ -362,6 +396,24 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
         notes.append("--por/--symmetry/--counter-abstraction: not used: "
                      f"{prop.text} are checked on the full state space")
     return run(system, prop, settings)
+def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOptions,
+                      fairness: Fairness, notes: list[str]) -> Verdict:
+    """Return the verdict of a CSP# ``refines`` assertion (``bridge.refinement``), on
+    the Python engine and the full state spaces; fairness does not apply (PAT checks
+    refinement without it)."""
+    run = _room("bridge.refinement", "check_refines", "the refinement checker")
+    if options.engine == "c":
+        raise ConfigurationError("--engine c: refinement assertions are checked by the "
+                                 "Python engine only; use --engine auto or python")
+    if fairness is not Fairness.NONE:
+        notes.append(f"fairness ({fairness.value}) applies to LTL assertions and never "
+                     "claims only; not used for refines")
+    if options.por or options.symmetry or options.counter_abstraction:
+        notes.append("--por/--symmetry/--counter-abstraction: not used: refinement is "
+                     "checked on the full state spaces")
+    return run(system, prop, options.max_states, options.timeout)
+
+
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
                   notes: list[str], ask: Callable[[], tuple[bool, str]] | None = None) -> bool:
     """Return True when the compiled engine runs this task (``options.engine``); for
@@ -881,18 +933,20 @@ def _source_texts(paths: Sequence[str]) -> dict[str, str]:
     return texts
 
 
-def verdict_json(path: str, system: TransitionSystem, prop: Property, verdict: Verdict,
+def verdict_json(path: str, system: TransitionSystem | None,
+                 prop: Property | RefusedAssertion, verdict: Verdict,
                  outline: bool = False) -> dict[str, Any]:
     """Return the flat JSON object of one checked assertion (``bridge check --json``).
 
     ``outline``: also carry the system's instances, processes (control-flow graphs) and
     source text (``system_outline``), which ``bridge report`` draws; the check command
-    adds it to the first object of each system.
+    adds it to the first object of each system. ``system`` is None for an assertion the
+    front-end left unchecked (``refused_verdict``).
     """
     from bridge.ir.serialize import system_outline, verdict_to_json
 
     shape = None
-    if outline:
+    if outline and system is not None:
         shape = system_outline(system)
         files = [path, *system.source_files]
         files += [item["file"] for process in shape["processes"]

@@ -88,23 +88,33 @@ def run(args: argparse.Namespace) -> int:
             try:
                 model_file = _common.load_path(path, args.defines)
                 pairs = api.select_properties(model_file, args.assertion)
+                refused = api.select_refused(model_file, args.assertion)
             except (SourceError, ConfigurationError) as error:
                 if not several:
                     raise
                 print(_common.describe_error(error), file=sys.stderr)
                 bad_input = True
                 continue
-            if not pairs:
+            if not pairs and not refused:
                 print(f"{path}: the model has no assertions to check", file=sys.stderr)
-            for index, (system, prop) in enumerate(pairs, 1):
-                progress.restart(f"{path} assertion {index}/{len(pairs)} ({prop.text})")
-                verdict = api.check_property(system, prop, options)
-                results.append((path, prop.number, prop.text, verdict))
-                if args.json or args.html:
-                    first = all(r["model"] != path or r["system"] != system.name
-                                for r in records)
-                    records.append(api.verdict_json(path, system, prop, verdict,
-                                                    outline=first))
+            # checked and unchecked assertions, in file order
+            items = sorted([(p.number, s, p) for s, p in pairs]
+                           + [(r.number, None, r) for r in refused], key=lambda i: i[0])
+            for index, (number, system, prop) in enumerate(items, 1):
+                progress.restart(f"{path} assertion {index}/{len(items)} ({prop.text})")
+                if system is None:
+                    verdict = api.refused_verdict(prop)
+                    results.append((path, number, prop.text, verdict))
+                    if args.json or args.html:
+                        records.append(api.verdict_json(path, None, prop, verdict))
+                else:
+                    verdict = api.check_property(system, prop, options)
+                    results.append((path, number, prop.text, verdict))
+                    if args.json or args.html:
+                        first = all(r["model"] != path or r["system"] != system.name
+                                    for r in records)
+                        records.append(api.verdict_json(path, system, prop, verdict,
+                                                        outline=first))
                 if args.json:
                     print(json.dumps(records[-1]), flush=True)
                     continue
@@ -112,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                     out.print()
                 if several:
                     out.print(Text(f"{path}", style="bold"))
-                _common.print_verdict(out, prop.number, verdict, prop.text)
+                _common.print_verdict(out, number, verdict, prop.text)
     if not args.json and len(results) > 1:
         out.print()
         out.print(_common.summary_table(results, show_model=several))

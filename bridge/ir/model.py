@@ -278,14 +278,32 @@ class TransitionSystem:
 
 
 @dataclass(frozen=True, slots=True)
+class RefusedAssertion:
+    """An assertion the front-end cannot check although the model loads: its process
+    cannot be built for a reason the reference tool fails on too when it checks that
+    assertion (CSP#: a process whose unfolding does not end, where PAT 3.5's stack
+    overflows). ``message``/``span``: the error, as the front-end would report it;
+    ``target``: the process the assertion is about."""
+
+    number: int
+    text: str
+    target: str
+    message: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModelFile:
     """What a front-end returns for one source file: one ``TransitionSystem`` per
     distinct assertion target (CSP# ``#assert Sys ...`` vs ``#assert Node(0) ...``), in
     order of first use; a Promela file always has exactly one. Properties keep their
-    1-based position in the file in ``Property.number`` (for ``--assert N``)."""
+    1-based position in the file in ``Property.number`` (for ``--assert N``).
+    ``refused``: assertions that are not checked (``RefusedAssertion``); their numbers
+    are not used by any property."""
 
     path: str
     systems: tuple[TransitionSystem, ...]
+    refused: tuple[RefusedAssertion, ...] = ()
 
     def properties(self) -> list[tuple[TransitionSystem, Property]]:
         """Return every (system, property) pair in file order."""

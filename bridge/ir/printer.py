@@ -271,6 +271,9 @@ def _property(p: Property) -> list[str]:
         lines.append(f"{_INDENT}formula {print_ltl(p.formula)}")
     if p.fairness is not None:
         lines.append(f"{_INDENT}fairness {p.fairness.value}")
+    if p.spec is not None:
+        model = p.refinement.value if p.refinement is not None else "T"
+        lines.append(f"{_INDENT}refines <{model}> {p.spec.name}")
     return lines
 
 
@@ -417,8 +420,12 @@ def print_system(system: TransitionSystem) -> str:
 
 
 def print_model_file(model_file: ModelFile) -> str:
-    """Return every system of the file, separated by blank lines."""
+    """Return every system of the file, separated by blank lines, after the
+    assertions the front-end left unchecked (``ModelFile.refused``)."""
     # The base name only: the same file reached by another path prints the same.
     name = PurePath(model_file.path).name
     header = f"model {name}: {len(model_file.systems)} system(s)\n"
+    for r in model_file.refused:
+        where = "" if r.span is None else f" (line {r.span.line})"
+        header += f"unchecked assertion #{r.number}: {r.text}: {r.message}{where}\n"
     return header + "".join("\n" + print_system(s) for s in model_file.systems)

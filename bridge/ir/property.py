@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bridge.diagnostics import Span
 from bridge.ir.expr import Expr
+
+if TYPE_CHECKING:
+    from bridge.ir.model import TransitionSystem
 
 # ---------------------------------------------------------------------------------
 # Fairness
@@ -107,6 +111,19 @@ class PropertyKind(enum.Enum):
     # (SPIN's acceptance cycle, ``pan -a`` without a claim); a run that ends in such a
     # state stutters there, which is a cycle too (pan's "accept stutter").
     ACCEPTANCE = "acceptance"
+    # CSP# ``#assert Impl refines [<F>|<FD>] Spec``: the system (Impl) refines the
+    # process ``Property.spec`` in the model ``Property.refinement``.
+    REFINES = "refines"
+
+
+class RefinementModel(enum.Enum):
+    """The semantic model of a refinement check (cspsharp.md section 6): PAT's
+    ``refines`` (traces), ``refines <F>`` (stable failures), ``refines <FD>``
+    (failures-divergence)."""
+
+    TRACES = "T"
+    FAILURES = "F"
+    FAILURES_DIVERGENCE = "FD"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +134,8 @@ class Property:
     builds the composition for it. ``optimise``: ``("min"|"max", expr)`` for
     ``reaches X with min(e)``. ``formula``/``formula_text`` for LTL. ``fairness``: a
     fairness notion written with the property (None: take the command line's).
+    ``spec``/``refinement``: for REFINES, the specification's own system (built from
+    the initial valuation, like the target's) and the semantic model.
     """
 
     name: str
@@ -129,3 +148,5 @@ class Property:
     fairness: Fairness | None = None
     number: int = 0
     span: Span | None = None
+    spec: TransitionSystem | None = None
+    refinement: RefinementModel | None = None

@@ -109,6 +109,8 @@ class Verdict:
     ``reason``: the kind of violation (``assertion violated``, ``invalid end state``,
     ``deadlock``, ``acceptance cycle``, ``index out of range``...) or why the outcome is
     unknown. ``fairness``: the fairness notion the verdict holds under (printable).
+    ``refusal``: for a failed failures refinement, the events the implementation
+    refuses after ``trace`` that the specification cannot refuse there.
     """
 
     model: str
@@ -121,3 +123,4 @@ class Verdict:
     statistics: Statistics = field(default_factory=Statistics)
     notes: tuple[str, ...] = ()
     value: Any = None  # e.g. the min/max of ``reaches ... with min(e)``
+    refusal: tuple[str, ...] | None = None

@@ -11,6 +11,7 @@ Rules, by the importing module's room (the longest matching prefix wins):
 - ``bridge.automata``: ``ir``, ``diagnostics``;
 - ``bridge.fairness``: ``semantics``, ``automata``, ``ir``, ``diagnostics``;
 - ``bridge.reductions``: ``semantics``, ``ir``, ``diagnostics``;
+- ``bridge.refinement``: ``fairness``, ``semantics``, ``ir``, ``diagnostics``;
 - ``bridge.engine_c`` (the compiled engine): ``semantics``, ``ir``, ``diagnostics``,
   ``_resources``; no room but ``api`` imports it;
 - ``bridge.backends.X``: ``ir``, ``diagnostics``, ``_resources`` and the back-end
@@ -47,6 +48,10 @@ RULES: dict[str, tuple[str, ...]] = {
     "bridge.fairness": ("bridge.semantics", "bridge.automata", "bridge.ir",
                         "bridge.diagnostics"),
     "bridge.reductions": ("bridge.semantics", "bridge.ir", "bridge.diagnostics"),
+    # refinement checking (CSP# refines): an engine room beside fairness, whose SCC
+    # search it uses for divergences
+    "bridge.refinement": ("bridge.fairness", "bridge.semantics", "bridge.ir",
+                          "bridge.diagnostics"),
     # the compiled engine (issue 12): an engine room beside semantics; it reads the
     # C templates through _resources, and only api imports it
     "bridge.engine_c": ("bridge.semantics", "bridge.ir", "bridge.diagnostics",

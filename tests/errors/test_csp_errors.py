@@ -68,7 +68,6 @@ CASES = [
      ParseError, None),
     ("P = a -> Skip;\n#assert P |= [] a $ b;", 2, 19, "unexpected character '$'",
      ParseError, None),
-    ("P = P;\n#assert P deadlockfree;", 1, 5, "unfolds without end", SemanticError, None),
     ("P = Wait[5]; Skip;", 1, 5, "unsupported construct: Wait[t]", UnsupportedError, None),
     ('#import "ValidityCheck";\nP = Skip;', 1, 9, "unsupported construct: #import of the C# "
      "library 'ValidityCheck'", UnsupportedError, "natively"),
@@ -86,8 +85,8 @@ CASES = [
     ("#define f(i) i + 1;\nvar x;\nP = a{x = call(f, 1, 2)} -> Skip;\n#assert P deadlockfree;", 3, 11,
      "macro 'f' takes 1 argument but 2 were given", SemanticError, "defined at t.csp:1:9"),
     ("channel c[2] 1;\nP = c!1 -> Skip;\n#assert P deadlockfree;", 2, 5, "'c' is a channel array", SemanticError, None),
-    ("P = a -> Skip;\n#assert P refines P;", 2, 1, "unsupported construct: refinement",
-     UnsupportedError, None),
+    ("P = a -> Skip;\n#assert P refines Qx;", 2, 19, "undeclared process 'Qx'",
+     SemanticError, None),
     ("P = a -> (b -> Skip || c -> Skip); P;\n#assert P deadlockfree;", 1, 11,
      "'||' nested under recursion", UnsupportedError, None),
     ("var x = 0;\nA = a.x -> A;\nB = a.0 -> B;\nS = A || B;\n#assert S deadlockfree;", 2, 5,

@@ -541,6 +541,9 @@ def _ltl_property(p: Property) -> tuple[str, Ltl | None, bool]:
         return "non-progress", None, False
     if p.kind is PropertyKind.ACCEPTANCE:
         return "acceptance", None, False
+    if p.kind is PropertyKind.REFINES:
+        raise UnsupportedError.at(p.span, "refinement checking 'refines' has no SPIN check "
+                                          "(SPIN checks no refinement between processes)")
     raise UnsupportedError.at(p.span, f"property kind '{p.kind.value}' has no SPIN check")
 
 

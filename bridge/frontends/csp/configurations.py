@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from bridge.diagnostics import Span, UnsupportedError
+from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.fold import (
     and_,
@@ -36,6 +36,18 @@ from bridge.ir import (
 
 TERMINATE = "terminate"
 MAX_LOCATIONS = 20_000
+
+
+class UnfoldingError(SemanticError):
+    """A process whose unfolding does not end: unguarded recursion (a choice that leads
+    back to its own process with no event or guard in between, ``P = a -> P [] P``)
+    or a parameter that grows without bound. PAT 3.5 parses such a model and checks
+    its other assertions; its own unfolding of this process does not end either (it
+    recurses until its stack overflows when an assertion about the process is
+    checked). So the front-end refuses only the assertions whose processes reach it
+    (``ir.RefusedAssertion``), not the model."""
+
+
 MAX_UNFOLD = 500
 # '|||' reached while a process runs, nested in itself deeper than this: the process
 # spawns copies of itself without bound (``P = a -> (P ||| b -> Skip)``).

@@ -64,6 +64,13 @@ Lowering strategy
   process (``V()[0]``, ``V()[1]`` for copies), systems after the target (``Sys``),
   properties after their text (``Sys deadlockfree``); ``Property.number`` is the
   1-based position of the assertion in the file.
+* An assertion whose process unfolds without end (``UnfoldingError``: unguarded
+  recursion such as ``P = a -> P [] P``) is left unchecked (``ModelFile.refused``),
+  the rest of the model loads: PAT parses such a model and fails only when it checks
+  that assertion (its unfolding recurses until the stack overflows).
+* ``#assert Impl refines [<F>|<FD>] Spec``: a ``REFINES`` property of Impl's system
+  whose ``spec`` is Spec's own system (built like a target's, not listed among the
+  file's systems); ``bridge.refinement`` checks it.
 
 * A sequential *prefix* before the asserted composition, ``Init(); (A ||| B)``: the
   prefix is an instance whose last step (its terminate under ';', a tau, or the step
@@ -102,7 +109,7 @@ choice, guard, ``atomic``, hiding or ``interrupt``, whose continuation is also r
 without it, or whose operands read a value bound at run time; a composition followed
 by ';' with an operand that may terminate from a choice (``Skip [] a -> Skip``) or
 that is ``P; (Skip ||| ...)``; hiding of events with
-state-dependent components or of channel events; ``refines``; calls of C# library
+state-dependent components or of channel events; calls of C# library
 functions bridge does not implement (``context.py`` refuses the ``#import`` of a
 user's own library); ``var x = *``; ``||| {..}``; process arguments that are arrays.
 
@@ -116,8 +123,11 @@ by assignments of ``ir.Call`` results (``ir/library.py``).
 
 from __future__ import annotations
 
+import dataclasses
+
 from bridge.diagnostics import SemanticError, UnsupportedError
 from bridge.frontends.csp import syntax as s
+from bridge.frontends.csp.configurations import UnfoldingError
 from bridge.frontends.csp.context import (
     Lowerer,
 )
@@ -137,6 +147,8 @@ from bridge.ir import (
     Property,
     PropertyKind,
     Proposition,
+    RefinementModel,
+    RefusedAssertion,
     SourceLanguage,
     TransitionSystem,
 )
@@ -174,30 +186,63 @@ def lower_program(program: s.Program) -> ModelFile:
             groups[key] = []
             order.append(key)
         groups[key].append((number, a))
+    specs: dict[tuple, TransitionSystem] = {}
+
+    def system_of(target: s.Target, key: tuple,
+                  properties: tuple[Property, ...] = ()) -> TransitionSystem:
+        builder, composition = _build_system(low, target)
+        return TransitionSystem(
+            name=_target_text(key),
+            language=SourceLanguage.CSP,
+            globals=tuple(low.global_vars) + tuple(builder.gate_vars),
+            channels=tuple(low.channels.values()),
+            processes=tuple(p for p, _ in builder.processes.values()),
+            instances=tuple(builder.instances),
+            composition=composition,
+            propositions=propositions,
+            properties=properties,
+            enums=tuple(low.enums),
+            source_files=tuple(program.sources),
+        )
+
+    def spec_of(a: s.Assertion) -> TransitionSystem:
+        assert a.spec is not None
+        key = _target_key(low, a.spec)
+        if key not in specs:
+            specs[key] = system_of(a.spec, key)
+        return specs[key]
+
     systems = []
+    refused: list[RefusedAssertion] = []
     for key in order:
-        first = groups[key][0][1]
-        builder, composition = _build_system(low, first.target)
         target_text = _target_text(key)
         properties = []
         for number, a in groups[key]:
-            properties.append(_property(low, a, number, target_text, parse_ltl))
-        systems.append(
-            TransitionSystem(
-                name=target_text,
-                language=SourceLanguage.CSP,
-                globals=tuple(low.global_vars) + tuple(builder.gate_vars),
-                channels=tuple(low.channels.values()),
-                processes=tuple(p for p, _ in builder.processes.values()),
-                instances=tuple(builder.instances),
-                composition=composition,
-                propositions=propositions,
-                properties=tuple(properties),
-                enums=tuple(low.enums),
-                source_files=tuple(program.sources),
-            )
-        )
-    return ModelFile(program.path, tuple(systems))
+            prop = _property(low, a, number, target_text, parse_ltl)
+            if a.kind == "refines":
+                try:
+                    prop = dataclasses.replace(prop, spec=spec_of(a))
+                except UnfoldingError as error:
+                    refused.append(_refused(number, prop, error))
+                    continue
+            properties.append(prop)
+        if not properties:
+            continue
+        try:
+            system = system_of(groups[key][0][1].target, key, tuple(properties))
+        except UnfoldingError as error:
+            refused.extend(_refused(p.number, p, error) for p in properties)
+            continue
+        systems.append(system)
+    refused.sort(key=lambda r: r.number)
+    return ModelFile(program.path, tuple(systems), tuple(refused))
+
+
+def _refused(number: int, prop: Property, error: UnfoldingError) -> RefusedAssertion:
+    """Return the record of an assertion left unchecked because a process it needs
+    unfolds without end (``UnfoldingError``: PAT fails there too)."""
+    first = error.diagnostics[0]
+    return RefusedAssertion(number, prop.text, prop.target or "", first.message, first.span)
 
 
 def _build_system(low: Lowerer, target: s.Target) -> tuple[SystemBuilder, Composition]:
@@ -242,6 +287,12 @@ def _target_text(key: tuple) -> str:
     return f"{name}({shown})"
 
 
+_REFINEMENT_MODELS = {
+    "": RefinementModel.TRACES,
+    "F": RefinementModel.FAILURES,
+    "FD": RefinementModel.FAILURES_DIVERGENCE,
+}
+
 _KINDS = {
     "deadlockfree": PropertyKind.DEADLOCK_FREE,
     "nonterminating": PropertyKind.NONTERMINATING,
@@ -284,6 +335,8 @@ def _property(low: Lowerer, a: s.Assertion, number: int, target: str, parse_ltl)
         return Property(name, PropertyKind.LTL, text, target=target, formula=formula,
                         number=number, span=a.span)
     if a.kind == "refines":
-        raise UnsupportedError.at(a.span, "unsupported construct: refinement checking 'refines'")
+        model = _REFINEMENT_MODELS[a.refinement]
+        return Property(name, PropertyKind.REFINES, text, target=target, refinement=model,
+                        number=number, span=a.span)
     raise SemanticError.at(a.span, f"unknown assertion kind '{a.kind}'")  # pragma: no cover
 

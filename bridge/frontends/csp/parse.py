@@ -831,6 +831,16 @@ def _assertion(builder: _Builder, path: str, text: str, item: Tree, span: Span) 
         return s.Assertion(
             target, "ltl", span, ltl_text=str(tok), ltl_span=_tspan(path, tok), text=source
         )
+    if kind == "refines":
+        model = ""
+        spec_tree = kind_tree.children[-1]
+        for child in kind_tree.children:
+            if isinstance(child, Token) and child.type == "REFMODEL":
+                model = str(child).strip("<>")
+        spec_name = spec_tree.children[0]
+        spec_args = tuple(builder.transform(c) for c in spec_tree.children[1:] if c is not None)
+        spec = s.Target(str(spec_name), spec_args, _span(path, spec_tree.meta))
+        return s.Assertion(target, kind, span, text=source, spec=spec, refinement=model)
     return s.Assertion(target, kind, span, text=source)
 
 

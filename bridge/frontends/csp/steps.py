@@ -25,6 +25,7 @@ from bridge.frontends.csp.configurations import (
     GrowingParameter,
     Nested,
     Raw,
+    UnfoldingError,
     cfg_atomic,
     env_get,
     env_set,
@@ -88,7 +89,7 @@ class StepRules:
         """
         if depth > MAX_UNFOLD:
             span = cfg[1].span if cfg[0] == "T" else None
-            raise SemanticError.at(
+            raise UnfoldingError.at(
                 span,
                 "process definition unfolds without end (unguarded recursion, or a "
                 "parameter that grows without bound)",
@@ -262,7 +263,7 @@ class StepRules:
         if guards is not None:
             if guards < self._guards_passed:
                 return []
-            raise SemanticError.at(
+            raise UnfoldingError.at(
                 cfg[1].span, "process definition unfolds without end (a choice leads back "
                 "to this process with no event or guard in between)",
             )

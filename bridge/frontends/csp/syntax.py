@@ -403,6 +403,8 @@ class Assertion:
     ltl_text: str = ""
     ltl_span: Span | None = None
     text: str = ""
+    spec: Target | None = None  # ``refines``: the specification
+    refinement: str = ""  # ``refines``: "" (traces), "F" or "FD"
 
 
 @dataclass(frozen=True, slots=True)

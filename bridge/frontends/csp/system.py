@@ -19,6 +19,7 @@ from bridge.frontends.csp.configurations import (
     Env,
     Leaf,
     Nested,
+    UnfoldingError,
     nested_unsupported,
     parks,
 )
@@ -121,7 +122,7 @@ class SystemBuilder:
     def compose(self, term: s.Term, env: Env, def_name: str | None, depth: int = 0) -> Node:
         low = self.low
         if depth > MAX_UNFOLD:
-            raise SemanticError.at(term.span, "process definition unfolds without end")
+            raise UnfoldingError.at(term.span, "process definition unfolds without end")
         if isinstance(term, s.ProcRef):
             d = low.definition(term)
             if is_composition(low, d.body):

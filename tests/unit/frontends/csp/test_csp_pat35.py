@@ -201,9 +201,15 @@ def test_guarded_cycle_of_process_references() -> None:
     assert r[2] == (Outcome.HOLDS, 3, 3)
 
 
-def test_unguarded_cycle_through_a_choice_is_refused() -> None:
-    with pytest.raises(SemanticError, match="unfolds without end"):
-        load_csp("t.csp", "P = P [] a -> P;\n#assert P deadlockfree;")
+@pytest.mark.parametrize("text, column", [("P = P [] a -> P;", 5), ("P = P;", 5)])
+def test_unguarded_recursion_leaves_its_assertions_unchecked(text: str, column: int) -> None:
+    """PAT parses the model and cannot check an assertion about P (its unfolding of P
+    does not end); the model loads and the assertion is refused with its position."""
+    model = load_csp("t.csp", text + "\n#assert P deadlockfree;")
+    assert model.systems == ()
+    (refused,) = model.refused
+    assert refused.number == 1 and "unfolds without end" in refused.message
+    assert (refused.span.line, refused.span.col) == (1, column)
 
 
 DEEP = 3000
