@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,7 @@ from bridge.ir.property import (
     Property,
 )
 from bridge.ir.verdict import Outcome, Statistics, Verdict
+from bridge.reductions._compile import Fallback, Fire, compile_edge
 from bridge.reductions._enabling import operand_instances
 from bridge.reductions._graph import iter_sccs
 from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
@@ -653,6 +654,8 @@ class CounterSpace:
         cutoff: int | None = None,
         unbounded: bool = False,
         share: CounterSpace | None = None,
+        *,
+        compiled: bool = True,
     ) -> None:
         if unbounded and cutoff is None:
             raise ConfigurationError("an unbounded number of processes needs a cutoff")
@@ -670,14 +673,24 @@ class CounterSpace:
         self._local_index: dict[tuple[int, int, tuple], int] = share._local_index if share else {}
         self.saw_omega = False
         self.saw_unknown = False
-        # per location: (edge, the event name its step renders, ``base.*`` if erased)
-        self._edges_at: list[dict[int, list[tuple[Edge, str | None]]]] = []
+        # ω can only appear with a cutoff (counts and counters saturate above it)
+        self._omega_possible = cutoff is not None
+        self.compiled = compiled
+
+        def fire(e: Edge, proc: Process) -> Fire | None:
+            if not compiled:
+                return None
+            return compile_edge(e, self._globals, proc.locals, model.counter_vars, cutoff)
+
+        # per location: (edge, the event name its step renders, ``base.*`` if erased,
+        # its compiled function or None: interpreted)
+        self._edges_at: list[dict[int, list[tuple[Edge, str | None, Fire | None]]]] = []
         for fam in model.families:
-            at: dict[int, list[tuple[Edge, str | None]]] = {}
+            at: dict[int, list[tuple[Edge, str | None, Fire | None]]] = {}
             for e, ev in zip(fam.edges, fam.events, strict=True):
-                at.setdefault(e.source, []).append((e, ev))
+                at.setdefault(e.source, []).append((e, ev, fire(e, fam.process)))
             self._edges_at.append(at)
-        self._other_edges: dict[int, dict[int, list[tuple[Edge, str | None]]]] = {}
+        self._other_edges: dict[int, dict[int, list[tuple[Edge, str | None, Fire | None]]]] = {}
         for k in model.others:
             p = self._procs[system.instances[k].process]
             at = {}
@@ -685,8 +698,14 @@ class CounterSpace:
                 if _event_may_match(event_name(e), model.barrier_events) \
                         and not getattr(e, "data_operation", False):
                     continue  # a barrier with the family, which never takes it (checked)
-                at.setdefault(e.source, []).append((e, _rendered_event(e)))
+                at.setdefault(e.source, []).append((e, _rendered_event(e), fire(e, p)))
             self._other_edges[k] = at
+        # the moves of one unit, which depend only on its local state and the globals:
+        # (local state id | (instance, location, locals), globals) -> (moves, surely
+        # enabled); a move is (surely, target local state, globals after, event)
+        self._moves: dict[tuple[Any, tuple], tuple[list[tuple[bool, Any, tuple, str | None]], bool]] = {}
+        # exact counts after one member moves: (counts, from, to) -> counts
+        self._step_counts: dict[tuple[tuple, int, int], tuple] = {}
 
     # -- values --------------------------------------------------------------------------
 
@@ -848,47 +867,103 @@ class CounterSpace:
         """Return the units (local states, other instances) surely enabled in ``state``."""
         return self._successors(state)[1]
 
+    def _unit_moves(self, key: Any, globals_: tuple, proc: Process,
+                    edges: Sequence[tuple[Edge, str | None, Fire | None]], lvals: tuple,
+                    state: AbstractState, target: Callable[[int, tuple], Any]):
+        """Return the moves of one unit (a family local state or another instance) with
+        locals ``lvals`` under ``globals_``: ``([(surely, target(location, locals after),
+        globals after, event)], surely enabled)``, cached per (unit, globals) (the moves
+        read nothing else: counts enter only through derived counters, which are
+        globals). Compiled edges run on states without ω, the interpreter otherwise."""
+        hit = self._moves.get((key, globals_))
+        if hit is not None:
+            return hit
+        moves: list[tuple[bool, Any, tuple, str | None]] = []
+        must = False
+        omega = self._omega_possible and OMEGA in globals_
+        order = lorder = None
+        for e, ev, fn in edges:
+            if fn is not None and not omega:
+                try:
+                    r = fn(globals_, lvals)
+                except Fallback:
+                    pass
+                else:
+                    if r is not None:
+                        must = True
+                        moves.append((True, target(e.target, r[1]), r[0], ev))
+                    continue
+            if order is None:
+                order = [v.name for v in self._globals]
+                lorder = [v.name for v in proc.locals]
+            for env, surely in self._fire(state, proc, e, self._thaw(lvals, lorder)):
+                must = must or surely
+                moves.append((surely, target(e.target, self._freeze(env.locals, lorder)),
+                              self._freeze(env.globals, order), ev))
+        result = (moves, must)
+        self._moves[(key, globals_)] = result
+        return result
+
     def _successors(self, state: AbstractState):
         cache = self.__dict__.setdefault("_cache", {})
         hit = cache.get(state)
         if hit is not None:
             return hit
         system = self.model.system
-        order = [v.name for v in self._globals]
         out: list[tuple[AbstractStep, AbstractState]] = []
         must: set[tuple[str, int]] = set()
-        omega_here = any(v is OMEGA for v in state[0]) or any(c is OMEGA for _i, c in state[2])
-        counts = dict(state[2])
+        g, others_now, count_items = state
+        omega_here = self._omega_possible and _has_omega(state)
+        counts = dict(count_items)
+        exact_counts = self.cutoff is None
+        step_counts = self._step_counts
         # family local states
-        for i, _c in state[2]:
+        for i, _c in count_items:
             f, loc, lvals = self.local_states[i]
             fam = self.model.families[f]
-            lorder = [v.name for v in fam.process.locals]
-            for e, ev in self._edges_at[f].get(loc, ()):
-                for env, surely in self._fire(state, fam.process, e, self._thaw(lvals, lorder)):
-                    if surely:
-                        must.add(("L", i))
-                    j = self._local_id(f, e.target, self._freeze(env.locals, lorder))
-                    gvals = self._freeze(env.globals, order)
-                    for c1 in self._add(counts, i, -1):
-                        for c2 in self._add(c1, j, +1):
-                            target = self._derive((gvals, state[1], tuple(sorted(c2.items()))))
-                            exact = surely and not omega_here and not _has_omega(target)
-                            out.append((AbstractStep((("L", i),), ev, exact, (j,)), target))
+            moves, surely_enabled = self._unit_moves(
+                i, g, fam.process, self._edges_at[f].get(loc, ()), lvals, state,
+                lambda tloc, tlocals, f=f: self._local_id(f, tloc, tlocals))
+            if surely_enabled:
+                must.add(("L", i))
+            for surely, j, gvals, ev in moves:
+                if exact_counts:
+                    key = (count_items, i, j)
+                    c2t = step_counts.get(key)
+                    if c2t is None:
+                        c2 = dict(counts)
+                        ci = c2[i]
+                        if ci == 1:
+                            del c2[i]
+                        else:
+                            c2[i] = ci - 1
+                        c2[j] = c2.get(j, 0) + 1
+                        c2t = step_counts[key] = tuple(sorted(c2.items()))
+                    targets = [self._derive((gvals, others_now, c2t))]
+                else:
+                    targets = [
+                        self._derive((gvals, others_now, tuple(sorted(c2.items()))))
+                        for c1 in self._add(counts, i, -1)
+                        for c2 in self._add(c1, j, +1)
+                    ]
+                for target in targets:
+                    exact = surely and not omega_here and not (self._omega_possible and _has_omega(target))
+                    out.append((AbstractStep((("L", i),), ev, exact, (j,)), target))
         # other instances
         for pos, k in enumerate(self.model.others):
-            loc, lvals = state[1][pos]
+            loc, lvals = others_now[pos]
             proc = self._procs[system.instances[k].process]
-            lorder = [v.name for v in proc.locals]
-            for e, ev in self._other_edges[k].get(loc, ()):
-                for env, surely in self._fire(state, proc, e, self._thaw(lvals, lorder)):
-                    if surely:
-                        must.add(("P", k))
-                    others = list(state[1])
-                    others[pos] = (e.target, self._freeze(env.locals, lorder))
-                    target = self._derive((self._freeze(env.globals, order), tuple(others), state[2]))
-                    exact = surely and not omega_here and not _has_omega(target)
-                    out.append((AbstractStep((("P", k),), ev, exact), target))
+            moves, surely_enabled = self._unit_moves(
+                (k, loc, lvals), g, proc, self._other_edges[k].get(loc, ()), lvals, state,
+                lambda tloc, tlocals: (tloc, tlocals))
+            if surely_enabled:
+                must.add(("P", k))
+            for surely, unit, gvals, ev in moves:
+                others = list(others_now)
+                others[pos] = unit
+                target = self._derive((gvals, tuple(others), count_items))
+                exact = surely and not omega_here and not (self._omega_possible and _has_omega(target))
+                out.append((AbstractStep((("P", k),), ev, exact), target))
         result = (out, frozenset(must))
         cache[state] = result
         return result
@@ -1006,10 +1081,10 @@ class _Product:
         self.nodes: list[tuple[AbstractState, int]] = []
         self.index: dict[tuple[AbstractState, int], int] = {}
         self.out: dict[int, list[tuple[int, AbstractStep, bool]]] = {}
-        self._letters: dict[AbstractState, int] = {}
+        self._letters: dict[tuple, int] = {}  # per globals: state atoms read only them
 
     def letter(self, state: AbstractState) -> int:
-        hit = self._letters.get(state)
+        hit = self._letters.get(state[0])
         if hit is None:
             env = self.space._env(state, {})
             hit = 0
@@ -1021,7 +1096,7 @@ class _Product:
                     raise _Inconclusive(f"atom '{atom.text}' is undecided in a state with ω")
                 if v:
                     hit |= 1 << i
-            self._letters[state] = hit
+            self._letters[state[0]] = hit
         return hit
 
     def node(self, state: AbstractState, q: int) -> int:
