@@ -125,13 +125,29 @@ class CounterModel:
     notes: list[str] = field(default_factory=list)
 
 
-def _erase_identity(edge: Edge) -> Edge:
+def _erase_identity(edge: Edge, memo: dict[Edge, Edge] | None = None) -> Edge:
+    """Return ``edge`` with its event's components dropped and spans erased (``rewrite``).
+
+    ``memo`` shares the work between members: an ``Event`` occurs only as an edge's
+    ``event``, so two edges equal once their events' components are dropped erase to
+    the same edge (a family of 10 000 members rewrites one member's edges)."""
+    key = edge
+    if memo is not None:
+        if edge.event is not None and edge.event.components:
+            key = dataclasses.replace(edge, event=Event(edge.event.base, (), edge.event.span))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+
     def fn(x: Any) -> Any:
         if isinstance(x, Event):
             return Event(x.base)
         return x
 
-    return rewrite(edge, fn)
+    erased = rewrite(edge, fn)
+    if memo is not None:
+        memo[key] = erased
+    return erased
 
 
 def _shared_events(system: TransitionSystem) -> frozenset[str]:
@@ -263,6 +279,7 @@ def analyse_counter_model(
                          f"of {base}(i) are local to each instance")
     families: list[_Family] = []
     in_family: set[int] = set()
+    memo: dict[Edge, Edge] = {}
     for base, members in groups.items():
         if len(members) < 2:
             continue
@@ -273,7 +290,7 @@ def analyse_counter_model(
                 erased = []
                 break
             p = procs[inst.process]
-            erased.append((tuple(_erase_identity(e) for e in member_edges[k]), member_locals[k],
+            erased.append((tuple(_erase_identity(e, memo) for e in member_edges[k]), member_locals[k],
                            p.initial,
                            tuple((loc.id, loc.atomic, loc.end, loc.terminal) for loc in p.locations)))
         if not erased or any(x != erased[0] for x in erased):
@@ -365,14 +382,12 @@ def _unobserved(members: list[int], system: TransitionSystem, procs: dict[str, P
         return members
     renders = {k: {_rendered_event(e) for e in procs[system.instances[k].process].edges}
                for k in members}
-    out = []
-    for k in members:
-        mine = renders[k] & atoms
-        others = set().union(*(renders[j] for j in members if j != k)) if len(members) > 1 else set()
-        if mine - others:
-            continue
-        out.append(k)
-    return out
+    how_many: dict[str | None, int] = {}  # name -> how many members render it
+    for names in renders.values():
+        for name in names:
+            how_many[name] = how_many.get(name, 0) + 1
+    # a member renders an atom no other renders iff it renders one that only one does
+    return [k for k in members if not any(how_many[name] == 1 for name in renders[k] & atoms)]
 
 
 def _array_uses(system: TransitionSystem, procs: dict[str, Process]) -> dict[str, dict[int, set[int] | None]]:
@@ -381,6 +396,8 @@ def _array_uses(system: TransitionSystem, procs: dict[str, Process]) -> dict[str
     arrays = {v.name for v in system.globals
               if isinstance(v.type, ArrayType) and not isinstance(v.type.element, ArrayType)}
     uses: dict[str, dict[int, set[int] | None]] = {}
+    if not arrays:
+        return uses
     for k, inst in enumerate(system.instances):
         found: list[tuple[str, int | None]] = []
 
