@@ -721,8 +721,10 @@ class CounterSpace:
         # (local state id | (instance, location, locals), globals) -> (moves, surely
         # enabled); a move is (surely, target local state, globals after, event)
         self._moves: dict[tuple[Any, tuple], tuple[list[tuple[bool, Any, tuple, str | None]], bool]] = {}
-        # exact counts after one member moves: (counts, from, to) -> counts
-        self._step_counts: dict[tuple[tuple, int, int], tuple] = {}
+        # the counts after one member moves: (counts, from, to) -> counts (several when
+        # an ω count decreases: ω - 1 is ω or the cutoff)
+        self._step_counts: dict[tuple[tuple, int, int], list[tuple]] = {}
+        self._steps: dict[tuple, AbstractStep] = {}  # the family steps, made once each
 
     # -- values --------------------------------------------------------------------------
 
@@ -934,6 +936,7 @@ class CounterSpace:
         counts = dict(count_items)
         exact_counts = self.cutoff is None
         step_counts = self._step_counts
+        steps = self._steps
         # family local states
         for i, _c in count_items:
             f, loc, lvals = self.local_states[i]
@@ -944,10 +947,10 @@ class CounterSpace:
             if surely_enabled:
                 must.add(("L", i))
             for surely, j, gvals, ev in moves:
-                if exact_counts:
-                    key = (count_items, i, j)
-                    c2t = step_counts.get(key)
-                    if c2t is None:
+                key = (count_items, i, j)
+                after = step_counts.get(key)
+                if after is None:
+                    if exact_counts:
                         c2 = dict(counts)
                         ci = c2[i]
                         if ci == 1:
@@ -955,17 +958,18 @@ class CounterSpace:
                         else:
                             c2[i] = ci - 1
                         c2[j] = c2.get(j, 0) + 1
-                        c2t = step_counts[key] = tuple(sorted(c2.items()))
-                    targets = [self._derive((gvals, others_now, c2t))]
-                else:
-                    targets = [
-                        self._derive((gvals, others_now, tuple(sorted(c2.items()))))
-                        for c1 in self._add(counts, i, -1)
-                        for c2 in self._add(c1, j, +1)
-                    ]
-                for target in targets:
+                        after = [tuple(sorted(c2.items()))]
+                    else:
+                        after = [tuple(sorted(c2.items()))
+                                 for c1 in self._add(counts, i, -1) for c2 in self._add(c1, j, +1)]
+                    step_counts[key] = after
+                for c2t in after:
+                    target = self._derive((gvals, others_now, c2t))
                     exact = surely and not omega_here and not (self._omega_possible and _has_omega(target))
-                    out.append((AbstractStep((("L", i),), ev, exact, (j,)), target))
+                    step = steps.get((i, ev, exact, j))
+                    if step is None:
+                        step = steps[(i, ev, exact, j)] = AbstractStep((("L", i),), ev, exact, (j,))
+                    out.append((step, target))
         # other instances
         for pos, k in enumerate(self.model.others):
             loc, lvals = others_now[pos]
