@@ -725,6 +725,8 @@ class CounterSpace:
         # an ω count decreases: ω - 1 is ω or the cutoff)
         self._step_counts: dict[tuple[tuple, int, int], list[tuple]] = {}
         self._steps: dict[tuple, AbstractStep] = {}  # the family steps, made once each
+        # members per family, when finite (``_within_population``)
+        self._population = None if unbounded else [len(f.members) for f in model.families]
 
     # -- values --------------------------------------------------------------------------
 
@@ -794,6 +796,22 @@ class CounterSpace:
         else:
             out[i] = c - 1
         return [out]
+
+    def _within_population(self, counts: tuple) -> bool:
+        """True if some concrete configuration of the finite families has these counts.
+
+        ``ω`` stands for more than the cutoff, so at least ``K + 1`` members: counts
+        whose least concretisation needs more members than a family has abstract no
+        concrete state (``ω - 1 ∈ {ω, K}`` would otherwise let a family grow past its
+        size while its members leave an ``ω`` count). Dropping them keeps every
+        abstraction of a concrete run (the abstract system still simulates the
+        concrete one, paper 002 Theorem 2) and only removes spurious runs."""
+        K = self.cutoff
+        assert self._population is not None and K is not None
+        total = [0] * len(self._population)
+        for i, c in counts:
+            total[self.local_states[i][0]] += K + 1 if c is OMEGA else c
+        return all(t <= m for t, m in zip(total, self._population, strict=True))
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -962,6 +980,8 @@ class CounterSpace:
                     else:
                         after = [tuple(sorted(c2.items()))
                                  for c1 in self._add(counts, i, -1) for c2 in self._add(c1, j, +1)]
+                        if self._population is not None:
+                            after = [c for c in after if self._within_population(c)]
                     step_counts[key] = after
                 for c2t in after:
                     target = self._derive((gvals, others_now, c2t))
