@@ -955,13 +955,18 @@ class CounterSpace:
         exact_counts = self.cutoff is None
         step_counts = self._step_counts
         steps = self._steps
+        known = self._moves
+        derive = self._derive if self.model.derived else None
+        omega_possible = self._omega_possible
         # family local states
         for i, _c in count_items:
-            f, loc, lvals = self.local_states[i]
-            fam = self.model.families[f]
-            moves, surely_enabled = self._unit_moves(
-                i, g, fam.process, self._edges_at[f].get(loc, ()), lvals, state,
-                lambda tloc, tlocals, f=f: self._local_id(f, tloc, tlocals))
+            hit = known.get((i, g))
+            if hit is None:
+                f, loc, lvals = self.local_states[i]
+                hit = self._unit_moves(
+                    i, g, self.model.families[f].process, self._edges_at[f].get(loc, ()), lvals, state,
+                    lambda tloc, tlocals, f=f: self._local_id(f, tloc, tlocals))
+            moves, surely_enabled = hit
             if surely_enabled:
                 must.add(("L", i))
             for surely, j, gvals, ev in moves:
@@ -984,8 +989,10 @@ class CounterSpace:
                             after = [c for c in after if self._within_population(c)]
                     step_counts[key] = after
                 for c2t in after:
-                    target = self._derive((gvals, others_now, c2t))
-                    exact = surely and not omega_here and not (self._omega_possible and _has_omega(target))
+                    target = (gvals, others_now, c2t)
+                    if derive is not None:
+                        target = derive(target)
+                    exact = surely and not omega_here and not (omega_possible and _has_omega(target))
                     step = steps.get((i, ev, exact, j))
                     if step is None:
                         step = steps[(i, ev, exact, j)] = AbstractStep((("L", i),), ev, exact, (j,))
