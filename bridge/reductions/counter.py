@@ -8,7 +8,10 @@ local state of every instance outside a family, and, per family local state (loc
 and locals), *how many* instances are there (Def. 6). With a cutoff ``K``, a count or a
 *process-counter variable* (a global only ever changed by ``x = x + 1``/``x = x - 1``,
 paper 002 Example 2) above ``K`` becomes ``ω`` (Def. 8): ``ω + 1 = ω``,
-``ω - 1 ∈ {ω, K}``, and a comparison that ``ω`` leaves open is *unknown*.
+``ω - 1 ∈ {ω, K}``, and a comparison that ``ω`` leaves open is *unknown*. With a finite
+family, counts that would need more members than it has are dropped
+(``CounterSpace._within_population``). Edges run as generated Python on states without
+``ω`` (``_compile.py``) and through the interpreter (``_interp.py``) otherwise.
 
 Fairness is process-level (002 Defs. 4-5). For a strongly connected subgraph ``scg`` of
 the product with the Büchi automaton of ``!phi``: ``always(scg)`` / ``once(scg)`` are the
