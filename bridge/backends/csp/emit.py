@@ -597,12 +597,15 @@ class _Emitter:
         ranked = self.outranked(involved)
         if not self.holders:
             return ranked
+        return conj([ranked, neg(self.holding([h for h in self.holders if h not in involved]))])
+
+    def holding(self, holders: Sequence[int]) -> str:
+        """Return when one of ``holders`` holds atomicity and can move on (its steps
+        from atomic locations, priority scheduling passed)."""
         if not hasattr(self, "_held"):
             self._held = {h: conj([self.any_step(h, with_timeouts=True, atomic_only=True),
                                    self.outranked([h])]) for h in self.holders}
-        blocking = [conj([f"bridge_excl == {h}", self._held[h]])
-                    for h in self.holders if h not in involved]
-        return conj([ranked, neg(disj(blocking))])
+        return disj([conj([f"bridge_excl == {h}", self._held[h]]) for h in holders])
 
     def outranked(self, involved: Sequence[int]) -> str:
         """Return when a step of ``involved`` passes priority scheduling (pan's
@@ -1220,6 +1223,17 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
     out: list[str] = []
     defines: dict[str, str] = {}
     w = em.writer(None)
+    # SPIN's claim does not read a state whose holder of atomicity can move on (README,
+    # "Promela as pan runs it"); PAT's automaton reads every state. Each state atom p
+    # is read as its value at the next state SPIN's claim reads, (!r U (r && p)): the
+    # run the automaton sees then stutters where SPIN's claim waits, which LTL without
+    # X does not tell apart (so X is refused here). A run that never leaves an atomic
+    # sequence (pan does not terminate on it) reads every atom false from there on.
+    readable: str | None = None
+    if em.holders and any(p.kind in (PropertyKind.LTL, PropertyKind.NEVER) for p in props):
+        readable = em._fresh("bridge_read")
+        out.append(f"#define {readable} {neg(em.holding(em.holders))};  // SPIN's claim "
+                   "reads this state (no holder of atomicity can move on)")
 
     def atom(a: LtlState) -> str:
         text = w.cond(a.expr)
@@ -1234,10 +1248,15 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
         if isinstance(f, LtlConst):
             return "true" if f.value else "false"
         if isinstance(f, LtlState):
+            if readable is not None:
+                return f"(!{readable} U ({readable} && {atom(f)}))"
             return atom(f)
         if isinstance(f, LtlEvent):
             raise refuse(f.span, f"the event atom '{f.name}' of a Promela formula")
         if isinstance(f, LtlUnary):
+            if f.op == "X" and readable is not None:
+                raise refuse(None, "the next-time operator X over a model with atomic "
+                             "sequences (SPIN's claim skips the states inside them)")
             op = {"G": "[]", "F": "<>", "X": "X", "!": "!"}[f.op]
             return f"{op}({ltl(f.operand)})"
         if isinstance(f, LtlBinary):
@@ -1278,6 +1297,9 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
             asserts.append(f"// {p.name or 'acceptance'}: SPIN's acceptance cycles through "
                            "accept labels (pan -a)")
             asserts.append(f"#assert {root}(0) |= !([]<> {name});")
+        elif p.kind is PropertyKind.NEVER and readable is not None:
+            raise refuse(p.span, "a never claim over a model with atomic sequences (the "
+                         "claim process would read the states inside them; SPIN's does not)")
         elif p.kind is PropertyKind.NEVER and claim_root is not None and em.claim is not None:
             accept = [loc.id for loc in em.claim.locations if loc.accept or loc.terminal]
             name = em._fresh("bridge_claim_accepts")
