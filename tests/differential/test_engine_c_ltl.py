@@ -25,7 +25,7 @@ from bridge.automata.ltl import translate_formula
 from bridge.diagnostics import ConfigurationError
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
-from bridge.ir import Fairness, Outcome, PropertyKind, TransitionSystem
+from bridge.ir import Fairness, Outcome, PropertyKind, SourceLanguage, TransitionSystem
 from bridge.ir.property import LtlState
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS
@@ -59,6 +59,11 @@ def _fingerprint(v) -> tuple:
             v.lasso is not None and len(v.lasso.loop) > 0)
 
 
+def _fig5(v) -> tuple:
+    extra = dict(v.statistics.extra)
+    return extra["subgraphs_checked"], extra["pruned_states"]
+
+
 def compare(system: TransitionSystem, limit: int) -> int:
     """Compare the engines on every LTL property of ``system``; return how many
     (property, notion) pairs the C engine checked."""
@@ -81,6 +86,16 @@ def compare(system: TransitionSystem, limit: int) -> int:
                 continue
             c = api.check_property(system, prop, api.CheckOptions(engine="c", **options))
             py = api.check_property(system, prop, api.CheckOptions(engine="python", **options))
+            if any(driver.COMPUTED_ACTION in n for n in c.notes):
+                # event-level fairness over a CSP# step whose event name is computed at
+                # run time (a channel step): the C search cannot name its action; the
+                # Python engine answered
+                assert fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL)
+                assert system.language is SourceLanguage.CSP
+                c = dataclasses.replace(c, notes=tuple(
+                    n for n in c.notes if driver.COMPUTED_ACTION not in n))
+                assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
+                continue
             if any(driver.COMPUTED_EVENT in n for n in c.notes):
                 # an event atom against an event name computed at run time: the one
                 # fallback allowed here; the Python engine answered
@@ -91,6 +106,10 @@ def compare(system: TransitionSystem, limit: int) -> int:
                 continue
             assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
             assert ("engine", "c") in c.statistics.extra
+            if c.outcome is not Outcome.VIOLATED:
+                # Fig. 5 examined the same subgraphs (its recursion tree does not depend
+                # on the order, as long as no fair subgraph stops it)
+                assert _fig5(c) == _fig5(py), (prop.text, fairness)
             compared += 1
     return compared
 
@@ -128,7 +147,7 @@ def test_counters_under_process_weak_fairness(tmp_path: Path) -> None:
     path = tmp_path / "counters.pml"
     path.write_text(COUNTERS)
     [ts] = _systems(path)
-    assert compare(ts, LIMIT) == 2
+    assert compare(ts, LIMIT) == len(driver.LTL_FAIRNESS)
     prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
     none = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=Fairness.NONE))
     weak = api.check_property(ts, prop, api.CheckOptions(engine="c",
@@ -182,7 +201,7 @@ def test_a_model_error_is_the_python_engines_verdict(tmp_path: Path) -> None:
     path.write_text("byte a[3];\nbyte i;\nactive proctype P() {\n"
                     "  do\n  :: i < 5 -> a[i] = 1; i++\n  od\n}\nltl { [] (i < 10) }\n")
     [ts] = _systems(path)
-    assert compare(ts, LIMIT) == 2
+    assert compare(ts, LIMIT) == len(driver.LTL_FAIRNESS)
     prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
     v = api.check_property(ts, prop, api.CheckOptions(engine="c"))
     assert v.outcome is Outcome.VIOLATED and v.trace is not None and v.lasso is None
