@@ -549,8 +549,9 @@ _MAX_IWORDS = 1024
 
 COMPUTED_EVENT = ("a step's event name is computed at run time, and the C engine's fair "
                   "search cannot match it against the formula's event atoms")
-COMPUTED_ACTION = ("a step's event name is computed at run time, and the C engine's fair "
-                   "search cannot name its action for event-level fairness")
+COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
+                   "event-level fairness (a CSP# event name computed at run time, or a "
+                   "barrier of a model that is not CSP#)")
 
 
 class _LtlParams(ctypes.Structure):

@@ -25,8 +25,9 @@
  *     (pid, -1), a rendezvous (the sender's and the receiver's (pid, edge)), a CSP#
  *     event name; a tau step (CSP# event -1) enables nothing and its engagement is
  *     never required. Actions are interned as met (ls_item) into bits of iwords words;
- *     a step whose CSP# event name is computed at run time (-2) has an action the C
- *     search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
+ *     a step whose CSP# event name is computed at run time (-2), or a barrier of a
+ *     model that is not CSP# (its action is the tuple of its edges), has an action the
+ *     C search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
  * The early report (onthefly._fair_part) needs every weak item enabled in all states
  * engaged, and every strong item enabled in some state engaged. For the weak notions a
  * complete component that is accepting and not hopeless would have been reported at
@@ -247,7 +248,7 @@ static int32_t ls_action(ls_t *s, size_t i) {
         int t = (int)(sizeof EDGE_BASE / sizeof EDGE_BASE[0]) - 1;
         while (t > 0 && EDGE_BASE[t] > label) t--;
         edge = label - EDGE_BASE[t];
-    } else return ls_fail(s, BR_LTL_UNDECIDED, 0);  /* a barrier in Promela: none */
+    } else return ls_fail(s, BR_LTL_COMPUTED_ACTION, 0);  /* a barrier outside CSP# */
     return ls_item(s, ((uint64_t)1 << 60) | ((uint64_t)(uint32_t)pid << 32) | (uint32_t)edge);
 }
 

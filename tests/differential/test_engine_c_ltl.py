@@ -18,6 +18,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bridge.engine_c
 from bridge import api
@@ -26,9 +28,10 @@ from bridge.diagnostics import ConfigurationError
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.ir import Fairness, Outcome, PropertyKind, SourceLanguage, TransitionSystem
-from bridge.ir.property import LtlState
+from bridge.ir.property import LtlBinary, LtlState, LtlUnary, Property
 from tests.conftest import in_ci
-from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS
+from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS, VARS, random_systems
+from tests.irbuild import G, eq
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -88,10 +91,10 @@ def compare(system: TransitionSystem, limit: int) -> int:
             py = api.check_property(system, prop, api.CheckOptions(engine="python", **options))
             if any(driver.COMPUTED_ACTION in n for n in c.notes):
                 # event-level fairness over a CSP# step whose event name is computed at
-                # run time (a channel step): the C search cannot name its action; the
-                # Python engine answered
+                # run time (a channel step), or a barrier outside CSP#: the C search
+                # cannot name its action; the Python engine answered
                 assert fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL)
-                assert system.language is SourceLanguage.CSP
+                assert system.language is not SourceLanguage.PROMELA
                 c = dataclasses.replace(c, notes=tuple(
                     n for n in c.notes if driver.COMPUTED_ACTION not in n))
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
@@ -207,3 +210,92 @@ def test_a_model_error_is_the_python_engines_verdict(tmp_path: Path) -> None:
     assert v.outcome is Outcome.VIOLATED and v.trace is not None and v.lasso is None
     assert "index" in v.reason
     assert ("engine", "c") in v.statistics.extra
+
+
+# ---------------------------------------------------------------------------------
+# Random systems (the generator of test_engine_c.py) with a random LTL property, under
+# every notion the C search takes: the same verdicts and counts, C lassos replayed.
+
+FORMULAS = ("GF", "FG", "G->F")
+
+
+@st.composite
+def random_ltl_systems(draw):
+    ts = draw(random_systems())
+    var = G(draw(st.sampled_from(VARS)))
+    atom = LtlState(eq(var, draw(st.integers(0, 3))), "p")
+    shape = draw(st.sampled_from(FORMULAS))
+    if shape == "GF":
+        formula = LtlUnary("G", LtlUnary("F", atom))
+    elif shape == "FG":
+        formula = LtlUnary("F", LtlUnary("G", LtlUnary("!", atom)))
+    else:
+        other = LtlState(eq(G(draw(st.sampled_from(VARS))), draw(st.integers(0, 3))), "q")
+        formula = LtlUnary("G", LtlBinary("->", atom, LtlUnary("F", other)))
+    ltl = Property("random", PropertyKind.LTL, shape, formula=formula)
+    return dataclasses.replace(ts, properties=(ltl,))
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_ltl_systems())
+def test_random_systems_agree_under_every_notion(ts: TransitionSystem) -> None:
+    ok, why = driver.supports(ts)
+    if not ok:
+        assert "does not translate" in why or "rejects the model" in why, why
+        return
+    compare(ts, 3000)
+
+
+# A model whose strong-fairness checks need the Fig. 5 recursion in C: the two
+# processes share a flag; under strong local / process-strong fairness the accepting
+# component is pruned down (states where a process is enabled but never moves).
+FIG5 = """
+byte x;
+bool stop;
+active proctype A() {
+  do
+  :: !stop -> x = (x + 1) % 3
+  :: x == 2 -> stop = true
+  :: stop -> stop = false
+  od
+}
+active proctype B() {
+  do
+  :: x == 1 -> x = 0
+  od
+}
+ltl { []<> (x == 0) }
+"""
+
+
+def test_strong_notions_use_fig5_in_c(tmp_path: Path) -> None:
+    """Strong local fairness judges the complete components by Fig. 5 in C (no early
+    report can fire): it holds, with the Python engine's counts and the same subgraphs
+    examined and states pruned."""
+    path = tmp_path / "fig5.pml"
+    path.write_text(FIG5)
+    [ts] = _systems(path)
+    assert compare(ts, LIMIT) == len(driver.LTL_FAIRNESS)
+    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
+    c = api.check_property(ts, prop, api.CheckOptions(engine="c",
+                                                      fairness=Fairness.STRONG_LOCAL))
+    extra = dict(c.statistics.extra)
+    assert extra["engine"] == "c" and c.outcome is Outcome.HOLDS
+    assert (c.statistics.states, _fig5(c)) == (40, (3, 7))
+
+
+def test_a_fair_subgraph_found_by_fig5_in_c_is_replayed() -> None:
+    """m41 under strong local fairness: the fair subgraph comes from Fig. 5 in C (not an
+    early report); the C report (DFS path, path inside the component, subgraph) is
+    rebuilt on the Python product and its lasso replayed."""
+    [path] = [p for p in LTL_MODELS if p.name == "m41_hidden_show_np.pml"]
+    [ts] = _systems(path)
+    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
+    options = dict(fairness=Fairness.STRONG_LOCAL)
+    c = api.check_property(ts, prop, api.CheckOptions(engine="c", **options))
+    py = api.check_property(ts, prop, api.CheckOptions(engine="python", **options))
+    extra = dict(c.statistics.extra)
+    assert extra["engine"] == "c" and extra["early_report"] is False
+    assert c.outcome is Outcome.VIOLATED and c.lasso is not None and c.lasso.loop
+    assert _fingerprint(c) == _fingerprint(py)
