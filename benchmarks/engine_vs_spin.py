@@ -17,10 +17,11 @@ process-weak fairness with the C engine and with ``pan -a -f`` (``-O2 -DNOREDUCE
 prints the same columns per product state. The notion rows (``--notions`` alone,
 ``--no-notions`` to leave them out) check each ``--notions-model`` (default
 ``case_studies/promela_le_c/le_c_6.pml``, ``case_studies/le_t/le_t_13.csp`` and 4
-counters mod 18 with ``[]<> (c[0] == 0)``; assertion 1) under weak, strong-local and
-process-strong fairness, which pan has no counterpart for, with bridge's C and Python
-engines, and print the ratio C / Python. ``--scale`` runs growing models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up
-to ``--max-states``) with bridge only and reports what it reached.
+counters mod 18 with ``[]<> (c[0] == 0)``; assertion 1) under weak, strong-local,
+process-strong and strong-global fairness, which pan has no counterpart for, with
+bridge's C and Python engines, and print the ratio C / Python. ``--scale`` runs growing
+models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up to ``--max-states``) with
+bridge only and reports what it reached.
 
 Timings are noisy on a shared machine: compare the ratios of one run, not seconds
 across runs.
@@ -242,7 +243,8 @@ CASE_STUDIES = Path(__file__).resolve().parents[1] / "case_studies"
 # searched), and 4 counters mod 18 with the fair row's formula (written at run time)
 NOTIONS_MODELS = (CASE_STUDIES / "promela_le_c" / "le_c_6.pml",
                   CASE_STUDIES / "le_t" / "le_t_13.csp")
-NOTIONS = (Fairness.WEAK, Fairness.STRONG_LOCAL, Fairness.PROCESS_STRONG)
+NOTIONS = (Fairness.WEAK, Fairness.STRONG_LOCAL, Fairness.PROCESS_STRONG,
+           Fairness.STRONG_GLOBAL)
 
 
 def run_bridge_notion(path: Path, assertion: int, fairness: Fairness, engine: str) -> Row:
@@ -322,8 +324,8 @@ def main() -> None:
     parser.add_argument("--no-fair", action="store_true", help="leave the fair row out")
     parser.add_argument("--fair-model", type=Path, default=FAIR_MODEL)
     parser.add_argument("--notions", action="store_true",
-                        help="only the rows of weak, strong-local and process-strong "
-                             "fairness (bridge C against bridge Python)")
+                        help="only the rows of weak, strong-local, process-strong and "
+                             "strong-global fairness (bridge C against bridge Python)")
     parser.add_argument("--no-notions", action="store_true", help="leave those rows out")
     parser.add_argument("--notions-model", type=Path, action="append",
                         help="a model for the notion rows (repeatable; 'counters': 4 "

@@ -3,9 +3,10 @@
 ``supports(system, prop)`` answers before anything runs (STYLE.md section 2, Storm's
 ``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
 (assertions and invalid end states), invariants and ``reaches`` (with min/max), and
-explores; LTL and never claims go to the Python engine until the fair SCC search is
-ported (phase 2), as do ``deterministic``/``divergencefree`` and any construct the
-generator does not translate.
+explores; LTL assertions go to the C fair search (``ltl_supports``, ``fair_search_c``:
+every fairness notion, no annotations); never claims, ``deterministic``/
+``divergencefree`` and any construct the generator does not translate go to the
+Python engine.
 
 ``explore_c``/``check_property_c`` give the same results as
 ``semantics.explore.explore``/``check_property``: same counts, same verdicts, and the
@@ -539,7 +540,8 @@ def _best_value(run: _Run, prop: Property) -> Any:
 # The fairness notions the C search decides (search_ltl.c: early reports, and the
 # Fig. 5 recursion for the strong ones), with their code there.
 LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
-                Fairness.STRONG_LOCAL: 3, Fairness.PROCESS_STRONG: 4}
+                Fairness.STRONG_LOCAL: 3, Fairness.PROCESS_STRONG: 4,
+                Fairness.STRONG_GLOBAL: 5}
 (_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED,
  _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES, _LTL_MORE_ITEMS, _LTL_COMPUTED_ACTION) = range(10)
 _MAX_PWORDS = 4  # BR_PWORDS: process sets of 256 instances

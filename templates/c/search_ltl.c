@@ -46,7 +46,8 @@
  */
 
 enum { BR_LTL_NONE = 0, BR_LTL_PROCESS_WEAK = 1, BR_LTL_WEAK = 2, BR_LTL_STRONG_LOCAL = 3,
-       BR_LTL_PROCESS_STRONG = 4 };
+       BR_LTL_PROCESS_STRONG = 4, BR_LTL_STRONG_GLOBAL = 5 };
+#define BR_ROUND (1LL << 30)
 enum { BR_LTL_DONE = 0, BR_LTL_FOUND = 1, BR_LTL_MODEL_ERROR = 2, BR_LTL_LIMIT = 3,
        BR_LTL_FALLBACK = 4, BR_LTL_UNDECIDED = 5, BR_LTL_COMPUTED_EVENT = 6,
        BR_LTL_MORE_PROCESSES = 7, /* a process beyond pwords words moved: run again with more */
@@ -115,6 +116,23 @@ typedef struct {
     int actions;            /* items are actions (weak, strong-local), else processes */
     int strong;             /* strong items (strong-local, process-strong), else weak */
     int pw;                 /* words per item set */
+    int closed;             /* strong global: every system step of a part's nodes taken */
+    int32_t x_nsys;         /* the expansion's distinct system steps */
+    int32_t *x_sys; size_t x_sys_cap;          /* per edge: its system step's index */
+    int32_t *x_minpid; size_t x_minpid_cap;    /* per edge: the first process of its step */
+    int64_t *x_key; size_t x_key_cap;          /* round robin: sort keys */
+    int32_t *x_order; size_t x_order_cap;
+    uint64_t *sp_key; uint32_t *sp_t; size_t sp_key_cap, sp_t_cap;  /* distinct (step, target) */
+    int32_t *e_sys; size_t e_sys_cap;
+    int32_t *e_minpid; size_t e_minpid_cap;
+    int64_t *r_miss; size_t r_miss_cap;        /* (node, system step) pairs lacking an edge */
+    int32_t *r_in_sys; size_t r_in_sys_cap;
+    int32_t *sat_off; size_t sat_off_cap;      /* per DFS frame: its bits in sat */
+    uint64_t *sat; size_t nsat, sat_cap;       /* the steps each frame's node takes inside */
+    int32_t *g_sys; size_t g_sys_cap;          /* Fig. 5: an edge's system step index */
+    int32_t *g_nsys; size_t g_nsys_cap;        /* Fig. 5: a node's system steps */
+    uint64_t *g_keys; size_t g_keys_cap;
+    int32_t g_start;        /* Fig. 5: the component's first position in live */
     int32_t *live; size_t nlive, live_cap;
     int32_t *dfs_node; size_t ndfs, dfs_node_cap;
     int32_t *dfs_base; size_t dfs_base_cap;
@@ -175,7 +193,9 @@ static size_t ltl_bytes(const ls_t *s) {
         + h->node_q_cap * 2 + h->pos_cap * 4 + s->live_cap * 4 + s->dfs_node_cap * 8
         + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8 + s->e_item_cap * 4
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
-        + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12;
+        + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12
+        + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
+        + s->sat_off_cap * 4 + s->sat_cap * 8;
 }
 
 static int ls_fail(ls_t *s, int status, int limit_kind) {
@@ -345,6 +365,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     uint64_t *enabled = s->t_en;
     for (int k = 0; k < s->pw; k++) enabled[k] = 0;
     size_t nx = 0, kept = 0;
+    s->x_nsys = 0;
     for (size_t i = 0; i < s->c.n; i++) kept += s->c.keep[i];
     size_t nsteps = kept ? kept : 1;
     for (size_t i = 0, done = 0; done < nsteps; i++) {
@@ -373,6 +394,23 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             t = sys;  /* the stutter step: engages nothing */
         }
         done++;
+        /* strong global: the index of (step, target) among the state's distinct system
+         * steps (a step is its label and first process), and the step's first process */
+        int32_t sysidx = 0, minpid = -1;
+        if (s->closed) {
+            if (procs)
+                for (int k = 0; k < BR_PWORDS && minpid < 0; k++)
+                    if (procs[k]) minpid = k * 64 + __builtin_ctzll(procs[k]);
+            uint64_t key = kept ? ((uint64_t)(uint32_t)s->c.labels[i] << 32) | (uint32_t)minpid
+                                : ~(uint64_t)0;
+            while (sysidx < s->x_nsys && !(s->sp_key[sysidx] == key && s->sp_t[sysidx] == t)) sysidx++;
+            if (sysidx == s->x_nsys) {
+                if (!LS_GROW(s, sp_key, sysidx + 1, 1) || !LS_GROW(s, sp_t, sysidx + 1, 1)) return ls_oom(s);
+                s->sp_key[sysidx] = key;
+                s->sp_t[sysidx] = t;
+                s->x_nsys++;
+            }
+        }
         uint32_t letter = h->sys_letter[t];
         if (kept && s->p->event_atoms) {
             int32_t ev = s->c.events[i];
@@ -399,6 +437,11 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             s->x_dst[nx] = (int32_t)n2;
             s->x_acc[nx] = s->mv_acc[j];
             s->x_item[nx] = item;
+            if (s->closed) {
+                if (!LS_GROW(s, x_sys, nx + 1, 1) || !LS_GROW(s, x_minpid, nx + 1, 1)) return ls_oom(s);
+                s->x_sys[nx] = sysidx;
+                s->x_minpid[nx] = minpid;
+            }
             if (!s->actions)
                 for (int k = 0; k < s->pw; k++) s->x_eng[nx * s->pw + k] = procs ? procs[k] : 0;
             nx++;
@@ -428,14 +471,25 @@ static int ls_items_met(const ls_t *s, size_t i) {
 
 static int ls_fair_part(ls_t *s, size_t i) {
     if (!s->r_cyc[i] || (s->r_acc[i] & s->p->all_sets) != s->p->all_sets) return 0;
+    if (s->closed && s->r_miss[i] != 0) return 0;
     return !s->items || ls_items_met(s, i);
 }
 
 /* The edge from the top DFS node to the live node at target_pos (onthefly._merge);
  * returns 1 when the merged part is reported. */
+/* Mark system step j as taken inside by DFS frame f; returns 1 when it was not yet. */
+static inline int ls_sat(ls_t *s, size_t f, int32_t j) {
+    uint64_t *w = s->sat + s->sat_off[f] + (j >> 6);
+    uint64_t bit = (uint64_t)1 << (j & 63);
+    if (*w & bit) return 0;
+    *w |= bit;
+    return 1;
+}
+
 static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *eng_in,
-                    int32_t item_in) {
+                    int32_t item_in, int32_t sys_in) {
     int pw = s->pw;
+    int64_t missing = 0;
     uint64_t *eng = s->t_eng, *every = s->t_every, *some = s->t_some;
     if (s->items) {
         for (int k = 0; k < pw; k++) { eng[k] = 0; every[k] = ~(uint64_t)0; some[k] = 0; }
@@ -444,6 +498,11 @@ static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *e
     size_t top = s->nr - 1;
     while (s->r_pos[top] > target_pos) {
         acc |= s->r_acc[top] | s->r_in_acc[top];
+        if (s->closed) {
+            /* the entering edge counts for its source's system step */
+            missing += s->r_miss[top];
+            missing -= ls_sat(s, (size_t)s->r_depth[top] - 1, s->r_in_sys[top]);
+        }
         if (s->items) {
             for (int k = 0; k < pw; k++) {
                 eng[k] |= s->r_eng[top * pw + k];
@@ -458,6 +517,10 @@ static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *e
     }
     s->r_acc[top] |= acc;
     s->r_cyc[top] = 1;
+    if (s->closed) {
+        missing -= ls_sat(s, s->ndfs - 1, sys_in);
+        s->r_miss[top] += missing;
+    }
     if (s->items)
         for (int k = 0; k < pw; k++) {
             s->r_eng[top * pw + k] |= eng[k];
@@ -470,7 +533,8 @@ static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *e
 
 /* Visit w, entered by an edge with in_acc / in_eng / in_item (onthefly._push); returns
  * 1 when a part is reported, 0, or -1 (r set). */
-static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, int32_t in_item) {
+static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, int32_t in_item,
+                   int32_t in_sys, int32_t in_minpid) {
     br_ltl_t *h = s->h;
     int pw = s->pw;
     int32_t p = (int32_t)s->nlive;
@@ -490,6 +554,16 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
                      || !LS_GROW(s, r_eng, i + 1, pw))) return ls_oom(s);
     if (s->items && !s->actions && !LS_GROW(s, r_in_eng, i + 1, pw)) return ls_oom(s);
     if (s->actions && !LS_GROW(s, r_in_item, i + 1, 1)) return ls_oom(s);
+    if (s->closed) {
+        size_t words = ((size_t)s->x_nsys + 63) / 64;
+        if (!LS_GROW(s, r_miss, i + 1, 1) || !LS_GROW(s, r_in_sys, i + 1, 1)
+            || !LS_GROW(s, sat_off, s->ndfs, 1) || !LS_GROW(s, sat, s->nsat + words, 1)) return ls_oom(s);
+        s->r_miss[i] = s->x_nsys;
+        s->r_in_sys[i] = in_sys;
+        s->sat_off[s->ndfs - 1] = (int32_t)s->nsat;
+        memset(s->sat + s->nsat, 0, words * 8);
+        s->nsat += words;
+    }
     s->r_pos[i] = p;
     s->r_depth[i] = (int32_t)s->ndfs - 1;
     s->r_acc[i] = 0;
@@ -506,9 +580,26 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
     s->nr++;
     size_t n = (size_t)nx;
     size_t shift = (s->items && n > 1) ? h->node_sys[w] % n : 0;
+    if (s->closed && n > 1) {
+        /* round robin (onthefly._round_robin): the steps of the process after the one
+         * that moved last first, a stable sort by (first process - last - 1) mod 2^30 */
+        if (!LS_GROW(s, x_key, n, 1) || !LS_GROW(s, x_order, n, 1)) return ls_oom(s);
+        for (size_t e = 0; e < n; e++) {
+            int64_t m = s->x_minpid[e];
+            s->x_key[e] = m < 0 ? BR_ROUND
+                : (((m - in_minpid - 1) % BR_ROUND) + BR_ROUND) % BR_ROUND;
+            size_t j = e;  /* insertion sort: stable */
+            while (j > 0 && s->x_key[s->x_order[j - 1]] > s->x_key[e]) {
+                s->x_order[j] = s->x_order[j - 1];
+                j--;
+            }
+            s->x_order[j] = (int32_t)e;
+        }
+    }
     for (size_t j = n; j-- > 0;) {
         size_t e = j + shift;
         if (e >= n) e -= n;
+        if (s->closed && n > 1) e = (size_t)s->x_order[j];
         int32_t t = s->x_dst[e];
         int32_t pt = h->pos[t];
         if (pt == BR_UNSEEN) {
@@ -517,12 +608,18 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
                 || (s->actions && !LS_GROW(s, e_item, s->ne + 1, 1))) return ls_oom(s);
             s->e_dst[s->ne] = t;
             s->e_acc[s->ne] = s->x_acc[e];
+            if (s->closed) {
+                if (!LS_GROW(s, e_sys, s->ne + 1, 1) || !LS_GROW(s, e_minpid, s->ne + 1, 1))
+                    return ls_oom(s);
+                s->e_sys[s->ne] = s->x_sys[e];
+                s->e_minpid[s->ne] = s->x_minpid[e];
+            }
             if (s->actions) s->e_item[s->ne] = s->x_item[e];
             else if (s->items) memcpy(s->e_eng + s->ne * pw, s->x_eng + e * pw, (size_t)pw * 8);
             s->ne++;
         } else if (pt >= 0) {
             if (ls_merge(s, pt, s->x_acc[e], s->items && !s->actions ? s->x_eng + e * pw : NULL,
-                         s->x_item[e])) return 1;
+                         s->x_item[e], s->closed ? s->x_sys[e] : -1)) return 1;
         }
     }
     return 0;
@@ -535,7 +632,8 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
 static int ls_g_build(ls_t *s, int32_t start, size_t m) {
     br_ltl_t *h = s->h;
     int pw = s->pw;
-    if (!LS_GROW(s, g_off, m + 1, 1) || !LS_GROW(s, g_en, m, pw)) return ls_oom(s);
+    if (!LS_GROW(s, g_off, m + 1, 1) || !LS_GROW(s, g_en, m, pw) || !LS_GROW(s, g_nsys, m, 1))
+        return ls_oom(s);
     size_t ng = 0;
     s->g_off[0] = 0;
     for (size_t i = 0; i < m; i++) {
@@ -546,6 +644,7 @@ static int ls_g_build(ls_t *s, int32_t start, size_t m) {
             return -1;
         }
         memcpy(s->g_en + i * pw, s->t_en, (size_t)pw * 8);
+        s->g_nsys[i] = s->x_nsys;
         for (int64_t e = 0; e < nx; e++) {
             int32_t pt = h->pos[s->x_dst[e]];
             if (pt < start || (size_t)(pt - start) >= m) continue;
@@ -555,6 +654,10 @@ static int ls_g_build(ls_t *s, int32_t start, size_t m) {
             s->g_dst[ng] = pt - start;
             s->g_acc[ng] = s->x_acc[e];
             s->g_item[ng] = s->x_item[e];
+            if (s->closed) {
+                if (!LS_GROW(s, g_sys, ng + 1, 1)) return ls_oom(s);
+                s->g_sys[ng] = s->x_sys[e];
+            }
             if (!s->actions) memcpy(s->g_eng + ng * pw, s->x_eng + e * pw, (size_t)pw * 8);
             ng++;
         }
@@ -613,10 +716,44 @@ static int64_t ls_g_split(ls_t *s, size_t n, int32_t stamp) {
     return (int64_t)nparts;
 }
 
+static int ls_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Strong global (conditions.StrongGlobalFairness.prune): 1 when some system step
+ * (s, j) of a state s of the part g_parts[pa..pb) (marked stamp) is taken by no
+ * internal edge, 0 when every one is, -1 (r set). */
+static int ls_closed_fails(ls_t *s, size_t pa, size_t pb, int32_t stamp) {
+    br_ltl_t *h = s->h;
+    int32_t start = s->g_start;
+    size_t nk = 0;
+    for (size_t i = pa; i < pb; i++) {
+        int32_t v = s->g_parts[i];
+        uint64_t sys = h->node_sys[s->live[(size_t)start + (size_t)v]];
+        for (int32_t e = s->g_off[v]; e < s->g_off[v + 1]; e++) {
+            if (s->g_mark[s->g_dst[e]] != stamp) continue;
+            if (!LS_GROW(s, g_keys, nk + 1, 1)) return ls_oom(s);
+            s->g_keys[nk++] = (sys << 32) | (uint32_t)s->g_sys[e];
+        }
+    }
+    qsort(s->g_keys, nk, 8, ls_cmp_u64);
+    for (size_t i = pa; i < pb; i++) {
+        int32_t v = s->g_parts[i];
+        uint64_t sys = h->node_sys[s->live[(size_t)start + (size_t)v]];
+        for (int32_t j = 0; j < s->g_nsys[v]; j++) {
+            uint64_t key = (sys << 32) | (uint32_t)j;
+            if (!bsearch(&key, s->g_keys, nk, 8, ls_cmp_u64)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Judge the complete component live[start..start+m): 1 with fig5_nodes set when it
  * has a fair accepting subgraph, 0 when not, -1 (r set). */
 static int ls_fig5(ls_t *s, int32_t start, size_t m) {
     int pw = s->pw;
+    s->g_start = start;
     if (ls_g_build(s, start, m) < 0) return -1;
     if (!LS_GROW(s, g_mark, m, 1) || !LS_GROW(s, g_cur, m, 1) || !LS_GROW(s, g_parts, m, 1)
         || !LS_GROW(s, g_pend, m, 1) || !LS_GROW(s, t_index, m, 1) || !LS_GROW(s, t_low, m, 1)
@@ -670,6 +807,11 @@ static int ls_fig5(ls_t *s, int32_t start, size_t m) {
             int weak_fails = 0;
             if (!s->strong && s->items)
                 for (int q = 0; q < pw; q++) if (always[q] & ~eng[q]) weak_fails = 1;
+            if (s->closed) {  /* Fig. 9, all or nothing: every system step of every state taken */
+                int r = ls_closed_fails(s, pa, pb, stamp);
+                if (r < 0) return -1;
+                weak_fails = r;
+            }
             for (size_t i = pa; i < pb; i++) {
                 int32_t v = s->g_parts[i];
                 int bad = weak_fails;
@@ -757,7 +899,7 @@ static int ls_close(ls_t *s) {
     int cyclic = s->r_cyc[top];
     int accepting = (s->r_acc[top] & s->p->all_sets) == s->p->all_sets;
     int hopeless = 0;
-    if (s->items && !s->strong)  /* unmet weak items fail every subgraph (Fig. 7) */
+    if (s->items && !s->strong && !s->closed)  /* unmet weak items fail every subgraph (Fig. 7) */
         hopeless = !ls_items_met(s, top);
     s->nr--;
     s->r->sccs++;
@@ -765,7 +907,8 @@ static int ls_close(ls_t *s) {
     if (cyclic) {
         s->r->nontrivial_sccs++;
         if (accepting && !hopeless) {
-            if (!s->strong) got = ls_fail(s, BR_LTL_UNDECIDED, 0);  /* never: see the top */
+            if (!s->strong && !s->closed)
+                got = ls_fail(s, BR_LTL_UNDECIDED, 0);  /* never: see the top */
             else {
                 got = ls_fig5(s, start, m);
                 if (got == 1) got = ls_fig5_report(s, start, m);
@@ -800,11 +943,15 @@ static int ls_loop(ls_t *s) {
             int got = 0;
             const uint64_t *eng = s->items && !s->actions ? s->e_eng + s->ne * s->pw : NULL;
             int32_t item = s->actions ? s->e_item[s->ne] : -1;
-            if (pw == BR_UNSEEN) got = ls_push(s, w, s->e_acc[s->ne], eng, item);
-            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], eng, item);
+            int32_t sys = s->closed ? s->e_sys[s->ne] : -1;
+            if (pw == BR_UNSEEN)
+                got = ls_push(s, w, s->e_acc[s->ne], eng, item, sys,
+                              s->closed ? s->e_minpid[s->ne] : -1);
+            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], eng, item, sys);
             if (got) return got;
         } else {
             int32_t v = s->dfs_node[--s->ndfs];
+            if (s->closed) s->nsat = (size_t)s->sat_off[s->ndfs];
             if (s->r_pos[s->nr - 1] == h->pos[v]) {
                 int got = ls_close(s);
                 if (got) return got < 0 ? -1 : 2;
@@ -827,6 +974,9 @@ static void ls_free(ls_t *s) {
     free(s->g_mark); free(s->g_pool); free(s->g_work); free(s->g_cur); free(s->g_parts);
     free(s->g_pend); free(s->t_index); free(s->t_low); free(s->t_stack); free(s->t_call);
     free(s->fig5_nodes);
+    free(s->x_sys); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
+    free(s->sp_t); free(s->e_sys); free(s->e_minpid); free(s->r_miss); free(s->r_in_sys);
+    free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys);
 }
 
 /* Copy the report (the part's nodes, the DFS path to its first node) into the handle. */
@@ -857,6 +1007,8 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.items = p->fairness != BR_LTL_NONE;
     s.actions = p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL;
     s.strong = p->fairness == BR_LTL_STRONG_LOCAL || p->fairness == BR_LTL_PROCESS_STRONG;
+    s.closed = p->fairness == BR_LTL_STRONG_GLOBAL;
+    if (s.closed) s.items = 0;  /* strong global has no items (conditions.py) */
     if (s.actions) s.pw = p->iwords < 1 ? 1 : p->iwords;
     else s.pw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
     s.start = br_now();
@@ -894,7 +1046,7 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     int got = 0;
     for (size_t j = 0; j < nroots && !got; j++) {
         if (s.h->pos[roots[j]] != BR_UNSEEN) continue;
-        got = ls_push(&s, roots[j], 0, NULL, -1);
+        got = ls_push(&s, roots[j], 0, NULL, -1, -1, -1);
         if (got == 0) got = ls_loop(&s);
     }
     free(roots);
