@@ -261,7 +261,9 @@ def run_bridge_notion(path: Path, assertion: int, fairness: Fairness, engine: st
     note = (f"{verdict.outcome.value}, wall {wall:.2f} s, early report "
             f"{extra.get('early_report')}, Fig. 5 subgraphs {extra.get('subgraphs_checked')}")
     per_state = statistics.peak_memory_bytes / statistics.states if statistics.states else 0
-    return Row(f"{engine} {fairness.value}"[:15], statistics.states, statistics.transitions,
+    short = {"strong-local": "s-local", "process-strong": "p-strong",
+             "strong-global": "s-global"}.get(fairness.value, fairness.value)
+    return Row(f"{'py' if engine == 'python' else engine} {short}", statistics.states, statistics.transitions,
                statistics.seconds, per_state, _rss_mb(), note)
 
 
