@@ -302,3 +302,45 @@ def test_a_fair_subgraph_found_by_fig5_in_c_is_replayed() -> None:
     assert extra["engine"] == "c" and extra["early_report"] is False
     assert c.outcome is Outcome.VIOLATED and c.lasso is not None and c.lasso.loop
     assert _fingerprint(c) == _fingerprint(py)
+
+
+# 10 processes started by run, 7 statements each: 80 actions, more than the one word of
+# action bits the C search starts with (from the initial instance, init, and its 11
+# statements): the search stops at the 65th and runs again with enough words.
+RUN_MANY = """
+byte c[10];
+proctype P(byte i) {
+  do
+  :: c[i] = 1
+  :: c[i] = 2
+  :: c[i] = 3
+  :: c[i] = 4
+  :: c[i] = 5
+  :: c[i] = 6
+  :: c[i] = 0
+  od
+}
+init {
+  atomic { run P(0); run P(1); run P(2); run P(3); run P(4); run P(5); run P(6); run P(7);
+           run P(8); run P(9) }
+}
+ltl { []<> (c[0] == 0) }
+"""
+
+
+def test_more_actions_than_first_words(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "run_many.pml"
+    path.write_text(RUN_MANY)
+    [ts] = _systems(path)
+    statuses = []
+    real = driver._ltl_result
+
+    def spy(model, handle, result, options):
+        statuses.append((result.status, result.items))
+        return real(model, handle, result, options)
+
+    monkeypatch.setattr(driver, "_ltl_result", spy)
+    assert compare(ts, 3000) == len(driver.LTL_FAIRNESS)
+    # weak and strong-local met 80 actions, which one word cannot hold: each search
+    # ran again with more (a result that ran out of words would say so: status 8)
+    assert [(status, items) for status, items in statuses if items] == [(3, 80), (3, 80)]
