@@ -28,14 +28,20 @@
  *     a step whose CSP# event name is computed at run time (-2), or a barrier of a
  *     model that is not CSP# (its action is the tuple of its edges), has an action the
  *     C search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
+ * Strong global fairness has no items (onthefly closed_under_steps): each edge carries
+ * the index of its system step (step, target) among its state's distinct ones, each
+ * part counts the (node, system step) pairs without an internal edge (r_miss; each DFS
+ * frame keeps the bits of the steps its node takes inside, sat), a part with none left
+ * is fair, and edges are ordered round robin (onthefly._round_robin).
  * The early report (onthefly._fair_part) needs every weak item enabled in all states
  * engaged, and every strong item enabled in some state engaged. For the weak notions a
  * complete component that is accepting and not hopeless would have been reported at
  * its last merge (its facts are those of that merge), so it never needs more; for the
- * strong notions such a component is judged by the Fig. 5 recursion of paper 000
- * (components.search_component), here in ls_fig5: its edges recomputed inside it, the
- * states enabling an item its edges never engage pruned, the rest re-decomposed
- * (Tarjan) and each accepting part judged again.
+ * strong notions and strong global such a component is judged by the Fig. 5 recursion
+ * of paper 000 (components.search_component), here in ls_fig5: its edges recomputed
+ * inside it, the states enabling an item its edges never engage pruned (strong global:
+ * all of them when a system step of one of its states is not taken, Fig. 9), the rest
+ * re-decomposed (Tarjan) and each accepting part judged again.
  *
  * What comes back: the verdict, the statistics, and for a report the nodes of the fair
  * part and a path from an initial node to its first node (the DFS path; after Fig. 5,
