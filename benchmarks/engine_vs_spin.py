@@ -14,8 +14,14 @@ resident memory, then the ratios bridge / pan. ``--python`` adds the Python engi
 The fair check row (``--fair`` alone, ``--no-fair`` to leave it out) checks
 ``benchmarks/models/counters.pml`` (5 counters mod 18, ``[]<> (c[0] == 0)``) under
 process-weak fairness with the C engine and with ``pan -a -f`` (``-O2 -DNOREDUCE``) and
-prints the same columns per product state. ``--scale`` runs growing models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up
-to ``--max-states``) with bridge only and reports what it reached.
+prints the same columns per product state. The notion rows (``--notions`` alone,
+``--no-notions`` to leave them out) check each ``--notions-model`` (default
+``case_studies/promela_le_c/le_c_6.pml``, ``case_studies/le_t/le_t_13.csp`` and 4
+counters mod 18 with ``[]<> (c[0] == 0)``; assertion 1) under weak, strong-local,
+process-strong and strong-global fairness, which pan has no counterpart for, with
+bridge's C and Python engines, and print the ratio C / Python. ``--scale`` runs growing
+models (``--sizes 5x18,5x27,6x18``: K counters mod M, each up to ``--max-states``) with
+bridge only and reports what it reached.
 
 Timings are noisy on a shared machine: compare the ratios of one run, not seconds
 across runs.
@@ -232,6 +238,61 @@ def compare_fair(path: Path, python: bool) -> None:
           f"bytes/state {bridge.bytes_per_state / pan.bytes_per_state:.2f}x")
 
 
+CASE_STUDIES = Path(__file__).resolve().parents[1] / "case_studies"
+# the notion rows: case studies that hold under these notions (so the whole product is
+# searched), and 4 counters mod 18 with the fair row's formula (written at run time)
+NOTIONS_MODELS = (CASE_STUDIES / "promela_le_c" / "le_c_6.pml",
+                  CASE_STUDIES / "le_t" / "le_t_13.csp")
+NOTIONS = (Fairness.WEAK, Fairness.STRONG_LOCAL, Fairness.PROCESS_STRONG,
+           Fairness.STRONG_GLOBAL)
+
+
+def run_bridge_notion(path: Path, assertion: int, fairness: Fairness, engine: str) -> Row:
+    """Check assertion ``assertion`` of ``path`` under ``fairness`` with ``engine``."""
+    model = api.load_model(str(path))
+    started = time.perf_counter()
+    [verdict] = api.check(model, assertion, options=api.CheckOptions(
+        engine=engine, fairness=fairness))
+    wall = time.perf_counter() - started
+    statistics = verdict.statistics
+    extra = dict(statistics.extra)
+    if engine == "c" and extra.get("engine") != "c":
+        raise SystemExit(f"the C engine did not check {fairness.value}: {verdict.notes}")
+    note = (f"{verdict.outcome.value}, wall {wall:.2f} s, early report "
+            f"{extra.get('early_report')}, Fig. 5 subgraphs {extra.get('subgraphs_checked')}")
+    per_state = statistics.peak_memory_bytes / statistics.states if statistics.states else 0
+    short = {"strong-local": "s-local", "process-strong": "p-strong",
+             "strong-global": "s-global"}.get(fairness.value, fairness.value)
+    return Row(f"{'py' if engine == 'python' else engine} {short}", statistics.states, statistics.transitions,
+               statistics.seconds, per_state, _rss_mb(), note)
+
+
+def compare_notions(path: Path, assertion: int) -> None:
+    """The notions pan has no counterpart for (it has -f, process-weak, only): bridge's
+    C engine against bridge's Python engine, same model and assertion, same run."""
+    if path.name == "counters":
+        with tempfile.TemporaryDirectory(prefix="bridge-notions-") as tmp:
+            model = Path(tmp) / "counters_4_18.pml"
+            model.write_text(counters_model(4, 18) + "ltl { []<> (c[0] == 0) }\n",
+                             encoding="utf-8")
+            compare_notions(model, 1)
+        return
+    rows = []
+    for fairness in NOTIONS:
+        c = run_bridge_notion(path, assertion, fairness, "c")
+        py = run_bridge_notion(path, assertion, fairness, "python")
+        rows += [c, py]
+        if (c.states, c.transitions) != (py.states, py.transitions):
+            print(f"COUNTS DIFFER under {fairness.value}: {c} / {py}")
+    print(f"fairness notions without a pan counterpart: {path.name}, assertion {assertion}, "
+          "bridge C against bridge Python (the same product)")
+    _print(rows)
+    for c, py in zip(rows[::2], rows[1::2], strict=True):
+        # (the Python engine's bytes per state are the process's peak resident memory
+        # per state, not a store's size: no ratio of those)
+        print(f"ratio {c.engine} / python: seconds {py.seconds / c.seconds:.1f}x faster")
+
+
 def scale(max_states: int, sizes: list[tuple[int, int]]) -> None:
     rows = []
     for k, m in sizes:
@@ -264,8 +325,20 @@ def main() -> None:
                              "under process-weak fairness against pan -a -f)")
     parser.add_argument("--no-fair", action="store_true", help="leave the fair row out")
     parser.add_argument("--fair-model", type=Path, default=FAIR_MODEL)
+    parser.add_argument("--notions", action="store_true",
+                        help="only the rows of weak, strong-local, process-strong and "
+                             "strong-global fairness (bridge C against bridge Python)")
+    parser.add_argument("--no-notions", action="store_true", help="leave those rows out")
+    parser.add_argument("--notions-model", type=Path, action="append",
+                        help="a model for the notion rows (repeatable; 'counters': 4 "
+                             "counters mod 18); default: le_c_6.pml, le_t_13.csp, counters")
+    parser.add_argument("--notions-assertion", type=int, default=1)
     args = parser.parse_args()
-    if args.fair:
+    notion_models = args.notions_model or [*NOTIONS_MODELS, Path("counters")]
+    if args.notions:
+        for path in notion_models:
+            compare_notions(path, args.notions_assertion)
+    elif args.fair:
         compare_fair(args.fair_model, args.python)
     elif args.scale:
         sizes = [tuple(int(x) for x in item.split("x")) for item in args.sizes.split(",")]
@@ -274,6 +347,9 @@ def main() -> None:
         compare(args.counters, args.modulus, args.python)
         if not args.no_fair:
             compare_fair(args.fair_model, args.python)
+        if not args.no_notions:
+            for path in notion_models:
+                compare_notions(path, args.notions_assertion)
 
 
 if __name__ == "__main__":

@@ -618,6 +618,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
     stats.sccs = result.sccs
     stats.nontrivial_sccs = result.nontrivial_sccs
     stats.early_report = result.early_report
+    stats.subgraphs = result.subgraphs
+    stats.pruned = result.pruned
     c_stats = result.statistics
     if result.outcome == "limit":
         return fcheck.FairSearch(None, early=(Outcome.UNKNOWN, f"{result.reason} reached "
@@ -630,13 +632,15 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
         return fcheck.FairSearch(product, condition, None, statistics=c_stats,
                                  events_seen=result.events_seen)
     packed = engine_c.compile_model(system).packed
+    hidden = engine_c.hidden_slots(space)
     keys: dict[int, tuple[tuple[int, ...], int]] = {}
 
     def key(n: int) -> tuple[tuple[int, ...], int]:
+        # hidden variables left out: each product keeps the first value it reached
         hit = keys.get(n)
         if hit is None:
             state = product.sys_states[product.node_sys[n]]
-            hit = keys[n] = (tuple(packed.canonical(space, state)), product.node_q[n])
+            hit = keys[n] = (tuple(packed.canonical(space, state)[hidden:]), product.node_q[n])
         return hit
 
     disagree = engine_c.EngineDisagreement

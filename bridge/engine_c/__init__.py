@@ -34,6 +34,7 @@ from bridge.engine_c.driver import (
     explore_c,
     fair_search_c,
     generate_model,
+    hidden_slots,
     is_compiled,
     ltl_supports,
     supports,
@@ -41,5 +42,5 @@ from bridge.engine_c.driver import (
 
 __all__ = ["LTL_FAIRNESS", "CFallback", "CUnsupported", "EngineDisagreement", "LtlResult",
            "SearchOptions", "cache_dir", "check_property_c", "compile_model", "explore_c",
-           "fair_search_c", "find_compiler", "generate_model", "is_compiled", "ltl_supports",
-           "supports"]
+           "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
+           "ltl_supports", "supports"]

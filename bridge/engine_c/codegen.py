@@ -1483,7 +1483,7 @@ class CGenerator:
             lines.append(f"        wr_u8(t, {last}, r->pid);")
         lines.append("        succ_proc(c, o->pid); succ_proc(c, r->pid);")
         # CSP# names a rendezvous after the channel and message: computed (-2)
-        lines.append(f"        succ_commit(c, -2000000 - (int32_t)i, {-2 if self.csp else -1});")
+        lines.append(f"        succ_commit(c, -2000000 - (int32_t)(i * c->noffers + j), {-2 if self.csp else -1});")
         lines.append("      }")
         lines.append("    }")
         lines.append("  }")

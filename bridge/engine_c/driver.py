@@ -3,9 +3,10 @@
 ``supports(system, prop)`` answers before anything runs (STYLE.md section 2, Storm's
 ``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
 (assertions and invalid end states), invariants and ``reaches`` (with min/max), and
-explores; LTL and never claims go to the Python engine until the fair SCC search is
-ported (phase 2), as do ``deterministic``/``divergencefree`` and any construct the
-generator does not translate.
+explores; LTL assertions go to the C fair search (``ltl_supports``, ``fair_search_c``:
+every fairness notion, no annotations); never claims, ``deterministic``/
+``divergencefree`` and any construct the generator does not translate go to the
+Python engine.
 
 ``explore_c``/``check_property_c`` give the same results as
 ``semantics.explore.explore``/``check_property``: same counts, same verdicts, and the
@@ -536,16 +537,23 @@ def _best_value(run: _Run, prop: Property) -> Any:
 # ---------------------------------------------------------------------------------
 # The fair emptiness check of LTL properties (templates/c/search_ltl.c)
 
-# The fairness notions the C search decides on its own (no Fig. 5 recursion needed:
-# see search_ltl.c), with their code there.
-LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1}
+# The fairness notions the C search decides (search_ltl.c: early reports, and the
+# Fig. 5 recursion for the strong ones), with their code there.
+LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
+                Fairness.STRONG_LOCAL: 3, Fairness.PROCESS_STRONG: 4,
+                Fairness.STRONG_GLOBAL: 5}
 (_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED,
- _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES) = range(8)
+ _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES, _LTL_MORE_ITEMS, _LTL_COMPUTED_ACTION) = range(10)
 _MAX_PWORDS = 4  # BR_PWORDS: process sets of 256 instances
+# Action sets (weak, strong-local) of at most this many 64-bit words (65536 actions)
+_MAX_IWORDS = 1024
 
 
 COMPUTED_EVENT = ("a step's event name is computed at run time, and the C engine's fair "
                   "search cannot match it against the formula's event atoms")
+COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
+                   "event-level fairness (a CSP# event name computed at run time, or a "
+                   "barrier of a model that is not CSP#)")
 
 
 class _LtlParams(ctypes.Structure):
@@ -553,7 +561,7 @@ class _LtlParams(ctypes.Structure):
                 ("max_memory", ctypes.c_int64), ("progress", _PROGRESS),
                 ("nq", ctypes.c_int32), ("q0", ctypes.c_int32), ("n_ap", ctypes.c_int32),
                 ("fairness", ctypes.c_int32), ("pwords", ctypes.c_int32),
-                ("pad", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
+                ("iwords", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
                 ("init_letter", ctypes.c_uint32),
                 ("ap_expr", ctypes.POINTER(ctypes.c_int32)),
                 ("q_edges", ctypes.POINTER(ctypes.c_int32)),
@@ -563,7 +571,8 @@ class _LtlParams(ctypes.Structure):
                 ("c_mask", ctypes.POINTER(ctypes.c_uint32)),
                 ("c_value", ctypes.POINTER(ctypes.c_uint32)),
                 ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
-                ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32)]
+                ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32),
+                ("csp", ctypes.c_int32), ("pad2", ctypes.c_int32)]
 
 
 class _LtlResult(ctypes.Structure):
@@ -573,10 +582,19 @@ class _LtlResult(ctypes.Structure):
                 ("sys_states", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
                 ("sccs", ctypes.c_int64), ("nontrivial_sccs", ctypes.c_int64),
                 ("error_node", ctypes.c_int64), ("part_len", ctypes.c_int64),
-                ("path_len", ctypes.c_int64), ("seconds", ctypes.c_double)]
+                ("path_len", ctypes.c_int64), ("subgraphs", ctypes.c_int64),
+                ("pruned", ctypes.c_int64), ("items", ctypes.c_int64),
+                ("seconds", ctypes.c_double)]
 
 
 ProductKey = tuple[tuple[int, ...], int]  # (canonical system state, automaton state)
+
+
+def hidden_slots(space: CompiledStateSpace) -> int:
+    """Return how many leading slots of a canonical state are hidden variables (not
+    part of the state's identity: each engine keeps the first value it reached, so two
+    engines, or two products, may keep different ones)."""
+    return getattr(space.layout, "hidden_count", 0)
 
 
 @dataclass
@@ -586,8 +604,10 @@ class LtlResult:
     path from an initial node to its first node), ``"error"`` (a model error expanding
     the last node of ``path``; empty ``path``: in the initial state) or ``"limit"``
     (``reason`` says which). Nodes are ``ProductKey``s: the canonical system state (as
-    ``PackedLayout.canonical`` gives it for a Python state) and the automaton state.
-    ``events_seen``: the event atoms' names some explored step has."""
+    ``PackedLayout.canonical`` gives it for a Python state) without its hidden
+    variables (``hidden_slots``) and the automaton state.
+    ``events_seen``: the event atoms' names some explored step has. ``subgraphs`` and
+    ``pruned``: what the Fig. 5 recursion examined and pruned (strong notions)."""
 
     outcome: str
     reason: str
@@ -595,6 +615,8 @@ class LtlResult:
     sccs: int
     nontrivial_sccs: int
     early_report: bool
+    subgraphs: int = 0
+    pruned: int = 0
     part: list[ProductKey] = field(default_factory=list)
     path: list[ProductKey] = field(default_factory=list)
     events_seen: frozenset[str] = frozenset()
@@ -649,7 +671,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
     (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
     ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
-    of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports. The
+    of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports and, for
+    the strong notions, the Fig. 5 recursion (paper 000) on complete components. The
     caller rebuilds and re-checks what it reports on the Python semantics. Raises
     ``CFallback`` when the Python engine must decide."""
     model = compile_model(system)
@@ -696,6 +719,16 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     # words of a process set: enough for the instances declared; a step of a process
     # beyond them (Promela run) stops the search, which runs again with every word
     params.pwords = max(1, (len(system.instances) + 63) // 64)
+    # words of an action set (weak, strong-local): enough for the statements of the
+    # initial instances (and their deaths) or the event names; a search that meets more
+    # actions stops and runs again with enough words
+    if model.space.csp:
+        actions = lib.bridge_event_count()
+    else:
+        edges = {p.name: len(p.edges) for p in system.processes}
+        actions = sum(edges.get(i.process, 0) + 1 for i in system.instances)
+    params.iwords = max(1, (actions + 63) // 64)
+    params.csp = int(bool(model.space.csp))
     params.all_sets = buchi.all_sets
     # event atoms: the bits of each named event (product.py: an atom holds on a step
     # whose event is exactly its name; the initial pseudo-step's event is "init")
@@ -720,10 +753,16 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     result = _LtlResult()
     handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial, len(model.initial),
                                    ctypes.byref(result))
-    if result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS:
-        # processes started at run time beyond the words given: again, with all of them
+    while (result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS
+           or result.status == _LTL_MORE_ITEMS and params.iwords < _MAX_IWORDS):
+        # processes started at run time beyond the words given, or more actions: again
+        # (the same search: the words do not change its order), with enough words
         lib.bridge_ltl_free(handle)
-        params.pwords = _MAX_PWORDS
+        if result.status == _LTL_MORE_PROCESSES:
+            params.pwords = _MAX_PWORDS
+        else:
+            params.iwords = min(_MAX_IWORDS, max(params.iwords * 2,
+                                                 (2 * result.items + 63) // 64))
         handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial,
                                        len(model.initial), ctypes.byref(result))
     del callback
@@ -745,6 +784,10 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
                         "packed state slot); the Python engine (unbounded integers) ran it")
     if r.status == _LTL_MORE_PROCESSES:
         raise CFallback("more processes than the C engine's fair search keeps")
+    if r.status == _LTL_MORE_ITEMS:
+        raise CFallback("more actions than the C engine's fair search keeps")
+    if r.status == _LTL_COMPUTED_ACTION:
+        raise CFallback(COMPUTED_ACTION)
     if r.status == _LTL_COMPUTED_EVENT:
         raise CFallback(COMPUTED_EVENT)
     if r.status == _LTL_UNDECIDED:
@@ -761,14 +804,17 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     buf = ctypes.create_string_buffer(65536)
     q = ctypes.c_int32()
 
+    hidden = hidden_slots(model.space)
+
     def key(node: int) -> ProductKey:
         sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
         n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
         if n == 0:
             raise EngineDisagreement(f"C engine: no product state {node}")
-        return tuple(model.packed.unpack(buf.raw[:n])), q.value
+        return tuple(model.packed.unpack(buf.raw[:n])[hidden:]), q.value
 
-    out = LtlResult("empty", "", stats, r.sccs, r.nontrivial_sccs, bool(r.early_report))
+    out = LtlResult("empty", "", stats, r.sccs, r.nontrivial_sccs, bool(r.early_report),
+                    r.subgraphs, r.pruned)
     if r.status == _LTL_LIMIT:
         kind = {1: "state limit", 2: "time limit", 4: "interrupted"}.get(r.limit_kind,
                                                                         "memory limit")
@@ -781,5 +827,5 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
 
 
 __all__ = ["LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LtlResult", "SearchOptions",
-           "check_property_c", "compile_model", "explore_c", "fair_search_c", "ltl_supports",
-           "supports"]
+           "check_property_c", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
+           "ltl_supports", "supports"]

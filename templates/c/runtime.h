@@ -181,7 +181,8 @@ static inline void succ_proc(ctx_t *c, int pid) {
 /* Keep the successor under construction. label: the edge taken by one instance
  * (EDGE_BASE[template] + edge index; the instance is in procs), -(v + 1) for
  * synchronisation vector v, -1000000 - pid for the death of instance pid,
- * -2000000 - i for the rendezvous of send offer i. event: see ctx.events. */
+ * -2000000 - (i * noffers + j) for the rendezvous of send offer i with receive offer j
+ * (offers: those of the state just expanded). event: see ctx.events. */
 static inline void succ_commit(ctx_t *c, int32_t label, int32_t event) {
     c->lens[c->n] = c->tlen;
     c->labels[c->n] = label;

@@ -14,23 +14,51 @@
  * order; a node index of nq entries per system state), so both engines give the same
  * node ids, the same edge order and the same search. Without fairness the search
  * reports the first partial component that has an internal edge and every acceptance
- * set; under process-weak fairness (SPIN's -f) also every process enabled in all its
- * states must move on an internal edge (the items of conditions.ProcessWeakFairness),
- * and a node's edges start at (system state id mod degree) as onthefly.ORDER_ROTATE.
- * For these two notions a complete component that is accepting and not hopeless would
- * have been reported at its last merge, so the Fig. 5 recursion is never needed; the
- * search reports BR_LTL_UNDECIDED if that ever happened (then Python decides).
+ * set. Under a notion with items (conditions.py: step_items / item_mark) a node's edges
+ * start at (system state id mod degree) as onthefly.ORDER_ROTATE, and each partial
+ * component keeps the items enabled in all its states (r_all), in some state (r_some)
+ * and engaged by its internal edges (r_eng):
+ *   process-weak (SPIN's -f), process-strong: items are processes, an edge engages the
+ *     processes that move (its procs words);
+ *   weak, strong-local: items are actions (Step.action of the Python semantics): a
+ *     Promela statement of an instance (pid, edge index), the death of instance pid
+ *     (pid, -1), a rendezvous (the sender's and the receiver's (pid, edge)), a CSP#
+ *     event name; a tau step (CSP# event -1) enables nothing and its engagement is
+ *     never required. Actions are interned as met (ls_item) into bits of iwords words;
+ *     a step whose CSP# event name is computed at run time (-2), or a barrier of a
+ *     model that is not CSP# (its action is the tuple of its edges), has an action the
+ *     C search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
+ * Strong global fairness has no items (onthefly closed_under_steps): each edge carries
+ * the index of its system step (step, target) among its state's distinct ones, each
+ * part counts the (node, system step) pairs without an internal edge (r_miss; each DFS
+ * frame keeps the bits of the steps its node takes inside, sat), a part with none left
+ * is fair, and edges are ordered round robin (onthefly._round_robin).
+ * The early report (onthefly._fair_part) needs every weak item enabled in all states
+ * engaged, and every strong item enabled in some state engaged. For the weak notions a
+ * complete component that is accepting and not hopeless would have been reported at
+ * its last merge (its facts are those of that merge), so it never needs more; for the
+ * strong notions and strong global such a component is judged by the Fig. 5 recursion
+ * of paper 000 (components.search_component), here in ls_fig5: its edges recomputed
+ * inside it, the states enabling an item its edges never engage pruned (strong global:
+ * all of them when a system step of one of its states is not taken, Fig. 9), the rest
+ * re-decomposed (Tarjan) and each accepting part judged again.
  *
  * What comes back: the verdict, the statistics, and for a report the nodes of the fair
- * part and the DFS path to its first node (node ids; bridge_ltl_node gives a node's
- * system state and automaton state, bridge_state a system state's vector). Python
- * rebuilds the subgraph on its own semantics, re-checks it and builds the lasso.
+ * part and a path from an initial node to its first node (the DFS path; after Fig. 5,
+ * the DFS path to the component's first node and a shortest path inside the component
+ * to the fair part) as node ids; bridge_ltl_node gives a node's system state and
+ * automaton state, bridge_state a system state's vector. Python rebuilds the subgraph
+ * on its own semantics, re-checks it and builds the lasso.
  */
 
-enum { BR_LTL_NONE = 0, BR_LTL_PROCESS_WEAK = 1 };
+enum { BR_LTL_NONE = 0, BR_LTL_PROCESS_WEAK = 1, BR_LTL_WEAK = 2, BR_LTL_STRONG_LOCAL = 3,
+       BR_LTL_PROCESS_STRONG = 4, BR_LTL_STRONG_GLOBAL = 5 };
+#define BR_ROUND (1LL << 30)
 enum { BR_LTL_DONE = 0, BR_LTL_FOUND = 1, BR_LTL_MODEL_ERROR = 2, BR_LTL_LIMIT = 3,
        BR_LTL_FALLBACK = 4, BR_LTL_UNDECIDED = 5, BR_LTL_COMPUTED_EVENT = 6,
-       BR_LTL_MORE_PROCESSES = 7 /* a process beyond pwords words moved: run again with more */ };
+       BR_LTL_MORE_PROCESSES = 7, /* a process beyond pwords words moved: run again with more */
+       BR_LTL_MORE_ITEMS = 8,     /* more actions than iwords words: run again with r->items */
+       BR_LTL_COMPUTED_ACTION = 9 /* an action named at run time (weak, strong-local) */ };
 
 typedef struct {
     int64_t max_states;     /* product states; 0: none */
@@ -39,7 +67,7 @@ typedef struct {
     progress_fn progress;
     int32_t nq, q0, n_ap, fairness;
     int32_t pwords;         /* words of a process set the search keeps (1..BR_PWORDS) */
-    int32_t pad;
+    int32_t iwords;         /* words of an action set (weak, strong-local) */
     uint64_t all_sets;
     uint32_t init_letter;   /* the event letter of the pseudo-step init */
     const int32_t *ap_expr; /* n_ap: model_expr index of each proposition, -1: an event */
@@ -54,6 +82,8 @@ typedef struct {
      * atoms in the formula the search then falls back to Python */
     const uint32_t *event_bits;
     int32_t n_events, event_atoms;
+    int32_t csp;            /* the model is CSP# (actions are event names) */
+    int32_t pad2;
 } br_ltl_params_t;
 
 typedef struct {
@@ -63,6 +93,8 @@ typedef struct {
     int64_t sccs, nontrivial_sccs;
     int64_t error_node;     /* the node whose expansion met a model error */
     int64_t part_len, path_len;
+    int64_t subgraphs, pruned;  /* Fig. 5: subgraphs examined, states pruned */
+    int64_t items;          /* actions interned (BR_LTL_MORE_ITEMS: how many so far) */
     double seconds;
 } br_ltl_result_t;
 
@@ -90,32 +122,76 @@ typedef struct {
     br_ltl_result_t *r;
     ctx_t c;
     uint8_t *cur;
-    int items;
-    int pw;                 /* words per process set (p->pwords) */
+    int items;              /* the notion has items (every notion but none) */
+    int actions;            /* items are actions (weak, strong-local), else processes */
+    int strong;             /* strong items (strong-local, process-strong), else weak */
+    int pw;                 /* words per item set */
+    int closed;             /* strong global: every system step of a part's nodes taken */
+    int32_t x_nsys;         /* the expansion's distinct system steps */
+    int32_t *x_sys; size_t x_sys_cap;          /* per edge: its system step's index */
+    int32_t *x_minpid; size_t x_minpid_cap;    /* per edge: the first process of its step */
+    int64_t *x_key; size_t x_key_cap;          /* round robin: sort keys */
+    int32_t *x_order; size_t x_order_cap;
+    uint64_t *sp_key; uint32_t *sp_t; size_t sp_key_cap, sp_t_cap;  /* distinct (step, target) */
+    int32_t *e_sys; size_t e_sys_cap;
+    int32_t *e_minpid; size_t e_minpid_cap;
+    int64_t *r_miss; size_t r_miss_cap;        /* (node, system step) pairs lacking an edge */
+    int32_t *r_in_sys; size_t r_in_sys_cap;
+    int32_t *sat_off; size_t sat_off_cap;      /* per DFS frame: its bits in sat */
+    uint64_t *sat; size_t nsat, sat_cap;       /* the steps each frame's node takes inside */
+    int32_t *g_sys; size_t g_sys_cap;          /* Fig. 5: an edge's system step index */
+    int32_t *g_nsys; size_t g_nsys_cap;        /* Fig. 5: a node's system steps */
+    uint64_t *g_keys; size_t g_keys_cap;
+    int32_t g_start;        /* Fig. 5: the component's first position in live */
     int32_t *live; size_t nlive, live_cap;
     int32_t *dfs_node; size_t ndfs, dfs_node_cap;
     int32_t *dfs_base; size_t dfs_base_cap;
     int32_t *e_dst; size_t ne, e_dst_cap;
     uint64_t *e_acc; size_t e_acc_cap;
-    uint64_t *e_eng; size_t e_eng_cap;
+    uint64_t *e_eng; size_t e_eng_cap;         /* processes: s->pw words per edge */
+    int32_t *e_item; size_t e_item_cap;        /* actions: the edge's action, -1 none */
     int32_t *r_pos; size_t nr, r_pos_cap;
     int32_t *r_depth; size_t r_depth_cap;
     uint64_t *r_acc; size_t r_acc_cap;
     uint64_t *r_in_acc; size_t r_in_acc_cap;
     uint8_t *r_cyc; size_t r_cyc_cap;
     uint64_t *r_in_eng; size_t r_in_eng_cap;
+    int32_t *r_in_item; size_t r_in_item_cap;
     uint64_t *r_all; size_t r_all_cap;
     uint64_t *r_some; size_t r_some_cap;
     uint64_t *r_eng; size_t r_eng_cap;
-    /* one expansion: targets, acceptance, engaged items (s->pw words each) */
+    /* one expansion: targets, acceptance, engaged items */
     int32_t *x_dst; size_t x_dst_cap;
     uint64_t *x_acc; size_t x_acc_cap;
     uint64_t *x_eng; size_t x_eng_cap;
+    int32_t *x_item; size_t x_item_cap;
     int32_t *mv_q; size_t mv_q_cap;
     ctx_t c2;               /* expands a target to decide its sys_wait */
     uint8_t *cur2;
     uint64_t *idle_acc;     /* per automaton state: the marks of every edge leaving it */
     uint64_t *mv_acc; size_t mv_acc_cap;
+    /* scratch item sets of s->pw words: enabled, engaged, every, some */
+    uint64_t *t_en, *t_eng, *t_every, *t_some;
+    /* the actions met: an open-addressing table of keys + 1 and their bit */
+    uint64_t *it_key; int32_t *it_bit; size_t it_cap, nitems;
+    /* Fig. 5 (ls_fig5): the component's local graph and work stacks */
+    int32_t *g_off; size_t g_off_cap;
+    int32_t *g_dst; size_t g_dst_cap;
+    uint64_t *g_acc; size_t g_acc_cap;
+    uint64_t *g_eng; size_t g_eng_cap;
+    int32_t *g_item; size_t g_item_cap;
+    uint64_t *g_en; size_t g_en_cap;
+    int32_t *g_mark; size_t g_mark_cap;        /* stamp of the set a local node is in */
+    int32_t *g_pool; size_t g_pool_cap;        /* work item node lists */
+    int32_t *g_work; size_t g_work_cap;        /* work items: (start, end, is_scc) */
+    int32_t *g_cur; size_t g_cur_cap;
+    int32_t *g_parts; size_t g_parts_cap;      /* split: the parts' nodes, in order */
+    int32_t *g_pend; size_t g_pend_cap;        /* split: each part's end in g_parts */
+    int32_t *t_index; size_t t_index_cap;      /* Tarjan inside the component */
+    int32_t *t_low; size_t t_low_cap;
+    int32_t *t_stack; size_t t_stack_cap;
+    int32_t *t_call; size_t t_call_cap;        /* (node, next edge) frames */
+    int32_t *fig5_nodes; size_t fig5_len, fig5_nodes_cap;   /* the fair subgraph found */
     int64_t transitions;
     double start;
     int64_t next_check;
@@ -128,9 +204,11 @@ static size_t ltl_bytes(const ls_t *s) {
     const br_ltl_t *h = s->h;
     return store_bytes(&h->st) + h->sys_letter_cap * 4 + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
         + h->node_q_cap * 2 + h->pos_cap * 4 + s->live_cap * 4 + s->dfs_node_cap * 8
-        + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8
+        + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8 + s->e_item_cap * 4
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
-        + s->r_some_cap + s->r_eng_cap) * 8;
+        + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12
+        + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
+        + s->sat_off_cap * 4 + s->sat_cap * 8;
 }
 
 static int ls_fail(ls_t *s, int status, int limit_kind) {
@@ -140,6 +218,72 @@ static int ls_fail(ls_t *s, int status, int limit_kind) {
 }
 
 static int ls_oom(ls_t *s) { return ls_fail(s, BR_LTL_LIMIT, BR_LIMIT_MEMORY); }
+
+/* The bit of action key (interned when new); -1 with r set when it cannot be kept. */
+static int32_t ls_item(ls_t *s, uint64_t key) {
+    if ((s->nitems + 1) * 2 > s->it_cap) {
+        size_t cap = s->it_cap ? s->it_cap * 2 : 256;
+        uint64_t *keys = calloc(cap, 8);
+        int32_t *bits = malloc(cap * 4);
+        if (!keys || !bits) { free(keys); free(bits); return ls_oom(s); }
+        for (size_t i = 0; i < s->it_cap; i++) {
+            if (!s->it_key[i]) continue;
+            size_t b = (size_t)((s->it_key[i] * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+            while (keys[b]) b = (b + 1) & (cap - 1);
+            keys[b] = s->it_key[i]; bits[b] = s->it_bit[i];
+        }
+        free(s->it_key); free(s->it_bit);
+        s->it_key = keys; s->it_bit = bits; s->it_cap = cap;
+    }
+    uint64_t k = key + 1;
+    size_t b = (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 17) & (s->it_cap - 1);
+    while (s->it_key[b]) {
+        if (s->it_key[b] == k) return s->it_bit[b];
+        b = (b + 1) & (s->it_cap - 1);
+    }
+    if (s->nitems >= (size_t)s->pw * 64) {
+        s->r->items = (int64_t)s->nitems + 1;
+        return ls_fail(s, BR_LTL_MORE_ITEMS, 0);
+    }
+    s->it_key[b] = k;
+    s->it_bit[b] = (int32_t)s->nitems;
+    return (int32_t)s->nitems++;
+}
+
+/* The action of successor i of the state just expanded (Step.action of the Python
+ * semantics, see the top): its bit, -2 for a tau step (no item), -1 (r set). */
+static int32_t ls_action(ls_t *s, size_t i) {
+    const ctx_t *c = &s->c;
+    int32_t label = c->labels[i];
+    if (s->p->csp) {
+        int32_t ev = c->events[i];
+        if (ev == -1) return -2;
+        if (ev < 0) return ls_fail(s, BR_LTL_COMPUTED_ACTION, 0);
+        return ls_item(s, ((uint64_t)3 << 60) | (uint32_t)ev);
+    }
+    if (label <= -2000000) {  /* rendezvous: (sender pid, edge), (receiver pid, edge) */
+        int64_t idx = -2000000LL - label;
+        size_t n = c->noffers;
+        const offer_t *o = &c->offers[(size_t)idx / n], *q = &c->offers[(size_t)idx % n];
+        if (o->edge < 0 || o->edge > 0xFFFF || q->edge < 0 || q->edge > 0xFFFF)
+            return ls_fail(s, BR_LTL_UNDECIDED, 0);
+        return ls_item(s, ((uint64_t)2 << 60) | ((uint64_t)(o->pid & 0xFFF) << 44)
+                       | ((uint64_t)o->edge << 28) | ((uint64_t)(q->pid & 0xFFF) << 16)
+                       | (uint64_t)q->edge);
+    }
+    int pid = -1;
+    const uint64_t *procs = c->procs + i * BR_PWORDS;
+    for (int k = 0; k < BR_PWORDS && pid < 0; k++)
+        if (procs[k]) pid = k * 64 + __builtin_ctzll(procs[k]);
+    int64_t edge;
+    if (label <= -1000000) edge = -1;  /* death of an instance: (pid, -1) */
+    else if (label >= 0) {             /* one edge: (pid, edge index) */
+        int t = (int)(sizeof EDGE_BASE / sizeof EDGE_BASE[0]) - 1;
+        while (t > 0 && EDGE_BASE[t] > label) t--;
+        edge = label - EDGE_BASE[t];
+    } else return ls_fail(s, BR_LTL_COMPUTED_ACTION, 0);  /* a barrier outside CSP# */
+    return ls_item(s, ((uint64_t)1 << 60) | ((uint64_t)(uint32_t)pid << 32) | (uint32_t)edge);
+}
 
 /* The letter of a new system state: the OR of the bits of its true propositions. */
 static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) {
@@ -240,8 +384,10 @@ static size_t ls_moves(ls_t *s, int q, uint32_t letter) {
     return n;
 }
 
-/* Expand node w into x_*: returns the number of edges, or -1 (r set). */
-static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
+/* Expand node w into x_* and its enabled items into s->t_en: returns the number of
+ * edges, or -1 (r set). intern = 0: recompute the edges of an expanded node (no node
+ * is interned, no transition counted; an edge to a node never interned is left out). */
+static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     br_ltl_t *h = s->h;
     uint32_t sys = h->node_sys[w];
     int q = h->node_q[w];
@@ -252,13 +398,16 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
     if (s->c.oom) return ls_oom(s);
     if (s->c.err) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
     if (s->c.fallback) return ls_fail(s, BR_LTL_FALLBACK, 0);
+    uint64_t *enabled = s->t_en;
     for (int k = 0; k < s->pw; k++) enabled[k] = 0;
     size_t nx = 0, kept = 0;
+    s->x_nsys = 0;
     for (size_t i = 0; i < s->c.n; i++) kept += s->c.keep[i];
     size_t nsteps = kept ? kept : 1;
     for (size_t i = 0, done = 0; done < nsteps; i++) {
         uint32_t t;
         const uint64_t *procs = NULL;
+        int32_t item = -1;
         if (kept) {
             if (!s->c.keep[i]) continue;
             int64_t id = ls_intern_sys(s, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i]);
@@ -267,13 +416,37 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
             if (id == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
             t = (uint32_t)id;
             procs = s->c.procs + i * BR_PWORDS;
-            for (int k = 0; k < s->pw; k++) enabled[k] |= procs[k];
-            for (int k = s->pw; k < BR_PWORDS; k++)
-                if (procs[k]) return ls_fail(s, BR_LTL_MORE_PROCESSES, 0);
+            if (s->actions) {
+                item = ls_action(s, i);
+                if (item == -1) return -1;
+                if (item >= 0) enabled[item >> 6] |= (uint64_t)1 << (item & 63);
+                else item = -1;  /* tau: enables nothing, its engagement never counts */
+            } else if (s->items) {
+                for (int k = 0; k < s->pw; k++) enabled[k] |= procs[k];
+                for (int k = s->pw; k < BR_PWORDS; k++)
+                    if (procs[k]) return ls_fail(s, BR_LTL_MORE_PROCESSES, 0);
+            }
         } else {
             t = sys;  /* the stutter step: engages nothing */
         }
         done++;
+        /* strong global: the index of (step, target) among the state's distinct system
+         * steps (a step is its label and first process), and the step's first process */
+        int32_t sysidx = 0, minpid = -1;
+        if (s->closed) {
+            if (procs)
+                for (int k = 0; k < BR_PWORDS && minpid < 0; k++)
+                    if (procs[k]) minpid = k * 64 + __builtin_ctzll(procs[k]);
+            uint64_t key = kept ? ((uint64_t)(uint32_t)s->c.labels[i] << 32) | (uint32_t)minpid
+                                : ~(uint64_t)0;
+            while (sysidx < s->x_nsys && !(s->sp_key[sysidx] == key && s->sp_t[sysidx] == t)) sysidx++;
+            if (sysidx == s->x_nsys) {
+                if (!LS_GROW(s, sp_key, sysidx + 1, 1) || !LS_GROW(s, sp_t, sysidx + 1, 1)) return ls_oom(s);
+                s->sp_key[sysidx] = key;
+                s->sp_t[sysidx] = t;
+                s->x_nsys++;
+            }
+        }
         size_t nm;
         int waits = kept && h->sys_wait[t] ? ls_waits(s, t) : 0;
         if (waits == -1) return ls_oom(s);
@@ -296,61 +469,120 @@ static int64_t ls_expand(ls_t *s, int32_t w, uint64_t *enabled) {
         if (nm == (size_t)-1) return ls_oom(s);
     edges:
         for (size_t j = 0; j < nm; j++) {
-            int64_t n2 = ls_node(s, t, s->mv_q[j]);
-            if (n2 < 0) return -1;
+            int64_t n2;
+            if (intern) {
+                n2 = ls_node(s, t, s->mv_q[j]);
+                if (n2 < 0) return -1;
+            } else {
+                n2 = h->node_of[(size_t)t * (size_t)s->p->nq + (size_t)s->mv_q[j]];
+                if (n2 < 0) continue;
+            }
             if (!LS_GROW(s, x_dst, nx + 1, 1) || !LS_GROW(s, x_acc, nx + 1, 1)
-                || !LS_GROW(s, x_eng, nx + 1, s->pw)) return ls_oom(s);
+                || (!s->actions && !LS_GROW(s, x_eng, nx + 1, s->pw))
+                || !LS_GROW(s, x_item, nx + 1, 1)) return ls_oom(s);
             s->x_dst[nx] = (int32_t)n2;
             s->x_acc[nx] = s->mv_acc[j];
-            for (int k = 0; k < s->pw; k++) s->x_eng[nx * s->pw + k] = procs ? procs[k] : 0;
+            s->x_item[nx] = item;
+            if (s->closed) {
+                if (!LS_GROW(s, x_sys, nx + 1, 1) || !LS_GROW(s, x_minpid, nx + 1, 1)) return ls_oom(s);
+                s->x_sys[nx] = sysidx;
+                s->x_minpid[nx] = minpid;
+            }
+            if (!s->actions)
+                for (int k = 0; k < s->pw; k++) s->x_eng[nx * s->pw + k] = procs ? procs[k] : 0;
             nx++;
         }
     }
-    s->transitions += (int64_t)nx;
+    if (intern) s->transitions += (int64_t)nx;
     return (int64_t)nx;
+}
+
+/* OR the items an edge engages (procs words eng, or action item) into set. */
+static inline void ls_engage(const ls_t *s, uint64_t *set, const uint64_t *eng, int32_t item) {
+    if (s->actions) {
+        if (item >= 0) set[item >> 6] |= (uint64_t)1 << (item & 63);
+    } else if (eng) {
+        for (int k = 0; k < s->pw; k++) set[k] |= eng[k];
+    }
+}
+
+/* 1 when the items enabled (in all states: weak; in some state: strong) are engaged. */
+static int ls_items_met(const ls_t *s, size_t i) {
+    const uint64_t *need = s->strong ? s->r_some + i * s->pw : s->r_all + i * s->pw;
+    const uint64_t *eng = s->r_eng + i * s->pw;
+    for (int k = 0; k < s->pw; k++)
+        if (need[k] & ~eng[k]) return 0;
+    return 1;
 }
 
 static int ls_fair_part(ls_t *s, size_t i) {
     if (!s->r_cyc[i] || (s->r_acc[i] & s->p->all_sets) != s->p->all_sets) return 0;
-    if (s->items)
-        for (int k = 0; k < s->pw; k++)
-            if (s->r_all[i * s->pw + k] & ~s->r_eng[i * s->pw + k]) return 0;
-    return 1;
+    if (s->closed && s->r_miss[i] != 0) return 0;
+    return !s->items || ls_items_met(s, i);
 }
 
 /* The edge from the top DFS node to the live node at target_pos (onthefly._merge);
  * returns 1 when the merged part is reported. */
-static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *eng_in) {
-    uint64_t eng[BR_PWORDS], every[BR_PWORDS], some[BR_PWORDS];
-    for (int k = 0; k < s->pw; k++) { eng[k] = eng_in ? eng_in[k] : 0; every[k] = ~(uint64_t)0; some[k] = 0; }
+/* Mark system step j as taken inside by DFS frame f; returns 1 when it was not yet. */
+static inline int ls_sat(ls_t *s, size_t f, int32_t j) {
+    uint64_t *w = s->sat + s->sat_off[f] + (j >> 6);
+    uint64_t bit = (uint64_t)1 << (j & 63);
+    if (*w & bit) return 0;
+    *w |= bit;
+    return 1;
+}
+
+static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *eng_in,
+                    int32_t item_in, int32_t sys_in) {
+    int pw = s->pw;
+    int64_t missing = 0;
+    uint64_t *eng = s->t_eng, *every = s->t_every, *some = s->t_some;
+    if (s->items) {
+        for (int k = 0; k < pw; k++) { eng[k] = 0; every[k] = ~(uint64_t)0; some[k] = 0; }
+        ls_engage(s, eng, eng_in, item_in);
+    }
     size_t top = s->nr - 1;
     while (s->r_pos[top] > target_pos) {
         acc |= s->r_acc[top] | s->r_in_acc[top];
-        if (s->items)
-            for (int k = 0; k < s->pw; k++) {
-                eng[k] |= s->r_eng[top * s->pw + k] | s->r_in_eng[top * s->pw + k];
-                every[k] &= s->r_all[top * s->pw + k];
-                some[k] |= s->r_some[top * s->pw + k];
+        if (s->closed) {
+            /* the entering edge counts for its source's system step */
+            missing += s->r_miss[top];
+            missing -= ls_sat(s, (size_t)s->r_depth[top] - 1, s->r_in_sys[top]);
+        }
+        if (s->items) {
+            for (int k = 0; k < pw; k++) {
+                eng[k] |= s->r_eng[top * pw + k];
+                every[k] &= s->r_all[top * pw + k];
+                some[k] |= s->r_some[top * pw + k];
             }
+            ls_engage(s, eng, s->actions ? NULL : s->r_in_eng + top * pw,
+                      s->actions ? s->r_in_item[top] : -1);
+        }
         s->nr--;
         top--;
     }
     s->r_acc[top] |= acc;
     s->r_cyc[top] = 1;
+    if (s->closed) {
+        missing -= ls_sat(s, s->ndfs - 1, sys_in);
+        s->r_miss[top] += missing;
+    }
     if (s->items)
-        for (int k = 0; k < s->pw; k++) {
-            s->r_eng[top * s->pw + k] |= eng[k];
-            s->r_all[top * s->pw + k] &= every[k];
-            s->r_some[top * s->pw + k] |= some[k];
+        for (int k = 0; k < pw; k++) {
+            s->r_eng[top * pw + k] |= eng[k];
+            s->r_all[top * pw + k] &= every[k];
+            s->r_some[top * pw + k] |= some[k];
         }
     if (ls_fair_part(s, top)) { s->found_part = (int)top; return 1; }
     return 0;
 }
 
-/* Visit w, entered by an edge with in_acc / in_eng (onthefly._push); returns 1 when a
- * part is reported, 0, or -1 (r set). */
-static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng) {
+/* Visit w, entered by an edge with in_acc / in_eng / in_item (onthefly._push); returns
+ * 1 when a part is reported, 0, or -1 (r set). */
+static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, int32_t in_item,
+                   int32_t in_sys, int32_t in_minpid) {
     br_ltl_t *h = s->h;
+    int pw = s->pw;
     int32_t p = (int32_t)s->nlive;
     if (!LS_GROW(s, live, s->nlive + 1, 1) || !LS_GROW(s, dfs_node, s->ndfs + 1, 1)
         || !LS_GROW(s, dfs_base, s->ndfs + 1, 1)) return ls_oom(s);
@@ -359,67 +591,379 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng) 
     s->dfs_node[s->ndfs] = w;
     s->dfs_base[s->ndfs] = (int32_t)s->ne;
     s->ndfs++;
-    uint64_t enabled[BR_PWORDS];
-    int64_t nx = ls_expand(s, w, enabled);
+    int64_t nx = ls_expand(s, w, 1);
     if (nx < 0) return -1;
     size_t i = s->nr;
     if (!LS_GROW(s, r_pos, i + 1, 1) || !LS_GROW(s, r_depth, i + 1, 1) || !LS_GROW(s, r_acc, i + 1, 1)
         || !LS_GROW(s, r_in_acc, i + 1, 1) || !LS_GROW(s, r_cyc, i + 1, 1)) return ls_oom(s);
-    if (s->items && (!LS_GROW(s, r_in_eng, i + 1, s->pw) || !LS_GROW(s, r_all, i + 1, s->pw)
-                     || !LS_GROW(s, r_some, i + 1, s->pw) || !LS_GROW(s, r_eng, i + 1, s->pw))) return ls_oom(s);
+    if (s->items && (!LS_GROW(s, r_all, i + 1, pw) || !LS_GROW(s, r_some, i + 1, pw)
+                     || !LS_GROW(s, r_eng, i + 1, pw))) return ls_oom(s);
+    if (s->items && !s->actions && !LS_GROW(s, r_in_eng, i + 1, pw)) return ls_oom(s);
+    if (s->actions && !LS_GROW(s, r_in_item, i + 1, 1)) return ls_oom(s);
+    if (s->closed) {
+        size_t words = ((size_t)s->x_nsys + 63) / 64;
+        if (!LS_GROW(s, r_miss, i + 1, 1) || !LS_GROW(s, r_in_sys, i + 1, 1)
+            || !LS_GROW(s, sat_off, s->ndfs, 1) || !LS_GROW(s, sat, s->nsat + words, 1)) return ls_oom(s);
+        s->r_miss[i] = s->x_nsys;
+        s->r_in_sys[i] = in_sys;
+        s->sat_off[s->ndfs - 1] = (int32_t)s->nsat;
+        memset(s->sat + s->nsat, 0, words * 8);
+        s->nsat += words;
+    }
     s->r_pos[i] = p;
     s->r_depth[i] = (int32_t)s->ndfs - 1;
     s->r_acc[i] = 0;
     s->r_cyc[i] = 0;
     s->r_in_acc[i] = in_acc;
-    if (s->items)
-        for (int k = 0; k < s->pw; k++) {
-            s->r_in_eng[i * s->pw + k] = in_eng ? in_eng[k] : 0;
-            s->r_all[i * s->pw + k] = s->r_some[i * s->pw + k] = enabled[k];
-            s->r_eng[i * s->pw + k] = 0;
+    if (s->items) {
+        for (int k = 0; k < pw; k++) {
+            s->r_all[i * pw + k] = s->r_some[i * pw + k] = s->t_en[k];
+            s->r_eng[i * pw + k] = 0;
         }
+        if (s->actions) s->r_in_item[i] = in_item;
+        else for (int k = 0; k < pw; k++) s->r_in_eng[i * pw + k] = in_eng ? in_eng[k] : 0;
+    }
     s->nr++;
     size_t n = (size_t)nx;
     size_t shift = (s->items && n > 1) ? h->node_sys[w] % n : 0;
+    if (s->closed && n > 1) {
+        /* round robin (onthefly._round_robin): the steps of the process after the one
+         * that moved last first, a stable sort by (first process - last - 1) mod 2^30 */
+        if (!LS_GROW(s, x_key, n, 1) || !LS_GROW(s, x_order, n, 1)) return ls_oom(s);
+        for (size_t e = 0; e < n; e++) {
+            int64_t m = s->x_minpid[e];
+            s->x_key[e] = m < 0 ? BR_ROUND
+                : (((m - in_minpid - 1) % BR_ROUND) + BR_ROUND) % BR_ROUND;
+            size_t j = e;  /* insertion sort: stable */
+            while (j > 0 && s->x_key[s->x_order[j - 1]] > s->x_key[e]) {
+                s->x_order[j] = s->x_order[j - 1];
+                j--;
+            }
+            s->x_order[j] = (int32_t)e;
+        }
+    }
     for (size_t j = n; j-- > 0;) {
         size_t e = j + shift;
         if (e >= n) e -= n;
+        if (s->closed && n > 1) e = (size_t)s->x_order[j];
         int32_t t = s->x_dst[e];
         int32_t pt = h->pos[t];
         if (pt == BR_UNSEEN) {
             if (!LS_GROW(s, e_dst, s->ne + 1, 1) || !LS_GROW(s, e_acc, s->ne + 1, 1)
-                || (s->items && !LS_GROW(s, e_eng, s->ne + 1, s->pw))) return ls_oom(s);
+                || (s->items && !s->actions && !LS_GROW(s, e_eng, s->ne + 1, pw))
+                || (s->actions && !LS_GROW(s, e_item, s->ne + 1, 1))) return ls_oom(s);
             s->e_dst[s->ne] = t;
             s->e_acc[s->ne] = s->x_acc[e];
-            if (s->items) memcpy(s->e_eng + s->ne * s->pw, s->x_eng + e * s->pw, s->pw * 8);
+            if (s->closed) {
+                if (!LS_GROW(s, e_sys, s->ne + 1, 1) || !LS_GROW(s, e_minpid, s->ne + 1, 1))
+                    return ls_oom(s);
+                s->e_sys[s->ne] = s->x_sys[e];
+                s->e_minpid[s->ne] = s->x_minpid[e];
+            }
+            if (s->actions) s->e_item[s->ne] = s->x_item[e];
+            else if (s->items) memcpy(s->e_eng + s->ne * pw, s->x_eng + e * pw, (size_t)pw * 8);
             s->ne++;
         } else if (pt >= 0) {
-            if (ls_merge(s, pt, s->x_acc[e], s->items ? s->x_eng + e * s->pw : NULL)) return 1;
+            if (ls_merge(s, pt, s->x_acc[e], s->items && !s->actions ? s->x_eng + e * pw : NULL,
+                         s->x_item[e], s->closed ? s->x_sys[e] : -1)) return 1;
         }
     }
     return 0;
 }
 
-/* The top part is a complete SCC: retire it (onthefly._close). Returns 0, or -1 when
- * it would need the Fig. 5 recursion (never for the notions here: see the top). */
+/* ---- paper 000 Fig. 5 on one complete component (components.search_component) ----
+ * Local nodes 0..m-1 are live[start..start+m-1]; g_off/g_dst/... their internal edges
+ * (recomputed), g_en their enabled items. */
+
+static int ls_g_build(ls_t *s, int32_t start, size_t m) {
+    br_ltl_t *h = s->h;
+    int pw = s->pw;
+    if (!LS_GROW(s, g_off, m + 1, 1) || !LS_GROW(s, g_en, m, pw) || !LS_GROW(s, g_nsys, m, 1))
+        return ls_oom(s);
+    size_t ng = 0;
+    s->g_off[0] = 0;
+    for (size_t i = 0; i < m; i++) {
+        int64_t nx = ls_expand(s, s->live[(size_t)start + i], 0);
+        if (nx < 0) {  /* the node was expanded before without trouble */
+            if (s->r->status == BR_LTL_MODEL_ERROR || s->r->status == BR_LTL_FALLBACK)
+                return ls_fail(s, BR_LTL_UNDECIDED, 0);
+            return -1;
+        }
+        memcpy(s->g_en + i * pw, s->t_en, (size_t)pw * 8);
+        s->g_nsys[i] = s->x_nsys;
+        for (int64_t e = 0; e < nx; e++) {
+            int32_t pt = h->pos[s->x_dst[e]];
+            if (pt < start || (size_t)(pt - start) >= m) continue;
+            if (!LS_GROW(s, g_dst, ng + 1, 1) || !LS_GROW(s, g_acc, ng + 1, 1)
+                || !LS_GROW(s, g_item, ng + 1, 1)
+                || (!s->actions && !LS_GROW(s, g_eng, ng + 1, pw))) return ls_oom(s);
+            s->g_dst[ng] = pt - start;
+            s->g_acc[ng] = s->x_acc[e];
+            s->g_item[ng] = s->x_item[e];
+            if (s->closed) {
+                if (!LS_GROW(s, g_sys, ng + 1, 1)) return ls_oom(s);
+                s->g_sys[ng] = s->x_sys[e];
+            }
+            if (!s->actions) memcpy(s->g_eng + ng * pw, s->x_eng + e * pw, (size_t)pw * 8);
+            ng++;
+        }
+        s->g_off[i + 1] = (int32_t)ng;
+    }
+    return 0;
+}
+
+/* Split the nodes g_cur[0..n) (marked stamp in g_mark) into SCCs (Tarjan, iterative):
+ * g_parts holds their nodes, g_pend[k] the end of part k; returns the number of parts. */
+static int64_t ls_g_split(ls_t *s, size_t n, int32_t stamp) {
+    size_t nparts = 0, np = 0, sp = 0, cp = 0;
+    int32_t counter = 0;
+    for (size_t r = 0; r < n; r++) s->t_index[s->g_cur[r]] = -1;
+    for (size_t r = 0; r < n; r++) {
+        int32_t root = s->g_cur[r];
+        if (s->t_index[root] >= 0) continue;
+        s->t_index[root] = s->t_low[root] = counter++;
+        s->t_stack[sp++] = root;
+        s->t_call[cp * 2] = root; s->t_call[cp * 2 + 1] = s->g_off[root]; cp++;
+        while (cp) {
+            int32_t v = s->t_call[(cp - 1) * 2];
+            int32_t e = s->t_call[(cp - 1) * 2 + 1];
+            int pushed = 0;
+            for (; e < s->g_off[v + 1]; e++) {
+                int32_t w = s->g_dst[e];
+                if (s->g_mark[w] != stamp) continue;
+                if (s->t_index[w] < 0) {
+                    s->t_call[(cp - 1) * 2 + 1] = e + 1;
+                    s->t_index[w] = s->t_low[w] = counter++;
+                    s->t_stack[sp++] = w;
+                    s->t_call[cp * 2] = w; s->t_call[cp * 2 + 1] = s->g_off[w]; cp++;
+                    pushed = 1;
+                    break;
+                }
+                if (s->t_index[w] >= 0 && s->t_index[w] < s->t_low[v] && s->t_low[w] != INT32_MAX)
+                    s->t_low[v] = s->t_index[w];
+            }
+            if (pushed) continue;
+            cp--;
+            if (cp) {
+                int32_t u = s->t_call[(cp - 1) * 2];
+                if (s->t_low[v] < s->t_low[u]) s->t_low[u] = s->t_low[v];
+            }
+            if (s->t_low[v] == s->t_index[v]) {
+                int32_t w;
+                do {
+                    w = s->t_stack[--sp];
+                    s->t_low[w] = INT32_MAX;  /* off the stack */
+                    s->g_parts[np++] = w;
+                } while (w != v);
+                s->g_pend[nparts++] = (int32_t)np;
+            }
+        }
+    }
+    return (int64_t)nparts;
+}
+
+static int ls_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Strong global (conditions.StrongGlobalFairness.prune): 1 when some system step
+ * (s, j) of a state s of the part g_parts[pa..pb) (marked stamp) is taken by no
+ * internal edge, 0 when every one is, -1 (r set). */
+static int ls_closed_fails(ls_t *s, size_t pa, size_t pb, int32_t stamp) {
+    br_ltl_t *h = s->h;
+    int32_t start = s->g_start;
+    size_t nk = 0;
+    for (size_t i = pa; i < pb; i++) {
+        int32_t v = s->g_parts[i];
+        uint64_t sys = h->node_sys[s->live[(size_t)start + (size_t)v]];
+        for (int32_t e = s->g_off[v]; e < s->g_off[v + 1]; e++) {
+            if (s->g_mark[s->g_dst[e]] != stamp) continue;
+            if (!LS_GROW(s, g_keys, nk + 1, 1)) return ls_oom(s);
+            s->g_keys[nk++] = (sys << 32) | (uint32_t)s->g_sys[e];
+        }
+    }
+    qsort(s->g_keys, nk, 8, ls_cmp_u64);
+    for (size_t i = pa; i < pb; i++) {
+        int32_t v = s->g_parts[i];
+        uint64_t sys = h->node_sys[s->live[(size_t)start + (size_t)v]];
+        for (int32_t j = 0; j < s->g_nsys[v]; j++) {
+            uint64_t key = (sys << 32) | (uint32_t)j;
+            if (!bsearch(&key, s->g_keys, nk, 8, ls_cmp_u64)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Judge the complete component live[start..start+m): 1 with fig5_nodes set when it
+ * has a fair accepting subgraph, 0 when not, -1 (r set). */
+static int ls_fig5(ls_t *s, int32_t start, size_t m) {
+    int pw = s->pw;
+    s->g_start = start;
+    if (ls_g_build(s, start, m) < 0) return -1;
+    if (!LS_GROW(s, g_mark, m, 1) || !LS_GROW(s, g_cur, m, 1) || !LS_GROW(s, g_parts, m, 1)
+        || !LS_GROW(s, g_pend, m, 1) || !LS_GROW(s, t_index, m, 1) || !LS_GROW(s, t_low, m, 1)
+        || !LS_GROW(s, t_stack, m, 1) || !LS_GROW(s, t_call, m, 2)
+        || !LS_GROW(s, g_pool, m, 1) || !LS_GROW(s, g_work, 3, 1)) return ls_oom(s);
+    for (size_t i = 0; i < m; i++) { s->g_pool[i] = (int32_t)i; s->g_mark[i] = -1; }
+    size_t pool = m, nwork = 1;
+    s->g_work[0] = 0; s->g_work[1] = (int32_t)m; s->g_work[2] = 1;
+    int32_t stamp = 0;
+    uint64_t *eng = s->t_eng, *always = s->t_every;
+    while (nwork) {
+        nwork--;
+        size_t a = (size_t)s->g_work[nwork * 3], b = (size_t)s->g_work[nwork * 3 + 1];
+        int is_scc = s->g_work[nwork * 3 + 2];
+        size_t n = b - a;
+        memcpy(s->g_cur, s->g_pool + a, n * 4);
+        pool = a;
+        stamp++;
+        for (size_t i = 0; i < n; i++) s->g_mark[s->g_cur[i]] = stamp;
+        int64_t nparts;
+        if (is_scc) {
+            memcpy(s->g_parts, s->g_cur, n * 4);
+            s->g_pend[0] = (int32_t)n;
+            nparts = 1;
+        } else {
+            nparts = ls_g_split(s, n, stamp);
+        }
+        for (int64_t k = 0; k < nparts; k++) {
+            size_t pa = k ? (size_t)s->g_pend[k - 1] : 0, pb = (size_t)s->g_pend[k];
+            stamp++;
+            for (size_t i = pa; i < pb; i++) s->g_mark[s->g_parts[i]] = stamp;
+            uint64_t acc = 0;
+            int internal = 0;
+            for (int q = 0; q < pw; q++) { eng[q] = 0; always[q] = ~(uint64_t)0; }
+            for (size_t i = pa; i < pb; i++) {
+                int32_t v = s->g_parts[i];
+                for (int32_t e = s->g_off[v]; e < s->g_off[v + 1]; e++) {
+                    if (s->g_mark[s->g_dst[e]] != stamp) continue;
+                    internal = 1;
+                    acc |= s->g_acc[e];
+                    ls_engage(s, eng, s->actions ? NULL : s->g_eng + (size_t)e * pw, s->g_item[e]);
+                }
+                for (int q = 0; q < pw; q++) always[q] &= s->g_en[(size_t)v * pw + q];
+            }
+            if (!internal) continue;  /* a single node without a self-loop */
+            s->r->subgraphs++;
+            if ((acc & s->p->all_sets) != s->p->all_sets) continue;
+            /* the prune: strong items (Figs. 8; 002 bad(scg)): the states enabling an
+             * item never engaged; weak items (Fig. 7; 002 Lemma 3): all or nothing */
+            size_t kept = 0;
+            int weak_fails = 0;
+            if (!s->strong && s->items)
+                for (int q = 0; q < pw; q++) if (always[q] & ~eng[q]) weak_fails = 1;
+            if (s->closed) {  /* Fig. 9, all or nothing: every system step of every state taken */
+                int r = ls_closed_fails(s, pa, pb, stamp);
+                if (r < 0) return -1;
+                weak_fails = r;
+            }
+            for (size_t i = pa; i < pb; i++) {
+                int32_t v = s->g_parts[i];
+                int bad = weak_fails;
+                if (s->strong)
+                    for (int q = 0; q < pw; q++)
+                        if (s->g_en[(size_t)v * pw + q] & ~eng[q]) { bad = 1; break; }
+                if (!bad) s->g_parts[pa + kept++] = v;  /* compacts in place */
+            }
+            size_t removed = (pb - pa) - kept;
+            if (!removed) {
+                if (!LS_GROW(s, fig5_nodes, pb - pa, 1)) return ls_oom(s);
+                memcpy(s->fig5_nodes, s->g_parts + pa, (pb - pa) * 4);
+                s->fig5_len = pb - pa;
+                return 1;
+            }
+            s->r->pruned += (int64_t)removed;
+            if (kept) {
+                if (!LS_GROW(s, g_pool, pool + kept, 1) || !LS_GROW(s, g_work, (nwork + 1) * 3, 1))
+                    return ls_oom(s);
+                memcpy(s->g_pool + pool, s->g_parts + pa, kept * 4);
+                s->g_work[nwork * 3] = (int32_t)pool;
+                s->g_work[nwork * 3 + 1] = (int32_t)(pool + kept);
+                s->g_work[nwork * 3 + 2] = 0;
+                pool += kept;
+                nwork++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The report of a Fig. 5 subgraph of the component live[start..start+m), whose first
+ * node was the DFS frame just popped: the path is the DFS path to it and a shortest
+ * path inside the component to the subgraph; the part starts where the path ends. */
+static int ls_fig5_report(ls_t *s, int32_t start, size_t m) {
+    br_ltl_t *h = s->h;
+    /* BFS from local 0 (parents in t_index, queue in t_stack), goal: a fig5 node */
+    int32_t stamp = -7;
+    for (size_t i = 0; i < m; i++) { s->t_index[i] = -1; s->g_mark[i] = 0; }
+    for (size_t i = 0; i < s->fig5_len; i++) s->g_mark[s->fig5_nodes[i]] = stamp;
+    size_t head = 0, tail = 0;
+    int32_t goal = -1;
+    s->t_stack[tail++] = 0;
+    s->t_index[0] = 0;
+    while (head < tail) {
+        int32_t v = s->t_stack[head++];
+        if (s->g_mark[v] == stamp) { goal = v; break; }
+        for (int32_t e = s->g_off[v]; e < s->g_off[v + 1]; e++) {
+            int32_t w = s->g_dst[e];
+            if (s->t_index[w] >= 0) continue;
+            s->t_index[w] = v;
+            s->t_stack[tail++] = w;
+        }
+    }
+    if (goal < 0) return ls_fail(s, BR_LTL_UNDECIDED, 0);
+    size_t steps = 0;
+    for (int32_t v = goal; v != 0; v = s->t_index[v]) steps++;
+    size_t depth = s->ndfs;  /* dfs_node[0..ndfs] is the DFS path to local 0 */
+    size_t len = depth + 1 + steps;
+    h->path = malloc(len * 4);
+    h->part = malloc((s->fig5_len + 1) * 4);
+    if (!h->path || !h->part) return ls_oom(s);
+    memcpy(h->path, s->dfs_node, depth * 4);
+    h->path[depth] = s->live[start];
+    size_t at = len;
+    for (int32_t v = goal; v != 0; v = s->t_index[v]) h->path[--at] = s->live[(size_t)start + (size_t)v];
+    h->part[0] = s->live[(size_t)start + (size_t)goal];
+    size_t k = 1;
+    for (size_t i = 0; i < s->fig5_len; i++)
+        if (s->fig5_nodes[i] != goal) h->part[k++] = s->live[(size_t)start + (size_t)s->fig5_nodes[i]];
+    s->r->part_len = (int64_t)s->fig5_len;
+    s->r->path_len = (int64_t)len;
+    s->r->status = BR_LTL_FOUND;
+    s->r->early_report = 0;
+    return 1;
+}
+
+/* The top part is a complete SCC: retire it and judge it (onthefly._close). Returns 0,
+ * 1 when Fig. 5 found a fair accepting subgraph of it (reported), or -1 (r set). */
 static int ls_close(ls_t *s) {
     br_ltl_t *h = s->h;
     size_t top = s->nr - 1;
     int32_t start = s->r_pos[top];
-    for (size_t j = (size_t)start; j < s->nlive; j++) h->pos[s->live[j]] = BR_DEAD;
-    s->nlive = (size_t)start;
+    size_t m = s->nlive - (size_t)start;
     int cyclic = s->r_cyc[top];
     int accepting = (s->r_acc[top] & s->p->all_sets) == s->p->all_sets;
     int hopeless = 0;
-    if (s->items)
-        for (int k = 0; k < s->pw; k++)
-            if (s->r_all[top * s->pw + k] & ~s->r_eng[top * s->pw + k]) hopeless = 1;
+    if (s->items && !s->strong && !s->closed)  /* unmet weak items fail every subgraph (Fig. 7) */
+        hopeless = !ls_items_met(s, top);
     s->nr--;
     s->r->sccs++;
-    if (!cyclic) return 0;
-    s->r->nontrivial_sccs++;
-    if (!accepting || hopeless) return 0;
-    return ls_fail(s, BR_LTL_UNDECIDED, 0);
+    int got = 0;
+    if (cyclic) {
+        s->r->nontrivial_sccs++;
+        if (accepting && !hopeless) {
+            if (!s->strong && !s->closed)
+                got = ls_fail(s, BR_LTL_UNDECIDED, 0);  /* never: see the top */
+            else {
+                got = ls_fig5(s, start, m);
+                if (got == 1) got = ls_fig5_report(s, start, m);
+            }
+        }
+    }
+    for (size_t j = (size_t)start; j < s->nlive; j++) h->pos[s->live[j]] = BR_DEAD;
+    s->nlive = (size_t)start;
+    return got;
 }
 
 static int ls_tick(ls_t *s) {
@@ -432,7 +976,8 @@ static int ls_tick(ls_t *s) {
     return 0;
 }
 
-/* The DFS loop (onthefly._loop): 1 reported, 0 done, -1 stopped (r set). */
+/* The DFS loop (onthefly._loop): 1 a part to report, 2 reported (Fig. 5), 0 done, -1
+ * stopped (r set). */
 static int ls_loop(ls_t *s) {
     br_ltl_t *h = s->h;
     while (s->ndfs) {
@@ -442,12 +987,21 @@ static int ls_loop(ls_t *s) {
             int32_t w = s->e_dst[s->ne];
             int32_t pw = h->pos[w];
             int got = 0;
-            if (pw == BR_UNSEEN) got = ls_push(s, w, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * s->pw : NULL);
-            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], s->items ? s->e_eng + s->ne * s->pw : NULL);
+            const uint64_t *eng = s->items && !s->actions ? s->e_eng + s->ne * s->pw : NULL;
+            int32_t item = s->actions ? s->e_item[s->ne] : -1;
+            int32_t sys = s->closed ? s->e_sys[s->ne] : -1;
+            if (pw == BR_UNSEEN)
+                got = ls_push(s, w, s->e_acc[s->ne], eng, item, sys,
+                              s->closed ? s->e_minpid[s->ne] : -1);
+            else if (pw >= 0) got = ls_merge(s, pw, s->e_acc[s->ne], eng, item, sys);
             if (got) return got;
         } else {
             int32_t v = s->dfs_node[--s->ndfs];
-            if (s->r_pos[s->nr - 1] == h->pos[v] && ls_close(s) < 0) return -1;
+            if (s->closed) s->nsat = (size_t)s->sat_off[s->ndfs];
+            if (s->r_pos[s->nr - 1] == h->pos[v]) {
+                int got = ls_close(s);
+                if (got) return got < 0 ? -1 : 2;
+            }
         }
     }
     return 0;
@@ -458,10 +1012,19 @@ static void ls_free(ls_t *s) {
     ctx_free(&s->c2);
     free(s->cur2); free(s->idle_acc);
     free(s->cur); free(s->live); free(s->dfs_node); free(s->dfs_base);
-    free(s->e_dst); free(s->e_acc); free(s->e_eng);
+    free(s->e_dst); free(s->e_acc); free(s->e_eng); free(s->e_item);
     free(s->r_pos); free(s->r_depth); free(s->r_acc); free(s->r_in_acc); free(s->r_cyc);
-    free(s->r_in_eng); free(s->r_all); free(s->r_some); free(s->r_eng);
-    free(s->x_dst); free(s->x_acc); free(s->x_eng); free(s->mv_q); free(s->mv_acc);
+    free(s->r_in_eng); free(s->r_in_item); free(s->r_all); free(s->r_some); free(s->r_eng);
+    free(s->x_dst); free(s->x_acc); free(s->x_eng); free(s->x_item); free(s->mv_q); free(s->mv_acc);
+    free(s->t_en); free(s->t_eng); free(s->t_every); free(s->t_some);
+    free(s->it_key); free(s->it_bit);
+    free(s->g_off); free(s->g_dst); free(s->g_acc); free(s->g_eng); free(s->g_item); free(s->g_en);
+    free(s->g_mark); free(s->g_pool); free(s->g_work); free(s->g_cur); free(s->g_parts);
+    free(s->g_pend); free(s->t_index); free(s->t_low); free(s->t_stack); free(s->t_call);
+    free(s->fig5_nodes);
+    free(s->x_sys); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
+    free(s->sp_t); free(s->e_sys); free(s->e_minpid); free(s->r_miss); free(s->r_in_sys);
+    free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys);
 }
 
 /* Copy the report (the part's nodes, the DFS path to its first node) into the handle. */
@@ -489,8 +1052,13 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     ls_t s;
     memset(&s, 0, sizeof s);
     s.p = p; s.r = r;
-    s.items = p->fairness == BR_LTL_PROCESS_WEAK;
-    s.pw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
+    s.items = p->fairness != BR_LTL_NONE;
+    s.actions = p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL;
+    s.strong = p->fairness == BR_LTL_STRONG_LOCAL || p->fairness == BR_LTL_PROCESS_STRONG;
+    s.closed = p->fairness == BR_LTL_STRONG_GLOBAL;
+    if (s.closed) s.items = 0;  /* strong global has no items (conditions.py) */
+    if (s.actions) s.pw = p->iwords < 1 ? 1 : p->iwords;
+    else s.pw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
     s.start = br_now();
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
@@ -503,7 +1071,10 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
             for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
             s.idle_acc[q] = m;
         }
-    if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
+    s.t_en = malloc((size_t)s.pw * 8); s.t_eng = malloc((size_t)s.pw * 8);
+    s.t_every = malloc((size_t)s.pw * 8); s.t_some = malloc((size_t)s.pw * 8);
+    if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
+        || !s.t_some || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
@@ -532,7 +1103,7 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     int got = 0;
     for (size_t j = 0; j < nroots && !got; j++) {
         if (s.h->pos[roots[j]] != BR_UNSEEN) continue;
-        got = ls_push(&s, roots[j], 0, NULL);
+        got = ls_push(&s, roots[j], 0, NULL, -1, -1, -1);
         if (got == 0) got = ls_loop(&s);
     }
     free(roots);
@@ -550,6 +1121,7 @@ out:
         r->memory_bytes = (int64_t)ltl_bytes(&s);
     }
     r->transitions = s.transitions;
+    r->items = r->status == BR_LTL_MORE_ITEMS ? r->items : (int64_t)s.nitems;
     r->seconds = br_now() - s.start;
     ls_free(&s);
     return s.h;

@@ -23,6 +23,7 @@ from bridge import api
 from bridge.diagnostics import ConfigurationError
 from bridge.engine_c.build import find_compiler
 from bridge.ir import Channel, Fairness, IntType, Outcome, Overflow, PropertyKind, Send, Var
+from bridge.ir.model import FairnessMark
 from tests.cli.conftest import run_bridge
 from tests.irbuild import C, edge, int_var, op, parallel, process, prop, system
 
@@ -132,15 +133,18 @@ def test_state_limit_stops_at_the_same_state_in_both_engines(tmp_path: Path) -> 
 
 
 def test_engine_c_refuses_ltl_with_the_reason(tmp_path: Path) -> None:
-    """A fairness notion the C fair search does not take is refused by name."""
+    """What the C fair search does not take (fairness annotations) is refused by name."""
     path = tmp_path / "l.pml"
     path.write_text("byte x;\nactive proctype P() { x = 1 }\nltl p { <> (x == 1) }\n")
     [ts] = api.load_model(str(path)).systems
     ltl = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
     strong = Fairness.STRONG_GLOBAL
-    with pytest.raises(ConfigurationError, match="does not handle strong-global fairness"):
-        api.check_property(ts, ltl, api.CheckOptions(engine="c", fairness=strong))
-    auto = api.check_property(ts, ltl, api.CheckOptions(engine="auto", fairness=strong))
+    marks = ((FairnessMark.WF, "done"),)
+    with pytest.raises(ConfigurationError, match="does not handle fairness annotations"):
+        api.check_property(ts, ltl, api.CheckOptions(engine="c", fairness=strong,
+                                                     annotations=marks))
+    auto = api.check_property(ts, ltl, api.CheckOptions(engine="auto", fairness=strong,
+                                                        annotations=marks))
     assert auto.outcome is Outcome.HOLDS
     assert any("checked by the Python engine" in n for n in auto.notes)
     assert dataclasses.replace(auto, notes=()).outcome is Outcome.HOLDS
