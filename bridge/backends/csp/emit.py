@@ -936,6 +936,17 @@ class _Emitter:
             out.append("(m != 2 || bridge_turn == 1)")
         return out
 
+    def readable(self) -> tuple[str, list[str]]:
+        """Return the name of the proposition "SPIN's claim reads this state" (no holder
+        of atomicity can move on; README, "Promela as pan runs it") and its ``#define``
+        the first time it is asked for (else no line)."""
+        if getattr(self, "_readable", None) is not None:
+            return self._readable, []
+        self._readable = self._fresh("bridge_read")
+        return self._readable, [f"#define {self._readable} {neg(self.holding(self.holders))};"
+                                "  // SPIN's claim reads this state (no holder of atomicity "
+                                "can move on)"]
+
     def claim_process(self, name: str) -> list[str]:
         """Return the never claim as a CSP# process that moves before every system step
         and once more whenever the system cannot move (SPIN's stutter extension),
@@ -950,6 +961,13 @@ class _Emitter:
                 raise refuse(e.span or claim.span, f"the never claim statement '{e.text}' "
                               "with side effects")
             by_source.setdefault(e.source, []).append(e)
+        # SPIN's claim does not step in a state whose holder of atomicity can move on:
+        # there it passes its turn without reading the state.
+        read, define = self.readable() if self.holders else ("true", [])
+        if self.holders:
+            options.append(_option(conj(["bridge_turn == 0", neg(read)]),
+                                   self._fresh("claim_wait"), ["bridge_turn = 1;"], f"{name}()",
+                                   "inside an atomic sequence: SPIN's claim does not step"))
         for lid, edges in sorted(by_source.items()):
             guards: list[str] = []
             for e in edges:
@@ -960,11 +978,11 @@ class _Emitter:
             for n, (g, e) in enumerate(zip(guards, edges, strict=True)):
                 if isinstance(e.guard, ElseGuard):
                     g = neg(disj(plain))
-                guard = conj(["bridge_turn == 0", f"bridge_claim == {lid}", g])
+                guard = conj(["bridge_turn == 0", read, f"bridge_claim == {lid}", g])
                 options.append(_option(guard, self._fresh(f"claim_L{lid}_{n}"),
                                        [f"bridge_claim = {e.target};", "bridge_turn = 1;"],
                                        f"{name}()", "claim: " + _note(e)))
-            blocked = conj(["bridge_turn == 0", f"bridge_claim == {lid}",
+            blocked = conj(["bridge_turn == 0", read, f"bridge_claim == {lid}",
                              neg(disj(guards))])
             if blocked != "false":
                 options.append(_option(blocked, self._fresh(f"claim_L{lid}_blocked"),
@@ -981,7 +999,7 @@ class _Emitter:
                                "the system cannot move: its last state repeats"))
         body = [f"    {'   ' if n == 0 else '[] '}{text}{';' if n == len(options) - 1 else ''}"
                 f"  // {note}" for n, (text, note) in enumerate(options)]
-        return [f"{name}() =", *body]
+        return [*define, f"{name}() =", *body]
 
     def death(self, k: int) -> list[str]:
         """Return the block of instance ``k``'s death: its variables and channels return
@@ -1231,9 +1249,8 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
     # sequence (pan does not terminate on it) reads every atom false from there on.
     readable: str | None = None
     if em.holders and any(p.kind in (PropertyKind.LTL, PropertyKind.NEVER) for p in props):
-        readable = em._fresh("bridge_read")
-        out.append(f"#define {readable} {neg(em.holding(em.holders))};  // SPIN's claim "
-                   "reads this state (no holder of atomicity can move on)")
+        readable, define = em.readable()
+        out += define
 
     def atom(a: LtlState) -> str:
         text = w.cond(a.expr)
@@ -1297,9 +1314,6 @@ def _properties(em: _Emitter, props: Sequence[Property], root: str,
             asserts.append(f"// {p.name or 'acceptance'}: SPIN's acceptance cycles through "
                            "accept labels (pan -a)")
             asserts.append(f"#assert {root}(0) |= !([]<> {name});")
-        elif p.kind is PropertyKind.NEVER and readable is not None:
-            raise refuse(p.span, "a never claim over a model with atomic sequences (the "
-                         "claim process would read the states inside them; SPIN's does not)")
         elif p.kind is PropertyKind.NEVER and claim_root is not None and em.claim is not None:
             accept = [loc.id for loc in em.claim.locations if loc.accept or loc.terminal]
             name = em._fresh("bridge_claim_accepts")
