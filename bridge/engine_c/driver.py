@@ -49,7 +49,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
-from bridge.ir.property import Ltl, LtlBinary, LtlEvent, LtlState, LtlUnary
+from bridge.ir.property import Ltl, LtlEvent, LtlState, ltl_nodes
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
 from bridge.semantics.trace import make_trace
@@ -125,20 +125,8 @@ class CompiledModel:
 
 
 def ltl_state_atoms(formula: Ltl) -> list[Expr]:
-    """Return the expressions of the state atoms of ``formula``, in first-seen order
-    (iterative: formulas built by programs can be deep)."""
-    found: list[Expr] = []
-    stack: list[Ltl] = [formula]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, LtlState):
-            found.append(node.expr)
-        elif isinstance(node, LtlUnary):
-            stack.append(node.operand)
-        elif isinstance(node, LtlBinary):
-            stack.append(node.right)
-            stack.append(node.left)
-    return found
+    """Return the expressions of the state atoms of ``formula``, in first-seen order."""
+    return [node.expr for node in ltl_nodes(formula) if isinstance(node, LtlState)]
 
 
 def _expressions(system: TransitionSystem) -> list[Expr]:

@@ -85,6 +85,21 @@ class LtlBinary:
 Ltl = LtlConst | LtlState | LtlEvent | LtlUnary | LtlBinary
 
 
+def ltl_nodes(formula: Ltl) -> list[Ltl]:
+    """Return the nodes of ``formula`` in pre-order, left operand before right
+    (iterative: formulas built by programs can be deep)."""
+    out: list[Ltl] = []
+    stack: list[Ltl] = [formula]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, LtlUnary):
+            stack.append(node.operand)
+        elif isinstance(node, LtlBinary):
+            stack += [node.right, node.left]
+    return out
+
+
 # ---------------------------------------------------------------------------------
 # Properties
 

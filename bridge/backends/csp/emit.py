@@ -110,6 +110,7 @@ from bridge.ir.property import (
     LtlUnary,
     Property,
     PropertyKind,
+    ltl_nodes,
 )
 from bridge.ir.types import ArrayType, ChanType, IntType, Overflow, Type
 
@@ -1433,15 +1434,8 @@ def _scan_builtins(em: _Emitter, system: TransitionSystem, props: Sequence[Prope
     for prop in props:
         if prop.condition is not None:
             exprs.append(prop.condition)
-        stack: list[Ltl] = [prop.formula] if prop.formula is not None else []
-        while stack:
-            f = stack.pop()
-            if isinstance(f, LtlState):
-                exprs.append(f.expr)
-            elif isinstance(f, LtlUnary):
-                stack.append(f.operand)
-            elif isinstance(f, LtlBinary):
-                stack += [f.left, f.right]
+        if prop.formula is not None:
+            exprs += [f.expr for f in ltl_nodes(prop.formula) if isinstance(f, LtlState)]
     for e in exprs:
         for x in iter_subexpressions(e):
             if isinstance(x, Builtin) and x.name == "_nr_pr":
