@@ -554,22 +554,20 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                fairness: Fairness, notes: list[str]) -> bool:
     """Return True when the compiled engine's fair search checks LTL property ``prop``
     (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
-    reason). It takes the notions of ``engine_c.LTL_FAIRNESS``, no annotations and no
-    reductions (those run on the Python engine)."""
+    reason). It takes the notions of ``engine_c.LTL_FAIRNESS`` with annotations (the
+    command line's and the model's), and no reductions (those run on the Python
+    engine)."""
 
     def ask() -> tuple[bool, str]:
         if options.por or options.symmetry or options.counter_abstraction:
             return False, ("the reductions (--por, --symmetry, --counter-abstraction) run "
                            "on the Python engine")
-        if options.annotations or any(e.fairness is not None for proc in system.processes
-                                      for e in proc.edges):
-            return False, "the C engine's fair search does not handle fairness annotations yet"
         supports = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
         translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
         assert prop.formula is not None
         na = translate(prop.formula)
         return supports(system, prop, list(na.binding.atoms), fairness, na.buchi.num_sets,
-                        na.buchi.num_states)
+                        na.buchi.num_states, options.annotations)
 
     return _use_c_engine(system, prop, options, notes, ask)
 
@@ -596,7 +594,8 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
         def c_search() -> Any:
             result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
                 max_states=ltl_options.max_states, timeout=ltl_options.timeout,
-                max_memory=options.max_memory, progress=options.progress))
+                max_memory=options.max_memory, progress=options.progress),
+                ltl_options.annotations, ltl_options.model_annotations)
             return _replay_c_search(engine_c, fcheck, result, system, args)
 
         found = _run_c(c_search, options, notes)
@@ -630,7 +629,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
     condition = fcheck.build_condition(product, fairness, ltl_options, system)
     if result.outcome == "empty":
         return fcheck.FairSearch(product, condition, None, statistics=c_stats,
-                                 events_seen=result.events_seen)
+                                 events_seen=result.events_seen,
+                                 annotations_seen=result.annotations_seen)
     packed = engine_c.compile_model(system).packed
     hidden = engine_c.hidden_slots(space)
     keys: dict[int, tuple[tuple[int, ...], int]] = {}
@@ -703,7 +703,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
     c_stats = dataclasses.replace(c_stats, seconds=c_stats.seconds + time.perf_counter()
                                   - started)
     return fcheck.FairSearch(product, condition, lasso, statistics=c_stats,
-                             events_seen=result.events_seen)
+                             events_seen=result.events_seen,
+                             annotations_seen=result.annotations_seen)
 
 
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,

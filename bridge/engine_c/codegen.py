@@ -238,6 +238,7 @@ class CGenerator:
                 self.static_bases.append(b)
                 b += self.packed.segments[t].size
         self.event_names: dict[str, int] = {}
+        self.vector_tables: tuple[list[int], list[int]] = ([0], [])
         self.edge_ids: list[int] = []
         n = 0
         for p in self.system.processes:
@@ -1085,8 +1086,15 @@ class CGenerator:
     def events_code(self) -> list[str]:
         names = list(self.event_names) or [""]
         quoted = ", ".join(_c_string(n) for n in names)
+        offsets, pairs = self.vector_tables
         return [f"#define BR_EVENT_COUNT {len(self.event_names)}",
-                f"static const char *const BR_EVENT_NAMES[{len(names)}] = {{{quoted}}};"]
+                f"static const char *const BR_EVENT_NAMES[{len(names)}] = {{{quoted}}};",
+                "/* the edges of synchronisation vector v: pairs (pid, edge label) "
+                "BR_VEC_OFF[v] .. BR_VEC_OFF[v + 1] - 1 of BR_VEC_EDGES */",
+                f"static const int32_t BR_VEC_OFF[{len(offsets)}] = "
+                f"{{{', '.join(map(str, offsets))}}};",
+                f"static const int32_t BR_VEC_EDGES[{max(1, len(pairs))}] = "
+                f"{{{', '.join(map(str, pairs)) or '0'}}};"]
 
     # ------------------------------------------------------------------ instances
 
@@ -1214,6 +1222,8 @@ class CGenerator:
                          f"{self.read_static('s', lay.layout_slot)}; }}")
             lines.append("static inline int model_template(const uint8_t *s, uint32_t pos, int pid) "
                          "{ (void)pid; return s[pos]; }")
+            lines.append("static inline int model_pid_tpl(const ctx_t *c, int pid) "
+                         "{ return c->ptpl[pid]; }")
         else:
             tpls = list(lay.initial_templates) or [0]
             lines.append(f"static const int STATIC_TEMPLATES[{len(tpls)}] = {{{', '.join(map(str, tpls))}}};")
@@ -1221,6 +1231,8 @@ class CGenerator:
                          f"{len(lay.initial_templates)}; }}")
             lines.append("static inline int model_template(const uint8_t *s, uint32_t pos, int pid) "
                          "{ (void)s; (void)pos; return STATIC_TEMPLATES[pid]; }")
+            lines.append("static inline int model_pid_tpl(const ctx_t *c, int pid) "
+                         "{ (void)c; return STATIC_TEMPLATES[pid]; }")
         # a location-set test per template and purpose
         for purpose, sets in (("terminal", self.space._terminal_sets), ("end", self.space._end_sets),
                               ("atomic", self.space._atomic_sets), ("progress", [
@@ -1436,6 +1448,14 @@ class CGenerator:
                 with self.instance_constants(pid):
                     nm = self.gen_process(t, base, str(pid), f"I{pid}", sync, vector_edges)
                 lines.extend(self.dispatch(nm, base, str(pid), t, "  "))
+            # the edges of each vector (pid, edge label), for the annotation units of a
+            # barrier step (search_ltl.c: ls_units)
+            offsets, pairs = [0], []
+            for _name, parts in vectors:
+                for pid, k in parts:
+                    pairs += [pid, self.edge_ids[lay.initial_templates[pid]] + k]
+                offsets.append(len(pairs) // 2)
+            self.vector_tables = offsets, pairs
             for vi, (name, parts) in enumerate(vectors):
                 conds = []
                 effects: list[str] = []

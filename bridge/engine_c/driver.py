@@ -4,7 +4,7 @@
 ``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
 (assertions and invalid end states), invariants and ``reaches`` (with min/max), and
 explores; LTL assertions go to the C fair search (``ltl_supports``, ``fair_search_c``:
-every fairness notion, no annotations); never claims, ``deterministic``/
+every fairness notion, with annotations); never claims, ``deterministic``/
 ``divergencefree`` and any construct the generator does not translate go to the
 Python engine.
 
@@ -49,6 +49,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
+from bridge.ir.model import FairnessMark
 from bridge.ir.property import Ltl, LtlEvent, LtlState, ltl_nodes
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
@@ -560,7 +561,15 @@ class _LtlParams(ctypes.Structure):
                 ("c_value", ctypes.POINTER(ctypes.c_uint32)),
                 ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
                 ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32),
-                ("csp", ctypes.c_int32), ("pad2", ctypes.c_int32)]
+                ("csp", ctypes.c_int32), ("n_units", ctypes.c_int32),
+                ("n_labels", ctypes.c_int32), ("n_edge_units", ctypes.c_int32),
+                ("name_units", ctypes.c_int32), ("pad3", ctypes.c_int32),
+                ("ev_unit", ctypes.POINTER(ctypes.c_int32)),
+                ("lab_unit", ctypes.POINTER(ctypes.c_int32)),
+                ("lab_mark", ctypes.POINTER(ctypes.c_int32)),
+                ("unit_mark", ctypes.POINTER(ctypes.c_int32)),
+                ("eu_key", ctypes.POINTER(ctypes.c_uint64)),
+                ("eu_bit", ctypes.POINTER(ctypes.c_int32))]
 
 
 class _LtlResult(ctypes.Structure):
@@ -572,7 +581,7 @@ class _LtlResult(ctypes.Structure):
                 ("error_node", ctypes.c_int64), ("part_len", ctypes.c_int64),
                 ("path_len", ctypes.c_int64), ("subgraphs", ctypes.c_int64),
                 ("pruned", ctypes.c_int64), ("items", ctypes.c_int64),
-                ("seconds", ctypes.c_double)]
+                ("seconds", ctypes.c_double), ("units_seen", ctypes.POINTER(ctypes.c_uint8))]
 
 
 ProductKey = tuple[tuple[int, ...], int]  # (canonical system state, automaton state)
@@ -608,6 +617,7 @@ class LtlResult:
     part: list[ProductKey] = field(default_factory=list)
     path: list[ProductKey] = field(default_factory=list)
     events_seen: frozenset[str] = frozenset()
+    annotations_seen: frozenset[str] = frozenset()
 
 
 def _cubes(condition: Any) -> list[tuple[int, int]]:
@@ -631,11 +641,95 @@ def _cubes(condition: Any) -> list[tuple[int, int]]:
     return out
 
 
+Annotations = tuple[tuple[FairnessMark, str], ...]
+
+# The marks' codes in search_ltl.c (the stronger kept: _AnnotationUnits._set)
+_MARK_CODE = {FairnessMark.WF: 1, FairnessMark.WL: 1, FairnessMark.SF: 2,
+              FairnessMark.SL: 2, FairnessMark.F: 3}
+_LOCAL = 4  # wl/sl in the model: a unit per (instance, edge)
+
+
+def model_has_marks(system: TransitionSystem) -> bool:
+    """Return True when some edge of the model carries a fairness mark."""
+    return any(e.fairness is not None for proc in system.processes for e in proc.edges)
+
+
+@dataclass
+class _UnitTables:
+    """The annotation units of a C fair search (search_ltl.c, br_ltl_params_t)."""
+
+    names: list[str]                 # the name of each unit (None-like "" for edge units)
+    unit_mark: list[int]
+    ev_unit: list[int]
+    lab_unit: list[int]
+    lab_mark: list[int]
+    edge_units: list[tuple[int, int]]  # sorted (key, bit)
+    name_units: bool
+
+
+def _unit_tables(system: TransitionSystem, space: CompiledStateSpace, events: list[str],
+                 annotations: Annotations, use_model: bool) -> _UnitTables:
+    """Return the units of ``fairness.check._AnnotationUnits`` as tables: a unit per
+    annotated name (every event name when the model marks events, the labels of marked
+    edges) and per (instance, edge) of a ``wl``/``sl`` edge; raises ``CUnsupported``
+    when the C search cannot name them."""
+    units: dict[Any, int] = {}
+    marks: list[int] = []
+
+    def unit(key: Any) -> int:
+        if key not in units:
+            units[key] = len(marks)
+            marks.append(0)
+        return units[key]
+
+    for mark, name in annotations:
+        u = unit(("event", name))
+        marks[u] = max(marks[u], _MARK_CODE[mark])
+    edges = [e for proc in system.processes for e in proc.edges]
+    marked = [e for e in edges if use_model and e.fairness is not None]
+    if any(e.fairness not in (FairnessMark.WL, FairnessMark.SL) for e in marked):
+        for name in events:  # a step's event names the unit: any event may be marked
+            unit(("event", name))
+        for e in marked:
+            if e.label is not None:
+                unit(("event", e.label))
+    lab_unit = [units.get(("event", e.label), -1) if e.label is not None else -1
+                for e in edges]
+    lab_mark = [0] * len(edges)
+    edge_units: list[tuple[int, int]] = []
+    bases, n = [], 0
+    for proc in system.processes:
+        bases.append(n)
+        n += len(proc.edges)
+    for t, proc in enumerate(system.processes):
+        for k, e in enumerate(proc.edges):
+            if not use_model or e.fairness is None:
+                continue
+            label = bases[t] + k
+            lab_mark[label] = _MARK_CODE[e.fairness]
+            if e.fairness in (FairnessMark.WL, FairnessMark.SL):
+                if space.layout.dynamic:
+                    raise CUnsupported("wl/sl annotations on a process started at run time")
+                lab_mark[label] |= _LOCAL
+                for pid, tpl in enumerate(space.layout.initial_templates):
+                    if tpl == t:
+                        edge_units.append(((pid << 32) | label, unit(("edge", pid, k))))
+    edge_units.sort()
+    names = [key[1] if key[0] == "event" else "" for key in units]
+    ev_unit = [units.get(("event", name), -1) for name in events]
+    return _UnitTables(names, marks, ev_unit, lab_unit, lab_mark, edge_units,
+                       any(key[0] == "event" for key in units))
+
+
 def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
-                 fairness: Fairness, num_sets: int, num_states: int) -> tuple[bool, str]:
+                 fairness: Fairness, num_sets: int, num_states: int,
+                 annotations: Annotations = (), model_annotations: bool = True
+                 ) -> tuple[bool, str]:
     """Return ``(True, "")`` when the C fair search can check ``prop`` (an LTL property
     whose formula has the atoms ``atoms``: ``ir`` state or event atoms, in AP order)
-    under ``fairness``, else ``(False, why)``. Generates the C source to find out."""
+    under ``fairness`` and the annotations (``annotations`` from the command line, the
+    model's own when ``model_annotations``), else ``(False, why)``. Generates the C
+    source to find out."""
     if fairness not in LTL_FAIRNESS:
         names = ", ".join(f.value for f in LTL_FAIRNESS)
         return False, (f"the C engine's fair search does not handle {fairness.value} fairness "
@@ -651,18 +745,31 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
         return False, f"the Python engine rejects the model ({error})"
     if any(isinstance(a, LtlState) and a.expr not in model.expressions for a in atoms):
         return False, "the C engine does not translate a proposition of the formula"
+    if annotations or model_annotations and model_has_marks(system):
+        try:
+            _unit_tables(system, model.space, [], annotations,
+                         model_annotations and model_has_marks(system))
+        except CUnsupported as why:
+            return False, f"the C engine's fair search does not handle {why}"
     return True, ""
 
 
 def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
-                  fairness: Fairness, options: SearchOptions = SearchOptions()) -> LtlResult:
+                  fairness: Fairness, options: SearchOptions = SearchOptions(),
+                  annotations: Annotations = (), model_annotations: bool = True) -> LtlResult:
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
     (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
     ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
     of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports and, for
     the strong notions, the Fig. 5 recursion (paper 000) on complete components. The
     caller rebuilds and re-checks what it reports on the Python semantics. Raises
-    ``CFallback`` when the Python engine must decide."""
+    ``CFallback`` when the Python engine must decide.
+
+    ``annotations`` (``(mark, event or label)``, the command line's) and, when
+    ``model_annotations``, the marks written in the model are conjoined with the notion
+    as ``fairness.check.build_condition`` does (paper 000 Fig. 11, per mark): the units
+    of ``_unit_tables``, whose marks learnt from the model follow the Python engine's;
+    ``LtlResult.annotations_seen`` gives the annotated names some explored step has."""
     model = compile_model(system)
     lib = model.library
     if not getattr(lib, "_ltl_typed", False):
@@ -728,6 +835,23 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.init_letter = bits.get("init", 0)
     params.n_events = len(names)
     params.event_atoms = int(bool(bits))
+    use_model = model_annotations and model_has_marks(system)
+    tables = _unit_tables(system, model.space, names, annotations, use_model) \
+        if annotations or use_model else None
+    seen = (ctypes.c_uint8 * max(1, len(tables.names) if tables else 1))()
+    if tables is not None and tables.names:
+        params.n_units = len(tables.names)
+        params.n_labels = len(tables.lab_unit)
+        params.n_edge_units = len(tables.edge_units)
+        params.name_units = int(tables.name_units)
+        unit_arrays = [arr(ctypes.c_int32, tables.ev_unit), arr(ctypes.c_int32, tables.lab_unit),
+                       arr(ctypes.c_int32, tables.lab_mark), arr(ctypes.c_int32, tables.unit_mark),
+                       arr(ctypes.c_uint64, [k for k, _ in tables.edge_units]),
+                       arr(ctypes.c_int32, [b for _, b in tables.edge_units])]
+        (params.ev_unit, params.lab_unit, params.lab_mark, params.unit_mark, params.eu_key,
+         params.eu_bit) = unit_arrays
+    else:
+        unit_arrays = []
     keep = [arr(ctypes.c_int32, [model.expressions[a.expr] if isinstance(a, LtlState) else -1
                                  for a in atoms]),
             arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
@@ -739,6 +863,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     report, interrupted, callback = _progress_callback(options)
     params.progress = callback
     result = _LtlResult()
+    result.units_seen = ctypes.cast(seen, ctypes.POINTER(ctypes.c_uint8))
     handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial, len(model.initial),
                                    ctypes.byref(result))
     while (result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS
@@ -751,6 +876,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         else:
             params.iwords = min(_MAX_IWORDS, max(params.iwords * 2,
                                                  (2 * result.items + 63) // 64))
+        ctypes.memset(seen, 0, ctypes.sizeof(seen))
         handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial,
                                        len(model.initial), ctypes.byref(result))
     del callback
@@ -760,6 +886,10 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         found = _ltl_result(model, handle, result, options)
         found.events_seen = frozenset(a.name for i, a in enumerate(atoms) if isinstance(
             a, LtlEvent) and result.event_atoms_seen >> i & 1)
+        if tables is not None:
+            found.annotations_seen = frozenset(
+                name for u, name in enumerate(tables.names) if name and seen[u])
+        del unit_arrays
         return found
     finally:
         lib.bridge_ltl_free(handle)

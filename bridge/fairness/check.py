@@ -551,7 +551,7 @@ def check_ltl(
         outcome, reason, kw = search.early
         return verdict(outcome, reason, product, **kw)
     assert product is not None and condition is not None
-    extra_notes = _unused_annotations(product, options) + _unused_event_atoms(
+    extra_notes = _unused_annotations(product, options, search.annotations_seen) + _unused_event_atoms(
         product, na, search.events_seen)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=extra_notes)
@@ -576,6 +576,7 @@ class FairSearch:
     early: tuple[Outcome, str, dict[str, Any]] | None = None
     statistics: Statistics | None = None  # set by a search of another engine
     events_seen: frozenset[str] | None = None  # the formula's events it met, likewise
+    annotations_seen: frozenset[str] | None = None  # the annotated names it met, likewise
 
 
 def run_fair_search(
@@ -641,11 +642,18 @@ def _unused_event_atoms(product: Product, na: NegatedAutomaton,
     )
 
 
-def _unused_annotations(product: Product, options: LtlOptions) -> tuple[str, ...]:
+def _unused_annotations(product: Product, options: LtlOptions,
+                        seen: frozenset[str] | None = None) -> tuple[str, ...]:
     """Return a note per command-line annotation that names no event or label of any
-    step met (most likely a typo: such an annotation constrains nothing)."""
+    step met (most likely a typo: such an annotation constrains nothing); ``seen``: the
+    annotated names another engine's search met, instead of the product's steps."""
     if not options.annotations:
         return ()
+    if seen is not None:
+        return tuple(
+            f"annotation {mark.value}({name}) matched no event or statement label of the "
+            "explored steps"
+            for mark, name in options.annotations if name not in seen)
     names: set[str] = set()
     edge_of = getattr(product.space, "edge", None)
     for k, step in enumerate(product.steps):

@@ -28,6 +28,16 @@
  *     a step whose CSP# event name is computed at run time (-2), or a barrier of a
  *     model that is not CSP# (its action is the tuple of its edges), has an action the
  *     C search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
+ * Fairness annotations (conditions.AnnotatedFairness, paper 000 Fig. 11 per mark) add
+ * their units as items after the notion's (bits bw*64.. of every item set; an edge then
+ * carries its items as words, e_eng): a unit per annotated event name or label, and
+ * per (pid, edge) of a wl/sl edge, each with its mark (weak, strong, or f: engaged in
+ * every fair loop); marks written in the model are learnt when a step taking the
+ * marked edge is met, as check._AnnotationUnits learns them, and the masks of what is
+ * required (m_weak, m_strong, m_always) follow. The early report, the hopeless test of
+ * a complete component and the Fig. 5 prune read those masks, so the notion and the
+ * annotations are judged together (conditions.AllOf); with annotations every accepting
+ * complete component goes to Fig. 5 (a mark learnt after its last merge may matter).
  * Strong global fairness has no items (onthefly closed_under_steps): each edge carries
  * the index of its system step (step, target) among its state's distinct ones, each
  * part counts the (node, system step) pairs without an internal edge (r_miss; each DFS
@@ -83,7 +93,24 @@ typedef struct {
     const uint32_t *event_bits;
     int32_t n_events, event_atoms;
     int32_t csp;            /* the model is CSP# (actions are event names) */
-    int32_t pad2;
+    /* fairness annotations (conditions.AnnotatedFairness, check._AnnotationUnits): the
+     * units are bits n_units; 0: no annotations. A step's units are those of its event
+     * (ev_unit), of the label of each edge it takes (lab_unit) and of each (pid, edge
+     * label) it takes (eu_key / eu_bit, sorted). unit_mark: each unit's mark before the
+     * search (0 none, 1 weak, 2 strong, 3 f); lab_mark: the model's mark on each edge
+     * label (0, or that code, + 4 for wl/sl: on the (pid, edge) unit, else on the
+     * unit of the step's event, or of the edge's label when the step has none), learnt
+     * when a step taking the edge is met, the stronger mark kept */
+    int32_t n_units;
+    int32_t n_labels;
+    int32_t n_edge_units;
+    int32_t name_units;     /* some unit names an event or label: a computed event stops */
+    const int32_t *ev_unit;
+    const int32_t *lab_unit;
+    const int32_t *lab_mark;
+    const int32_t *unit_mark;
+    const uint64_t *eu_key;
+    const int32_t *eu_bit;
 } br_ltl_params_t;
 
 typedef struct {
@@ -96,6 +123,7 @@ typedef struct {
     int64_t subgraphs, pruned;  /* Fig. 5: subgraphs examined, states pruned */
     int64_t items;          /* actions interned (BR_LTL_MORE_ITEMS: how many so far) */
     double seconds;
+    uint8_t *units_seen;    /* n_units flags (set by the caller): some explored step has it */
 } br_ltl_result_t;
 
 #define BR_UNSEEN (-1)
@@ -122,10 +150,18 @@ typedef struct {
     br_ltl_result_t *r;
     ctx_t c;
     uint8_t *cur;
-    int items;              /* the notion has items (every notion but none) */
-    int actions;            /* items are actions (weak, strong-local), else processes */
-    int strong;             /* strong items (strong-local, process-strong), else weak */
-    int pw;                 /* words per item set */
+    int items;              /* there are items (a notion with items, or annotations) */
+    int act;                /* the notion's items are actions (weak, strong-local) */
+    int prc;                /* the notion's items are processes (process-weak, -strong) */
+    int ann;                /* annotation units follow the notion's items */
+    int actions;            /* an edge carries one action (act without ann), else words */
+    int strong;             /* the notion's items are strong (strong-local, process-strong) */
+    int bw;                 /* words of the notion's items */
+    int pw;                 /* words per item set: bw, then the annotation units */
+    /* what a fair loop requires of each item (onthefly._Items): weak, strong, always */
+    uint64_t *m_weak, *m_strong, *m_always;
+    int32_t *umark;         /* each unit's current mark (learnt from the model) */
+    int mdirty;             /* umark changed: recompute the masks */
     int closed;             /* strong global: every system step of a part's nodes taken */
     int32_t x_nsys;         /* the expansion's distinct system steps */
     int32_t *x_sys; size_t x_sys_cap;          /* per edge: its system step's index */
@@ -170,8 +206,8 @@ typedef struct {
     uint8_t *cur2;
     uint64_t *idle_acc;     /* per automaton state: the marks of every edge leaving it */
     uint64_t *mv_acc; size_t mv_acc_cap;
-    /* scratch item sets of s->pw words: enabled, engaged, every, some */
-    uint64_t *t_en, *t_eng, *t_every, *t_some;
+    /* scratch item sets of s->pw words: enabled, engaged, every, some, a step's units */
+    uint64_t *t_en, *t_eng, *t_every, *t_some, *t_unit;
     /* the actions met: an open-addressing table of keys + 1 and their bit */
     uint64_t *it_key; int32_t *it_bit; size_t it_cap, nitems;
     /* Fig. 5 (ls_fig5): the component's local graph and work stacks */
@@ -208,7 +244,7 @@ static size_t ltl_bytes(const ls_t *s) {
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
         + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12
         + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
-        + s->sat_off_cap * 4 + s->sat_cap * 8;
+        + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24;
 }
 
 static int ls_fail(ls_t *s, int status, int limit_kind) {
@@ -241,7 +277,7 @@ static int32_t ls_item(ls_t *s, uint64_t key) {
         if (s->it_key[b] == k) return s->it_bit[b];
         b = (b + 1) & (s->it_cap - 1);
     }
-    if (s->nitems >= (size_t)s->pw * 64) {
+    if (s->nitems >= (size_t)s->bw * 64) {
         s->r->items = (int64_t)s->nitems + 1;
         return ls_fail(s, BR_LTL_MORE_ITEMS, 0);
     }
@@ -283,6 +319,85 @@ static int32_t ls_action(ls_t *s, size_t i) {
         edge = label - EDGE_BASE[t];
     } else return ls_fail(s, BR_LTL_COMPUTED_ACTION, 0);  /* a barrier outside CSP# */
     return ls_item(s, ((uint64_t)1 << 60) | ((uint64_t)(uint32_t)pid << 32) | (uint32_t)edge);
+}
+
+/* ---- annotation units (check._AnnotationUnits.potential, conditions.AnnotatedFairness) */
+
+/* The bit of the unit of (pid, edge label), or -1. */
+static int32_t ls_edge_unit(const ls_t *s, int pid, int32_t lab) {
+    const br_ltl_params_t *p = s->p;
+    uint64_t key = ((uint64_t)(uint32_t)pid << 32) | (uint32_t)lab;
+    int32_t lo = 0, hi = p->n_edge_units;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (p->eu_key[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return lo < p->n_edge_units && p->eu_key[lo] == key ? p->eu_bit[lo] : -1;
+}
+
+static inline void ls_unit_add(ls_t *s, uint64_t *set, int32_t u) {
+    if (u < 0) return;
+    set[u >> 6] |= (uint64_t)1 << (u & 63);
+    if (s->r->units_seen) s->r->units_seen[u] = 1;
+}
+
+/* The units of one edge (pid, label) a step of event ev takes, and the model's mark on
+ * it learnt (the stronger mark kept: _AnnotationUnits._set). */
+static void ls_unit_edge(ls_t *s, uint64_t *set, int pid, int32_t lab, int32_t ev) {
+    const br_ltl_params_t *p = s->p;
+    if (lab < 0 || lab >= p->n_labels) return;
+    ls_unit_add(s, set, p->lab_unit[lab]);
+    int32_t eu = p->n_edge_units ? ls_edge_unit(s, pid, lab) : -1;
+    ls_unit_add(s, set, eu);
+    int32_t m = p->lab_mark[lab];
+    if (!m) return;
+    int32_t u = (m & 4) ? eu : ev >= 0 && ev < p->n_events ? p->ev_unit[ev] : p->lab_unit[lab];
+    if (u >= 0 && (m & 3) > s->umark[u]) { s->umark[u] = m & 3; s->mdirty = 1; }
+}
+
+/* The units of successor i of the state just expanded, into set (zeroed here, at
+ * word bw of an item set); 0, or -1 (r set: an event name computed at run time). */
+static int ls_units(ls_t *s, size_t i, uint64_t *set) {
+    const ctx_t *c = &s->c;
+    const br_ltl_params_t *p = s->p;
+    for (int k = s->bw; k < s->pw; k++) set[k] = 0;
+    int32_t label = c->labels[i], ev = c->events[i];
+    if (ev == -2 && p->name_units) return ls_fail(s, BR_LTL_COMPUTED_EVENT, 0);
+    if (ev >= 0 && ev < p->n_events) ls_unit_add(s, set + s->bw, p->ev_unit[ev]);
+    uint64_t *u = set + s->bw;
+    if (label >= 0) {
+        const uint64_t *procs = c->procs + i * BR_PWORDS;
+        int pid = -1;
+        for (int k = 0; k < BR_PWORDS && pid < 0; k++)
+            if (procs[k]) pid = k * 64 + __builtin_ctzll(procs[k]);
+        ls_unit_edge(s, u, pid, label, ev);
+    } else if (label <= -2000000) {  /* rendezvous: the sender's and the receiver's edge */
+        int64_t idx = -2000000LL - label;
+        size_t n = c->noffers;
+        const offer_t *o = &c->offers[(size_t)idx / n], *q = &c->offers[(size_t)idx % n];
+        ls_unit_edge(s, u, o->pid, EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge, ev);
+        ls_unit_edge(s, u, q->pid, EDGE_BASE[model_pid_tpl(c, q->pid)] + q->edge, ev);
+    } else if (label > -1000000) {  /* synchronisation vector -(label + 1) */
+        int32_t v = -label - 1;
+        for (int32_t j = BR_VEC_OFF[v]; j < BR_VEC_OFF[v + 1]; j++)
+            ls_unit_edge(s, u, BR_VEC_EDGES[2 * j], BR_VEC_EDGES[2 * j + 1], ev);
+    }
+    return 0;
+}
+
+/* Recompute what a fair loop requires of each item (onthefly._Items.refresh) when a
+ * unit's mark changed. */
+static void ls_masks(ls_t *s) {
+    if (!s->mdirty) return;
+    s->mdirty = 0;
+    for (int k = 0; k < s->pw; k++) s->m_weak[k] = s->m_strong[k] = s->m_always[k] = 0;
+    if (s->act || s->prc)
+        for (int k = 0; k < s->bw; k++) (s->strong ? s->m_strong : s->m_weak)[k] = ~(uint64_t)0;
+    for (int32_t u = 0; u < s->p->n_units; u++) {
+        uint64_t *m = s->umark[u] == 1 ? s->m_weak : s->umark[u] == 2 ? s->m_strong
+            : s->umark[u] == 3 ? s->m_always : NULL;
+        if (m) m[s->bw + (u >> 6)] |= (uint64_t)1 << (u & 63);
+    }
 }
 
 /* The letter of a new system state: the OR of the bits of its true propositions. */
@@ -416,15 +531,19 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             if (id == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
             t = (uint32_t)id;
             procs = s->c.procs + i * BR_PWORDS;
-            if (s->actions) {
+            if (s->act) {
                 item = ls_action(s, i);
                 if (item == -1) return -1;
                 if (item >= 0) enabled[item >> 6] |= (uint64_t)1 << (item & 63);
                 else item = -1;  /* tau: enables nothing, its engagement never counts */
-            } else if (s->items) {
-                for (int k = 0; k < s->pw; k++) enabled[k] |= procs[k];
-                for (int k = s->pw; k < BR_PWORDS; k++)
+            } else if (s->prc) {
+                for (int k = 0; k < s->bw; k++) enabled[k] |= procs[k];
+                for (int k = s->bw; k < BR_PWORDS; k++)
                     if (procs[k]) return ls_fail(s, BR_LTL_MORE_PROCESSES, 0);
+            }
+            if (s->ann) {
+                if (ls_units(s, i, s->t_unit) < 0) return -1;
+                for (int k = s->bw; k < s->pw; k++) enabled[k] |= s->t_unit[k];
             }
         } else {
             t = sys;  /* the stutter step: engages nothing */
@@ -488,8 +607,13 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
                 s->x_sys[nx] = sysidx;
                 s->x_minpid[nx] = minpid;
             }
-            if (!s->actions)
-                for (int k = 0; k < s->pw; k++) s->x_eng[nx * s->pw + k] = procs ? procs[k] : 0;
+            if (!s->actions) {  /* the items the edge engages, as words */
+                uint64_t *xe = s->x_eng + nx * (size_t)s->pw;
+                for (int k = 0; k < s->pw; k++) xe[k] = 0;
+                if (procs && s->prc) for (int k = 0; k < s->bw; k++) xe[k] = procs[k];
+                if (s->act && item >= 0) xe[item >> 6] |= (uint64_t)1 << (item & 63);
+                if (procs && s->ann) for (int k = s->bw; k < s->pw; k++) xe[k] = s->t_unit[k];
+            }
             nx++;
         }
     }
@@ -506,19 +630,25 @@ static inline void ls_engage(const ls_t *s, uint64_t *set, const uint64_t *eng, 
     }
 }
 
-/* 1 when the items enabled (in all states: weak; in some state: strong) are engaged. */
-static int ls_items_met(const ls_t *s, size_t i) {
-    const uint64_t *need = s->strong ? s->r_some + i * s->pw : s->r_all + i * s->pw;
+/* 1 when part i meets every requirement (onthefly._fair_part): the always items, the
+ * weak items enabled in all its states and the strong items enabled in some state are
+ * engaged. weak_only: the always and weak items only (onthefly._close's hopeless). */
+static int ls_items_met(ls_t *s, size_t i, int weak_only) {
+    ls_masks(s);
+    const uint64_t *all = s->r_all + i * s->pw, *some = s->r_some + i * s->pw;
     const uint64_t *eng = s->r_eng + i * s->pw;
-    for (int k = 0; k < s->pw; k++)
-        if (need[k] & ~eng[k]) return 0;
+    for (int k = 0; k < s->pw; k++) {
+        uint64_t need = s->m_always[k] | (s->m_weak[k] & all[k]);
+        if (!weak_only) need |= s->m_strong[k] & some[k];
+        if (need & ~eng[k]) return 0;
+    }
     return 1;
 }
 
 static int ls_fair_part(ls_t *s, size_t i) {
     if (!s->r_cyc[i] || (s->r_acc[i] & s->p->all_sets) != s->p->all_sets) return 0;
     if (s->closed && s->r_miss[i] != 0) return 0;
-    return !s->items || ls_items_met(s, i);
+    return !s->items || ls_items_met(s, i, 0);
 }
 
 /* The edge from the top DFS node to the live node at target_pos (onthefly._merge);
@@ -851,9 +981,12 @@ static int ls_fig5(ls_t *s, int32_t start, size_t m) {
              * item never engaged; weak items (Fig. 7; 002 Lemma 3): all or nothing */
             size_t kept = 0;
             int weak_fails = 0;
-            if (!s->strong && s->items)
-                for (int q = 0; q < pw; q++) if (always[q] & ~eng[q]) weak_fails = 1;
-            if (s->closed) {  /* Fig. 9, all or nothing: every system step of every state taken */
+            if (s->items) {
+                ls_masks(s);
+                for (int q = 0; q < pw; q++)
+                    if ((s->m_always[q] | (s->m_weak[q] & always[q])) & ~eng[q]) weak_fails = 1;
+            }
+            if (s->closed && !weak_fails) {  /* Fig. 9, all or nothing: every system step of every state taken */
                 int r = ls_closed_fails(s, pa, pb, stamp);
                 if (r < 0) return -1;
                 weak_fails = r;
@@ -861,9 +994,9 @@ static int ls_fig5(ls_t *s, int32_t start, size_t m) {
             for (size_t i = pa; i < pb; i++) {
                 int32_t v = s->g_parts[i];
                 int bad = weak_fails;
-                if (s->strong)
+                if (!bad && s->items)
                     for (int q = 0; q < pw; q++)
-                        if (s->g_en[(size_t)v * pw + q] & ~eng[q]) { bad = 1; break; }
+                        if (s->m_strong[q] & s->g_en[(size_t)v * pw + q] & ~eng[q]) { bad = 1; break; }
                 if (!bad) s->g_parts[pa + kept++] = v;  /* compacts in place */
             }
             size_t removed = (pb - pa) - kept;
@@ -945,15 +1078,15 @@ static int ls_close(ls_t *s) {
     int cyclic = s->r_cyc[top];
     int accepting = (s->r_acc[top] & s->p->all_sets) == s->p->all_sets;
     int hopeless = 0;
-    if (s->items && !s->strong && !s->closed)  /* unmet weak items fail every subgraph (Fig. 7) */
-        hopeless = !ls_items_met(s, top);
+    if (s->items)  /* unmet always or weak items fail every subgraph (Figs. 7, 11) */
+        hopeless = !ls_items_met(s, top, 1);
     s->nr--;
     s->r->sccs++;
     int got = 0;
     if (cyclic) {
         s->r->nontrivial_sccs++;
         if (accepting && !hopeless) {
-            if (!s->strong && !s->closed)
+            if (!s->strong && !s->closed && !s->ann)
                 got = ls_fail(s, BR_LTL_UNDECIDED, 0);  /* never: see the top */
             else {
                 got = ls_fig5(s, start, m);
@@ -1016,7 +1149,8 @@ static void ls_free(ls_t *s) {
     free(s->r_pos); free(s->r_depth); free(s->r_acc); free(s->r_in_acc); free(s->r_cyc);
     free(s->r_in_eng); free(s->r_in_item); free(s->r_all); free(s->r_some); free(s->r_eng);
     free(s->x_dst); free(s->x_acc); free(s->x_eng); free(s->x_item); free(s->mv_q); free(s->mv_acc);
-    free(s->t_en); free(s->t_eng); free(s->t_every); free(s->t_some);
+    free(s->t_en); free(s->t_eng); free(s->t_every); free(s->t_some); free(s->t_unit);
+    free(s->m_weak); free(s->m_strong); free(s->m_always); free(s->umark);
     free(s->it_key); free(s->it_bit);
     free(s->g_off); free(s->g_dst); free(s->g_acc); free(s->g_eng); free(s->g_item); free(s->g_en);
     free(s->g_mark); free(s->g_pool); free(s->g_work); free(s->g_cur); free(s->g_parts);
@@ -1047,18 +1181,24 @@ static int ls_report(ls_t *s) {
 __attribute__((visibility("default")))
 void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t init_len,
                         br_ltl_result_t *r) {
+    uint8_t *seen = r->units_seen;
     memset(r, 0, sizeof *r);
+    r->units_seen = seen;
     r->error_node = -1;
     ls_t s;
     memset(&s, 0, sizeof s);
     s.p = p; s.r = r;
-    s.items = p->fairness != BR_LTL_NONE;
-    s.actions = p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL;
+    s.act = p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL;
+    s.prc = p->fairness == BR_LTL_PROCESS_WEAK || p->fairness == BR_LTL_PROCESS_STRONG;
+    s.ann = p->n_units > 0;
+    s.items = s.act || s.prc || s.ann;  /* strong global has no items (conditions.py) */
+    s.actions = s.act && !s.ann;
     s.strong = p->fairness == BR_LTL_STRONG_LOCAL || p->fairness == BR_LTL_PROCESS_STRONG;
     s.closed = p->fairness == BR_LTL_STRONG_GLOBAL;
-    if (s.closed) s.items = 0;  /* strong global has no items (conditions.py) */
-    if (s.actions) s.pw = p->iwords < 1 ? 1 : p->iwords;
-    else s.pw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
+    if (s.act) s.bw = p->iwords < 1 ? 1 : p->iwords;
+    else if (s.prc) s.bw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
+    s.pw = s.bw + (s.ann ? (p->n_units + 63) / 64 : 0);
+    s.mdirty = 1;
     s.start = br_now();
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
@@ -1071,10 +1211,15 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
             for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
             s.idle_acc[q] = m;
         }
-    s.t_en = malloc((size_t)s.pw * 8); s.t_eng = malloc((size_t)s.pw * 8);
-    s.t_every = malloc((size_t)s.pw * 8); s.t_some = malloc((size_t)s.pw * 8);
+    size_t words = (size_t)(s.pw > 0 ? s.pw : 1) * 8;
+    s.t_en = malloc(words); s.t_eng = malloc(words);
+    s.t_every = malloc(words); s.t_some = malloc(words); s.t_unit = malloc(words);
+    s.m_weak = malloc(words); s.m_strong = malloc(words); s.m_always = malloc(words);
+    s.umark = calloc((size_t)p->n_units + 1, sizeof *s.umark);
+    if (s.umark) for (int32_t u = 0; u < p->n_units; u++) s.umark[u] = p->unit_mark[u];
     if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
-        || !s.t_some || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
+        || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
+        || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;

@@ -75,23 +75,24 @@ PROPOSITION_ERRORS = {"m90_ltl_guarded_index.pml"}
 HANDED_OVER = "met a model error that the Python engine does not"
 
 
-def compare(system: TransitionSystem, limit: int, handed_over: bool = False) -> int:
-    """Compare the engines on every LTL property of ``system``; return how many
-    (property, notion) pairs the C engine checked. ``handed_over``: the C engine may
-    hand a search to the Python engine for a failing atom (``PROPOSITION_ERRORS``)."""
+def compare(system: TransitionSystem, limit: int, handed_over: bool = False,
+            annotations: tuple = (), notions: tuple = tuple(Fairness)) -> int:
+    """Compare the engines on every LTL property of ``system`` under ``notions`` and
+    the command-line ``annotations`` (and the model's own); return how many (property,
+    notion) pairs the C engine checked. ``handed_over``: the C engine may hand a search
+    to the Python engine for a failing atom (``PROPOSITION_ERRORS``)."""
     compared = 0
+    annotated = bool(annotations) or driver.model_has_marks(system)
     for prop in system.properties:
         if prop.kind is not PropertyKind.LTL:
             continue
-        for fairness in Fairness:
-            options = dict(fairness=fairness, max_states=limit)
+        for fairness in notions:
+            options = dict(fairness=fairness, max_states=limit, annotations=annotations)
             na = translate_formula(prop.formula)
             ok, why = driver.ltl_supports(system, prop, list(na.binding.atoms), fairness,
-                                          na.buchi.num_sets, na.buchi.num_states)
-            marks = any(e.fairness is not None for p in system.processes for e in p.edges)
-            if not ok or marks:
-                if marks:
-                    why = "annotations"
+                                          na.buchi.num_sets, na.buchi.num_states,
+                                          annotations)
+            if not ok:
                 assert any(r in why for r in REFUSALS), why
                 with pytest.raises(ConfigurationError, match="--engine c"):
                     api.check_property(system, prop, api.CheckOptions(engine="c", **options))
@@ -109,9 +110,9 @@ def compare(system: TransitionSystem, limit: int, handed_over: bool = False) -> 
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
                 continue
             if any(driver.COMPUTED_EVENT in n for n in c.notes):
-                # an event atom against an event name computed at run time: the one
-                # fallback allowed here; the Python engine answered
-                assert any(not isinstance(a, LtlState) for a in na.binding.atoms)
+                # an event atom or an annotation against an event name computed at
+                # run time: the one fallback allowed here; the Python engine answered
+                assert annotated or any(not isinstance(a, LtlState) for a in na.binding.atoms)
                 c = dataclasses.replace(c, notes=tuple(
                     n for n in c.notes if driver.COMPUTED_EVENT not in n))
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
@@ -173,19 +174,132 @@ def test_counters_under_process_weak_fairness(tmp_path: Path) -> None:
     assert weak.statistics.states == 112 and weak.statistics.transitions == 464
 
 
-def test_every_notion_runs_in_c_and_annotations_are_refused_by_name(tmp_path: Path) -> None:
-    """Every fairness notion is checked by the C search; fairness annotations are not
-    (refused by name with ``--engine c``, a note with ``auto``)."""
+def test_every_notion_and_annotations_run_in_c(tmp_path: Path) -> None:
+    """Every fairness notion is checked by the C search, with annotations too (no note
+    of a hand-over with ``auto``; the statistics are the C engine's)."""
     assert set(driver.LTL_FAIRNESS) == set(Fairness)
     path = tmp_path / "counters.pml"
     path.write_text(COUNTERS)
     [ts] = _systems(path)
     prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
     marks = ((FairnessMark.SF, "P(0):4 c[_pid] = (c[_pid] + 1) % 4"),)
-    with pytest.raises(ConfigurationError, match="does not handle fairness annotations"):
-        api.check_property(ts, prop, api.CheckOptions(engine="c", annotations=marks))
+    c = api.check_property(ts, prop, api.CheckOptions(engine="c", annotations=marks))
     auto = api.check_property(ts, prop, api.CheckOptions(engine="auto", annotations=marks))
-    assert any("checked by the Python engine" in n and "annotations" in n for n in auto.notes)
+    assert ("engine", "c") in c.statistics.extra and ("engine", "c") in auto.statistics.extra
+    assert not any("Python engine" in n for n in auto.notes)
+
+
+def annotation_names(system: TransitionSystem, states: int = 300) -> list[str]:
+    """Return the event names and statement labels of the steps of the first
+    ``states`` states (breadth first), sorted: names an annotation can use."""
+    from bridge.semantics.statespace import build_state_space
+
+    space = build_state_space(system)
+    names: set[str] = set()
+    seen = {tuple(s) for s in space.initial_states()}
+    queue = list(space.initial_states())
+    while queue and len(seen) < states:
+        state = queue.pop(0)
+        for step, nxt in space.successors(state):
+            if step.event is not None:
+                names.add(step.event)
+            for inst, idx in step.edges:
+                e = space.edge(inst, idx, state)
+                if e is not None and e.label is not None:
+                    names.add(e.label)
+            if tuple(nxt) not in seen:
+                seen.add(tuple(nxt))
+                queue.append(nxt)
+    return sorted(names)
+
+
+def cli_annotations(system: TransitionSystem) -> tuple:
+    """Return command-line annotations for ``system``: the first names of its steps
+    with f, sf and wf in turn, and a name no step has (its note must agree too)."""
+    marks = (FairnessMark.WF, FairnessMark.SF, FairnessMark.F, FairnessMark.SL)
+    names = annotation_names(system)
+    picked = [names[i] for i in range(0, len(names), max(1, len(names) // 3))][:4]
+    return tuple((marks[i % len(marks)], n) for i, n in enumerate(picked)) + (
+        (FairnessMark.WF, "no_such_event"),)
+
+
+@pytest.mark.parametrize("path", LTL_MODELS, ids=lambda p: p.name)
+def test_test_models_agree_with_annotations(path: Path) -> None:
+    """Paper 000 Fig. 11 per mark in C: the same verdicts, counts and notes as the
+    Python engine under every notion conjoined with command-line annotations."""
+    for ts in _systems(path):
+        compare(ts, 5000, handed_over=path.name in PROPOSITION_ERRORS,
+                annotations=cli_annotations(ts))
+
+
+@pytest.mark.parametrize("path", LTL_CASE_STUDIES, ids=lambda p: p.name)
+def test_case_studies_agree_with_annotations(path: Path) -> None:
+    for ts in _systems(path):
+        compare(ts, 3000, annotations=cli_annotations(ts),
+                notions=(Fairness.NONE, Fairness.STRONG_LOCAL, Fairness.PROCESS_WEAK))
+
+
+MARKED = """
+#define N 3;
+var x = 0;
+P(i) = wf(go.i) -> (sf(inc.i) -> add.i{x = (x + 1) % 4} -> P(i) [] wl(idle.i) -> P(i));
+Q() = tick -> Q() [] sl(tock) -> Q();
+R() = reset{x = 0} -> R();
+Sys() = (|| i:{0..N - 1}@P(i)) ||| Q() ||| R();
+#define zero x == 0;
+#define two x == 2;
+#define one x == 1;
+#assert Sys() |= []<> zero;
+#assert Sys() |= []<> two;
+#assert Sys() |= []<> tick;
+#assert Sys() |= <>[] one;
+"""
+
+
+def test_model_marks_of_every_kind_agree(tmp_path: Path) -> None:
+    """wf, sf, wl and sl written in the model (learnt as the search meets them), with
+    and without an f annotation from the command line, give the same verdicts and
+    counts in C as in Python, under every notion."""
+    path = tmp_path / "marked.csp"
+    path.write_text(MARKED)
+    [ts] = _systems(path)
+    kinds = {e.fairness for p in ts.processes for e in p.edges} - {None}
+    assert kinds == {FairnessMark.WF, FairnessMark.SF, FairnessMark.WL, FairnessMark.SL}
+    assert compare(ts, LIMIT) == 4 * len(Fairness)
+    f_tick = ((FairnessMark.F, "tick"),)
+    assert compare(ts, LIMIT, annotations=f_tick) == 4 * len(Fairness)
+    # f(tick) makes every fair run tick forever: []<> tick holds only with it
+    tick = [p for p in ts.properties if p.kind is PropertyKind.LTL][2]
+    plain = api.check_property(ts, tick, api.CheckOptions(engine="c"))
+    forced = api.check_property(ts, tick, api.CheckOptions(engine="c", annotations=f_tick))
+    assert plain.outcome is Outcome.VIOLATED and forced.outcome is Outcome.HOLDS
+    assert ("engine", "c") in forced.statistics.extra
+
+
+@st.composite
+def random_annotated_systems(draw):
+    ts = draw(random_ltl_systems())
+    processes = []
+    for p in ts.processes:
+        edges = tuple(dataclasses.replace(e, fairness=draw(st.sampled_from(
+            [None, None, None, *FairnessMark]))) for e in p.edges)
+        processes.append(dataclasses.replace(p, edges=edges))
+    names = ["tick", "tock", "own0", "own1", "own2"]
+    cli = draw(st.lists(st.tuples(st.sampled_from(list(FairnessMark)), st.sampled_from(names)),
+                        max_size=2))
+    return dataclasses.replace(ts, processes=tuple(processes)), tuple(cli)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_annotated_systems())
+def test_random_systems_with_random_annotations_agree(case) -> None:
+    ts, cli = case
+    ok, why = driver.supports(ts)
+    if not ok:
+        assert "does not translate" in why or "rejects the model" in why, why
+        return
+    compare(ts, 3000, annotations=cli)
 
 
 def test_a_c_report_that_does_not_replay_is_not_reported(tmp_path: Path, monkeypatch) -> None:

@@ -133,18 +133,23 @@ def test_state_limit_stops_at_the_same_state_in_both_engines(tmp_path: Path) -> 
 
 
 def test_engine_c_refuses_ltl_with_the_reason(tmp_path: Path) -> None:
-    """What the C fair search does not take (fairness annotations) is refused by name."""
+    """What the C fair search does not take (a reduction) is refused by name; fairness
+    annotations, refused before, now run in C."""
     path = tmp_path / "l.pml"
     path.write_text("byte x;\nactive proctype P() { x = 1 }\nltl p { <> (x == 1) }\n")
     [ts] = api.load_model(str(path)).systems
     ltl = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
     strong = Fairness.STRONG_GLOBAL
     marks = ((FairnessMark.WF, "done"),)
-    with pytest.raises(ConfigurationError, match="does not handle fairness annotations"):
-        api.check_property(ts, ltl, api.CheckOptions(engine="c", fairness=strong,
+    with pytest.raises(ConfigurationError, match="reductions"):
+        api.check_property(ts, ltl, api.CheckOptions(engine="c", fairness=strong, por=True))
+    c = api.check_property(ts, ltl, api.CheckOptions(engine="c", fairness=strong,
                                                      annotations=marks))
+    assert c.outcome is Outcome.HOLDS and ("engine", "c") in c.statistics.extra
+    assert c.notes[-1] == ("annotation wf(done) matched no event or statement label of "
+                           "the explored steps")
     auto = api.check_property(ts, ltl, api.CheckOptions(engine="auto", fairness=strong,
-                                                        annotations=marks))
+                                                        por=True))
     assert auto.outcome is Outcome.HOLDS
     assert any("checked by the Python engine" in n for n in auto.notes)
     assert dataclasses.replace(auto, notes=()).outcome is Outcome.HOLDS
