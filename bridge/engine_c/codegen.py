@@ -95,7 +95,10 @@ from bridge.semantics.statespace import MAX_SYNC_VECTORS, CompiledStateSpace, ma
 
 _NO = object()
 MAX_VECTOR_BYTES = 65535  # the store keeps a 2-byte length per dynamic vector
-MAX_PROCESSES = 255  # the instance count is one byte; process sets are 256 bits
+# Processes started at run time (Promela run): the instance count is one byte, as in
+# SPIN. A static system (every CSP# model) has as many instances as it declares: its
+# process sets are ceil(instances / 64) words (BR_PWORDS).
+MAX_PROCESSES = 255
 
 
 class CUnsupported(Exception):
@@ -216,8 +219,6 @@ class CGenerator:
         self.expression_ok: list[bool] = []
         if self.layout.dynamic and self.system.max_instances > MAX_PROCESSES:
             raise CUnsupported(f"more than {MAX_PROCESSES} processes")
-        if not self.layout.dynamic and len(self.layout.initial_templates) > MAX_PROCESSES + 1:
-            raise CUnsupported(f"more than {MAX_PROCESSES + 1} process instances")
         max_seg = max((s.size for s in self.packed.segments), default=0)
         if self.layout.dynamic:
             self.max_vector = self.packed.static_bytes + min(
@@ -1407,7 +1408,7 @@ class CGenerator:
             lines.append("  int n = model_nproc(s);")
             lines.append("  uint32_t pos = BR_STATIC_BYTES, lastb = 0; int lastt = 0;")
             if self.promela:
-                lines.append("  c->perr[0] = c->perr[1] = c->perr[2] = c->perr[3] = 0;")
+                lines.append("  perr_clear(c);")
             lines.append("  for (int pid = 0; pid < n; pid++) {")
             lines.append("    int tpl = s[pos]; uint32_t b = pos;")
             lines.append("    c->pbase[pid] = b; c->ptpl[pid] = (uint8_t)tpl;")
@@ -1645,6 +1646,13 @@ class CGenerator:
 
     # ------------------------------------------------------------------ the unit
 
+    def process_words(self) -> int:
+        """Return the 64-bit words of a process set: enough for every instance."""
+        lay = self.layout
+        count = min(self.system.max_instances, MAX_PROCESSES) if lay.dynamic \
+            else len(lay.initial_templates)
+        return max(1, (count + 63) // 64)
+
     def source(self) -> str:
         """Return the whole C translation unit."""
         succ = self.successors_code()
@@ -1666,6 +1674,8 @@ class CGenerator:
             static_bytes=self.packed.static_bytes,
             hidden_bytes=self.packed.hidden_bytes,
             fixed=0 if self.layout.dynamic else self.max_vector,
+            pwords=self.process_words(),
+            pslots=256 if self.layout.dynamic else 1,
             runtime=static["runtime.h"], store=static["store.c"], search=static["search_bfs.c"],
             search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
@@ -1765,7 +1775,7 @@ static ctx_t *ctx_child(ctx_t *c) {
   ctx_t *d = c->sub;
   d->n = d->noffers = d->nelses = d->ntmos = 0;
   d->err = d->fallback = 0;
-  d->perr[0] = d->perr[1] = d->perr[2] = d->perr[3] = 0;
+  perr_clear(d);
   return d;
 }
 static V model_enabled(ctx_t *c, const uint8_t *s, uint32_t slen, V q, int me) {
@@ -1793,7 +1803,7 @@ static V model_enabled(ctx_t *c, const uint8_t *s, uint32_t slen, V q, int me) {
       if (d->n > n0) r = 1;
     }
   }
-  for (int w = 0; w < 4; w++) c->perr[w] |= d->perr[w];
+  for (int w = 0; w < BR_PWORDS; w++) c->perr[w] |= d->perr[w];
   if (d->oom) c->oom = 1;
   if (d->fallback) { br_fallback(c); return 0; }
   if (d->err) { br_fail(c); return 0; }

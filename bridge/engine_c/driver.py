@@ -533,7 +533,6 @@ LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
                 Fairness.STRONG_GLOBAL: 5}
 (_LTL_DONE, _LTL_FOUND, _LTL_MODEL_ERROR, _LTL_LIMIT, _LTL_FALLBACK, _LTL_UNDECIDED,
  _LTL_COMPUTED_EVENT, _LTL_MORE_PROCESSES, _LTL_MORE_ITEMS, _LTL_COMPUTED_ACTION) = range(10)
-_MAX_PWORDS = 4  # BR_PWORDS: process sets of 256 instances
 # Action sets (weak, strong-local) of at most this many 64-bit words (65536 actions)
 _MAX_IWORDS = 1024
 
@@ -658,7 +657,7 @@ def model_has_marks(system: TransitionSystem) -> bool:
 class _UnitTables:
     """The annotation units of a C fair search (search_ltl.c, br_ltl_params_t)."""
 
-    names: list[str]                 # the name of each unit (None-like "" for edge units)
+    names: list[str]  # the name of each unit ("" for a (pid, edge) unit)
     unit_mark: list[int]
     ev_unit: list[int]
     lab_unit: list[int]
@@ -786,6 +785,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         lib.bridge_event_name.argtypes = [ctypes.c_int32]
         lib.bridge_event_count.restype = ctypes.c_int32
         lib.bridge_event_count.argtypes = []
+        lib.bridge_process_words.restype = ctypes.c_int32
+        lib.bridge_process_words.argtypes = []
         lib.bridge_ltl_free.restype = None
         lib.bridge_ltl_free.argtypes = [ctypes.c_void_p]
         lib._ltl_typed = True
@@ -812,8 +813,10 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.n_ap = len(atoms)
     params.fairness = LTL_FAIRNESS[fairness]
     # words of a process set: enough for the instances declared; a step of a process
-    # beyond them (Promela run) stops the search, which runs again with every word
-    params.pwords = max(1, (len(system.instances) + 63) // 64)
+    # beyond them (Promela run) stops the search, which runs again with every word the
+    # model has (BR_PWORDS: its instances, or SPIN's 255 for processes started by run)
+    max_pwords = lib.bridge_process_words()
+    params.pwords = min(max_pwords, max(1, (len(system.instances) + 63) // 64))
     # words of an action set (weak, strong-local): enough for the statements of the
     # initial instances (and their deaths) or the event names; a search that meets more
     # actions stops and runs again with enough words
@@ -866,13 +869,13 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     result.units_seen = ctypes.cast(seen, ctypes.POINTER(ctypes.c_uint8))
     handle = lib.bridge_ltl_search(ctypes.byref(params), model.initial, len(model.initial),
                                    ctypes.byref(result))
-    while (result.status == _LTL_MORE_PROCESSES and params.pwords < _MAX_PWORDS
+    while (result.status == _LTL_MORE_PROCESSES and params.pwords < max_pwords
            or result.status == _LTL_MORE_ITEMS and params.iwords < _MAX_IWORDS):
         # processes started at run time beyond the words given, or more actions: again
         # (the same search: the words do not change its order), with enough words
         lib.bridge_ltl_free(handle)
         if result.status == _LTL_MORE_PROCESSES:
-            params.pwords = _MAX_PWORDS
+            params.pwords = max_pwords
         else:
             params.iwords = min(_MAX_IWORDS, max(params.iwords * 2,
                                                  (2 * result.items + 63) // 64))

@@ -103,16 +103,16 @@ struct ctx {
     /* Promela: the instances whose statements met a model error (or an xr/xs claim
      * violation) while the state was expanded; the error counts only if pan tries
      * that instance in the state (priorities, atomicity: see the generated select) */
-    uint64_t perr[4];
-    /* the segment base and template of each live instance of the state expanded */
-    uint32_t pbase[256];
-    uint8_t ptpl[256];
+    uint64_t perr[BR_PWORDS];
+    /* the segment base and template of each live instance of the state expanded
+     * (processes started at run time, at most 255: BR_PSLOTS is 256, else 1) */
+    uint32_t pbase[BR_PSLOTS];
+    uint8_t ptpl[BR_PSLOTS];
     /* enabled(): the context one level down (allocated on first use) and its depth */
     struct ctx *sub;
     int depth;
 };
 
-#define BR_PWORDS 4
 
 /* Whichever comes first counts: a model error met while every value so far was exact
  * is an error of the Python engine too (it evaluates the same operations on the same
@@ -170,7 +170,7 @@ static inline uint8_t *succ_begin(ctx_t *c, const uint8_t *s, uint32_t slen) {
     c->t = t;
     c->tlen = slen;
     uint64_t *pw = c->procs + c->n * BR_PWORDS;
-    pw[0] = pw[1] = pw[2] = pw[3] = 0;
+    for (int w = 0; w < BR_PWORDS; w++) pw[w] = 0;
     return t;
 }
 
@@ -197,10 +197,14 @@ static inline int succ_has_proc(const ctx_t *c, size_t i, int pid) {
 
 /* An instance's model error that counts only if pan tries the instance. */
 static inline void perr_set(ctx_t *c, int pid) {
-    if (pid >= 0 && pid < 256) c->perr[(unsigned)pid >> 6] |= (uint64_t)1 << (pid & 63);
+    if (pid >= 0 && pid < BR_PWORDS * 64) c->perr[(unsigned)pid >> 6] |= (uint64_t)1 << (pid & 63);
 }
 static inline int perr_any(const ctx_t *c) {
-    return (c->perr[0] | c->perr[1] | c->perr[2] | c->perr[3]) != 0;
+    for (int w = 0; w < BR_PWORDS; w++) if (c->perr[w]) return 1;
+    return 0;
+}
+static inline void perr_clear(ctx_t *c) {
+    for (int w = 0; w < BR_PWORDS; w++) c->perr[w] = 0;
 }
 
 static void add_offer(ctx_t *c, int kind, V cid, int nf, const V *msg, const uint8_t *has,

@@ -212,3 +212,7 @@ const char *bridge_event_name(int32_t i) {
 
 __attribute__((visibility("default")))
 int32_t bridge_event_count(void) { return BR_EVENT_COUNT; }
+
+/* The 64-bit words of a process set in this model (BR_PWORDS). */
+__attribute__((visibility("default")))
+int32_t bridge_process_words(void) { return BR_PWORDS; }
