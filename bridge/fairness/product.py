@@ -65,6 +65,12 @@ AMPLE = 2  # node_flags: the node explores the ample candidate of its system sta
 # system state and automaton state); bigger ones (never claims) by a dict.
 FLAT_INDEX_STATES = 8
 
+# Nodes with at least this many edges keep them for recomputation, the last
+# RECENT_NODES of them (a state of thousands of instances has thousands of successors,
+# each a copy of its thousands of slots: a lasso through it would compute them again).
+RECENT_MIN_EDGES = 256
+RECENT_NODES = 8
+
 
 class LimitReached(Exception):
     """The product grew past ``max_states`` or the search passed its deadline."""
@@ -190,6 +196,11 @@ class Product:
         # (letter * automaton states + q) -> automaton successors of q on letter, with
         # the acceptance marks of parallel edges to one target merged (see _moves).
         self._moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
+        # The edges of the last few expanded nodes with many edges (``_remember``), and
+        # the steps of their system states: recomputing them (for a lasso, for the
+        # fairness of a component) would copy and pack every successor again.
+        self._recent_edges: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._recent_steps: dict[int, tuple[int, ...]] = {}
         self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "full_successors", None
         )
@@ -309,8 +320,10 @@ class Product:
         fairness: the wrapped space's ``full_successors`` when it has them (a partial
         order reduction explores ample sets, but fairness is judged on every enabled
         step, paper 000 section 4), else every step; never the stutter step."""
-        state = self.sys_states[s]
         full = self._full_successors
+        if full is None and s in self._recent_steps:
+            return list(self._recent_steps[s])
+        state = self.sys_states[s]
         pairs = full(state) if full is not None else self.space.successors(state)
         by_id = self._step_by_id.get
         out = []
@@ -394,7 +407,26 @@ class Product:
         self.node_flags[node] |= EXPANDED
         self._product_edges(q, explored, True, out, position)
         self.transitions += len(out.targets)
+        if pairs is not None and len(pairs) >= RECENT_MIN_EDGES:
+            self._remember_steps(s, pairs)
+        if len(out.targets) >= RECENT_MIN_EDGES:
+            self._remember(node, out)
         return out
+
+    def _remember(self, node: int, e: Expansion) -> None:
+        """Keep the edges of ``node`` for ``_recompute`` (the last ``RECENT_NODES``)."""
+        recent = self._recent_edges
+        if len(recent) >= RECENT_NODES:
+            del recent[next(iter(recent))]
+        recent[node] = (tuple(e.targets), tuple(e.steps), tuple(e.accs))
+
+    def _remember_steps(self, s: int, pairs: list[tuple[int, int]]) -> None:
+        """Keep the step ids of system state ``s`` (all its steps, ``pairs``) for
+        ``enabled_step_ids``."""
+        recent = self._recent_steps
+        if len(recent) >= RECENT_NODES:
+            del recent[next(iter(recent))]
+        recent[s] = tuple(k for k, _t in pairs)
 
     def _proviso_allows(self, q: int, ample: list[tuple[int, int]]) -> bool:
         """Return False if a product successor of ``(s, q)`` through ``ample`` is on the
@@ -497,6 +529,11 @@ class Product:
 
     def _recompute(self, node: int) -> Expansion:
         """Return the edges of an expanded ``node`` again (same POR choice)."""
+        kept = self._recent_edges.get(node)
+        if kept is not None:
+            out = Expansion()
+            out.targets, out.steps, out.accs = list(kept[0]), list(kept[1]), list(kept[2])
+            return out
         s = self.node_sys[node]
         state = self.sys_states[s]
         succ = self.space.successors(state)
@@ -509,6 +546,8 @@ class Product:
             pairs = self._system_pairs(state, succ, False)
         out = Expansion()
         self._product_edges(self.node_q[node], pairs, False, out, None)
+        if len(out.targets) >= RECENT_MIN_EDGES:
+            self._remember(node, out)
         return out
 
     def successors(self, node: int) -> list[int]:
