@@ -48,6 +48,7 @@ node's edges later gives the same edges.
 
 from __future__ import annotations
 
+import gc
 import time
 from array import array
 from collections.abc import Callable, Hashable, Sequence
@@ -70,6 +71,8 @@ FLAT_INDEX_STATES = 8
 # each a copy of its thousands of slots: a lasso through it would compute them again).
 RECENT_MIN_EDGES = 256
 RECENT_NODES = 8
+# Expanding a state of at least this many slots pauses the cyclic garbage collector.
+GC_PAUSE_SLOTS = 1024
 
 
 class LimitReached(Exception):
@@ -355,8 +358,20 @@ class Product:
         if self.node_flags[node] & EXPANDED:
             raise AssertionError(f"node {node} is expanded twice")
         s = self.node_sys[node]
-        q = self.node_q[node]
         state = self.sys_states[s]
+        if len(state) < GC_PAUSE_SLOTS or not gc.isenabled():
+            return self._expand(node, s, state, enabled, system_index)
+        # Thousands of successors of thousands of slots each: the cyclic collector
+        # would walk every new tuple (they hold only ints, and die with this call).
+        gc.disable()
+        try:
+            return self._expand(node, s, state, enabled, system_index)
+        finally:
+            gc.enable()
+
+    def _expand(self, node: int, s: int, state: StateVector, enabled: bool,
+                system_index: bool) -> Expansion:
+        q = self.node_q[node]
         out = Expansion()
         pairs: list[tuple[int, int]] | None = None
         explored: list[tuple[int, int]] | None = None

@@ -1384,6 +1384,27 @@ def _family_shape(process: Process) -> Process | None:
 _CONST_EVENT = Event("\0constant")
 
 
+def _shared_parts(process: Process) -> tuple | None:
+    """Return a key of ``process``'s parts by identity (names and constant event names
+    left out): equal keys mean equal ``_family_shape``; None as there."""
+    edges = []
+    for e in process.edges:
+        ev = e.event
+        event: object = None
+        if ev is not None:
+            const = [isinstance(c, Const) for c in ev.components]
+            if ev.components and all(const):
+                event = _CONST_EVENT
+            elif any(const):
+                return None
+            else:
+                event = id(ev)
+        edges.append((e.source, e.target, id(e.guard), id(e.comm), id(e.effect), event,
+                      e.label, e.fairness, e.text, id(e.span), e.data_operation, e.atomic))
+    return (process.parameters, id(process.locals), id(process.locations), process.initial,
+            id(process.span), tuple(edges))
+
+
 def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
     """Return, per template, the representative of its family (the first template of
     its shape, see ``_family_shape``), or -1 when its family has fewer than
@@ -1406,12 +1427,24 @@ def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
         o = outline(tpl.process)
         by_outline[o] = by_outline.get(o, 0) + instances_of.get(tpl.index, 0)
     first: dict[Process, int] = {}
+    # Processes made from one template by a front-end share their parts: those with the
+    # very same parts are equal in shape without comparing trees (the first of each
+    # such group is compared in depth with the others').
+    same_parts: dict[tuple, int] = {}
     count: dict[int, int] = {}
     for tpl in layout.processes:
         p = tpl.process
         if p.channels or p.channel_assertions or p.provided is not None or (
                 by_outline[outline(p)] < FAMILY_MIN_INSTANCES):
             continue
+        parts = _shared_parts(p)
+        if parts is None:
+            continue
+        known = same_parts.get(parts)
+        if known is not None:
+            reps[tpl.index] = reps[known]
+            continue
+        same_parts[parts] = tpl.index
         try:
             shape = _family_shape(p)
             if shape is None:

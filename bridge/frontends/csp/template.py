@@ -17,9 +17,9 @@ is lowered on its own (``TemplateCache.stats`` counts both).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import Env, Leaf
@@ -262,20 +262,22 @@ def instantiate(
     def event(ev: Event) -> Event:
         if not any(isinstance(c, Const) and c.value in by_sentinel for c in ev.components):
             return ev
-        return dataclasses.replace(ev, components=tuple(
+        return Event(ev.base, tuple(
             Const(by_sentinel[c.value], c.span)
             if isinstance(c, Const) and c.value in by_sentinel else c
-            for c in ev.components))
+            for c in ev.components), ev.span)
 
     edges: list[Edge] = []
     for e in template.process.edges:
         if e.event is not None:
             ev = event(e.event)
             if ev is not e.event:
-                e = dataclasses.replace(e, event=ev)
+                e = _replaced(e, "event", ev)
         edges.append(e)
-    process = dataclasses.replace(template.process, name=leaf.name, edges=tuple(edges))
-    builder = copy.copy(template.builder)
+    process = _replaced(
+        _replaced(template.process, "name", leaf.name), "edges", tuple(edges))
+    builder = LeafBuilder.__new__(LeafBuilder)
+    builder.__dict__.update(template.builder.__dict__)  # a shallow copy
     builder.leaf = leaf
     builder.syntactic_events = {
         ".".join(texts.get(part, part) for part in name.split("."))
@@ -283,3 +285,16 @@ def instantiate(
     }
     builder.dynamic_events = [(event(ev), span) for ev, span in template.builder.dynamic_events]
     return builder, process
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _replaced(obj: Any, name: str, value: object) -> Any:
+    """Return ``dataclasses.replace(obj, name=value)``, without its checks (a
+    substitution per instance of thousands)."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return cls(*[value if n == name else getattr(obj, n) for n in names])
