@@ -257,19 +257,23 @@ class CompiledStateSpace:
                 code.extend([f"def {guard}(s):", f"    return {test}"])
         finally:
             gen.consts = {}
-        source = "\n".join(code) + "\n"
-        self.source += source
-        exec(compile(source, f"<bridge:{self.system.name}:{tpl.process.name}({pid})>", "exec"),  # noqa: S102
-             self._ns)
-        size = 1 + max([loc.id for loc in tpl.process.locations], default=-1)
-        table: list[Any] = [None] * size
-        for loc, fname, _ in named:
-            table[loc] = self._ns[fname]
-        fns = tuple(table)
+        fns = self._location_table(code, f"{tpl.process.name}({pid})", tpl, named)
         self._spec_cache[key] = fns
         self._spec_bodies[fns] = [(loc, lines[1:]) for loc, _, lines in named]
         self._death_guards[fns] = self._ns[guard] if guard is not None else None
         return fns
+
+    def _location_table(self, code: list[str], what: str, tpl: ProcessLayout,
+                        named: list[tuple[int, str, list[str]]]) -> tuple:
+        """Return the location-function table (indexed by location id) of the functions
+        ``named`` after compiling ``code`` (``what`` names it in tracebacks)."""
+        source = "\n".join(code) + "\n"
+        self.source += source
+        exec(compile(source, f"<bridge:{self.system.name}:{what}>", "exec"), self._ns)  # noqa: S102
+        table: list[Any] = [None] * (1 + max([loc.id for loc in tpl.process.locations], default=-1))
+        for loc, fname, _ in named:
+            table[loc] = self._ns[fname]
+        return tuple(table)
 
     def _family_table(self, tpl_index: int, pid: int) -> tuple | None:
         """Return the location-function table shared by the family of template
@@ -313,16 +317,8 @@ class CompiledStateSpace:
                 named = self._gen_process(gen, code, rep_tpl, "b", "pid", gen.fresh("F"))
             finally:
                 self._family_steps = None
-            source = "\n".join(code) + "\n"
-            self.source += source
-            exec(compile(source, f"<bridge:{self.system.name}:{rep_tpl.process.name} family>",  # noqa: S102
-                         "exec"), self._ns)
+            fns = self._location_table(code, f"{rep_tpl.process.name} family", rep_tpl, named)
             self.family_compilations += 1
-            size = 1 + max([loc.id for loc in rep_tpl.process.locations], default=-1)
-            table: list[Any] = [None] * size
-            for loc, fname, _ in named:
-                table[loc] = self._ns[fname]
-            fns = tuple(table)
             self._family_tables[rep] = fns
             self._family_fns.add(fns)
             self._spec_bodies[fns] = []

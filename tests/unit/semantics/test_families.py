@@ -64,8 +64,8 @@ def test_family_code_gives_the_successors_of_specialised_code(
     assert _walk(system) == specialised
 
 
-def test_barrier_and_hidden_events_keep_their_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+def _count_specialised(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Return the list the pids of instances given specialised code will be added to."""
     calls: list[int] = []
     original = statespace.CompiledStateSpace._specialised
 
@@ -74,6 +74,12 @@ def test_barrier_and_hidden_events_keep_their_own_code(monkeypatch: pytest.Monke
         return original(self, tpl_index, pid, base, consts)
 
     monkeypatch.setattr(statespace.CompiledStateSpace, "_specialised", counting)
+    return calls
+
+
+def test_barrier_and_hidden_events_keep_their_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+    calls = _count_specialised(monkeypatch)
     space = build_state_space(load_csp("barriers.csp", BARRIERS).systems[0])
     # Every Node synchronises on 'go' (specialised); the Coordinator too.
     assert sorted(calls) == [0, 1, 2, 3, 4]
@@ -88,14 +94,7 @@ Back(j) = back.j{count = count - 1;} -> Node(j);
 Sys = ||| x:{0..N - 1}@Node(x);
 #assert Sys deadlockfree;
 """
-    calls: list[int] = []
-    original = statespace.CompiledStateSpace._specialised
-
-    def counting(self, tpl_index, pid, base, consts):  # noqa: ANN001, ANN202
-        calls.append(pid)
-        return original(self, tpl_index, pid, base, consts)
-
-    monkeypatch.setattr(statespace.CompiledStateSpace, "_specialised", counting)
+    calls = _count_specialised(monkeypatch)
     system = load_csp("many.csp", model).systems[0]
     space = build_state_space(system)
     assert calls == []
