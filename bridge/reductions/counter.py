@@ -129,18 +129,29 @@ class CounterModel:
     notes: list[str] = field(default_factory=list)
 
 
-def _erase_identity(edge: Edge, memo: dict[Edge, Edge] | None = None) -> Edge:
+def _erase_identity(edge: Edge, memo: dict[Any, Edge] | None = None) -> Edge:
     """Return ``edge`` with its event's components dropped and spans erased (``rewrite``).
 
     ``memo`` shares the work between members: an ``Event`` occurs only as an edge's
     ``event``, so two edges equal once their events' components are dropped erase to
-    the same edge (a family of 10 000 members rewrites one member's edges)."""
-    key = edge
+    the same edge (a family of 10 000 members rewrites one member's edges). Members a
+    front-end made from one template share their edges' parts: those are found by the
+    parts' identity first, without hashing their expressions."""
+    key: Any = edge
+    parts: tuple | None = None
     if memo is not None:
         if edge.event is not None and edge.event.components:
+            parts = (edge.source, edge.target, id(edge.guard), id(edge.comm), id(edge.effect),
+                     edge.event.base, id(edge.event.span), edge.label, edge.fairness, edge.text,
+                     id(edge.span), edge.data_operation, edge.atomic)
+            hit = memo.get(parts)
+            if hit is not None:
+                return hit
             key = dataclasses.replace(edge, event=Event(edge.event.base, (), edge.event.span))
         hit = memo.get(key)
         if hit is not None:
+            if parts is not None:
+                memo[parts] = hit
             return hit
 
     def fn(x: Any) -> Any:
@@ -151,6 +162,8 @@ def _erase_identity(edge: Edge, memo: dict[Edge, Edge] | None = None) -> Edge:
     erased = rewrite(edge, fn)
     if memo is not None:
         memo[key] = erased
+        if parts is not None:
+            memo[parts] = erased
     return erased
 
 
@@ -283,7 +296,7 @@ def analyse_counter_model(
                          f"of {base}(i) are local to each instance")
     families: list[_Family] = []
     in_family: set[int] = set()
-    memo: dict[Edge, Edge] = {}
+    memo: dict[Any, Edge] = {}
     for base, members in groups.items():
         if len(members) < 2:
             continue
