@@ -48,6 +48,7 @@ node's edges later gives the same edges.
 
 from __future__ import annotations
 
+import gc
 import time
 from array import array
 from collections.abc import Callable, Hashable, Sequence
@@ -64,6 +65,14 @@ AMPLE = 2  # node_flags: the node explores the ample candidate of its system sta
 # Automata with at most this many states index nodes by a flat array (4 bytes per
 # system state and automaton state); bigger ones (never claims) by a dict.
 FLAT_INDEX_STATES = 8
+
+# Nodes with at least this many edges keep them for recomputation, the last
+# RECENT_NODES of them (a state of thousands of instances has thousands of successors,
+# each a copy of its thousands of slots: a lasso through it would compute them again).
+RECENT_MIN_EDGES = 256
+RECENT_NODES = 8
+# Expanding a state of at least this many slots pauses the cyclic garbage collector.
+GC_PAUSE_SLOTS = 1024
 
 
 class LimitReached(Exception):
@@ -190,6 +199,11 @@ class Product:
         # (letter * automaton states + q) -> automaton successors of q on letter, with
         # the acceptance marks of parallel edges to one target merged (see _moves).
         self._moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
+        # The edges of the last few expanded nodes with many edges (``_remember``), and
+        # the steps of their system states: recomputing them (for a lasso, for the
+        # fairness of a component) would copy and pack every successor again.
+        self._recent_edges: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._recent_steps: dict[int, tuple[int, ...]] = {}
         self._full_successors: Callable[[StateVector], Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "full_successors", None
         )
@@ -309,8 +323,10 @@ class Product:
         fairness: the wrapped space's ``full_successors`` when it has them (a partial
         order reduction explores ample sets, but fairness is judged on every enabled
         step, paper 000 section 4), else every step; never the stutter step."""
-        state = self.sys_states[s]
         full = self._full_successors
+        if full is None and s in self._recent_steps:
+            return list(self._recent_steps[s])
+        state = self.sys_states[s]
         pairs = full(state) if full is not None else self.space.successors(state)
         by_id = self._step_by_id.get
         out = []
@@ -342,8 +358,20 @@ class Product:
         if self.node_flags[node] & EXPANDED:
             raise AssertionError(f"node {node} is expanded twice")
         s = self.node_sys[node]
-        q = self.node_q[node]
         state = self.sys_states[s]
+        if len(state) < GC_PAUSE_SLOTS or not gc.isenabled():
+            return self._expand(node, s, state, enabled, system_index)
+        # Thousands of successors of thousands of slots each: the cyclic collector
+        # would walk every new tuple (they hold only ints, and die with this call).
+        gc.disable()
+        try:
+            return self._expand(node, s, state, enabled, system_index)
+        finally:
+            gc.enable()
+
+    def _expand(self, node: int, s: int, state: StateVector, enabled: bool,
+                system_index: bool) -> Expansion:
+        q = self.node_q[node]
         out = Expansion()
         pairs: list[tuple[int, int]] | None = None
         explored: list[tuple[int, int]] | None = None
@@ -394,7 +422,26 @@ class Product:
         self.node_flags[node] |= EXPANDED
         self._product_edges(q, explored, True, out, position)
         self.transitions += len(out.targets)
+        if pairs is not None and len(pairs) >= RECENT_MIN_EDGES:
+            self._remember_steps(s, pairs)
+        if len(out.targets) >= RECENT_MIN_EDGES:
+            self._remember(node, out)
         return out
+
+    def _remember(self, node: int, e: Expansion) -> None:
+        """Keep the edges of ``node`` for ``_recompute`` (the last ``RECENT_NODES``)."""
+        recent = self._recent_edges
+        if len(recent) >= RECENT_NODES:
+            del recent[next(iter(recent))]
+        recent[node] = (tuple(e.targets), tuple(e.steps), tuple(e.accs))
+
+    def _remember_steps(self, s: int, pairs: list[tuple[int, int]]) -> None:
+        """Keep the step ids of system state ``s`` (all its steps, ``pairs``) for
+        ``enabled_step_ids``."""
+        recent = self._recent_steps
+        if len(recent) >= RECENT_NODES:
+            del recent[next(iter(recent))]
+        recent[s] = tuple(k for k, _t in pairs)
 
     def _proviso_allows(self, q: int, ample: list[tuple[int, int]]) -> bool:
         """Return False if a product successor of ``(s, q)`` through ``ample`` is on the
@@ -497,6 +544,11 @@ class Product:
 
     def _recompute(self, node: int) -> Expansion:
         """Return the edges of an expanded ``node`` again (same POR choice)."""
+        kept = self._recent_edges.get(node)
+        if kept is not None:
+            out = Expansion()
+            out.targets, out.steps, out.accs = list(kept[0]), list(kept[1]), list(kept[2])
+            return out
         s = self.node_sys[node]
         state = self.sys_states[s]
         succ = self.space.successors(state)
@@ -509,6 +561,8 @@ class Product:
             pairs = self._system_pairs(state, succ, False)
         out = Expansion()
         self._product_edges(self.node_q[node], pairs, False, out, None)
+        if len(out.targets) >= RECENT_MIN_EDGES:
+            self._remember(node, out)
         return out
 
     def successors(self, node: int) -> list[int]:

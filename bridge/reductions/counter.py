@@ -91,6 +91,7 @@ from bridge.reductions._graph import iter_sccs
 from bridge.reductions._interp import OMEGA, UNKNOWN, Env, evaluate, execute, saturate
 from bridge.reductions._rewrite import rewrite
 from bridge.reductions.dependencies import _event_may_match, event_name
+from bridge.semantics.collector import rare_full_collections
 
 SUPPORTED_FAIRNESS = frozenset({Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.PROCESS_STRONG})
 
@@ -128,18 +129,29 @@ class CounterModel:
     notes: list[str] = field(default_factory=list)
 
 
-def _erase_identity(edge: Edge, memo: dict[Edge, Edge] | None = None) -> Edge:
+def _erase_identity(edge: Edge, memo: dict[Any, Edge] | None = None) -> Edge:
     """Return ``edge`` with its event's components dropped and spans erased (``rewrite``).
 
     ``memo`` shares the work between members: an ``Event`` occurs only as an edge's
     ``event``, so two edges equal once their events' components are dropped erase to
-    the same edge (a family of 10 000 members rewrites one member's edges)."""
-    key = edge
+    the same edge (a family of 10 000 members rewrites one member's edges). Members a
+    front-end made from one template share their edges' parts: those are found by the
+    parts' identity first, without hashing their expressions."""
+    key: Any = edge
+    parts: tuple | None = None
     if memo is not None:
         if edge.event is not None and edge.event.components:
+            parts = (edge.source, edge.target, id(edge.guard), id(edge.comm), id(edge.effect),
+                     edge.event.base, id(edge.event.span), edge.label, edge.fairness, edge.text,
+                     id(edge.span), edge.data_operation, edge.atomic)
+            hit = memo.get(parts)
+            if hit is not None:
+                return hit
             key = dataclasses.replace(edge, event=Event(edge.event.base, (), edge.event.span))
         hit = memo.get(key)
         if hit is not None:
+            if parts is not None:
+                memo[parts] = hit
             return hit
 
     def fn(x: Any) -> Any:
@@ -150,6 +162,8 @@ def _erase_identity(edge: Edge, memo: dict[Edge, Edge] | None = None) -> Edge:
     erased = rewrite(edge, fn)
     if memo is not None:
         memo[key] = erased
+        if parts is not None:
+            memo[parts] = erased
     return erased
 
 
@@ -282,7 +296,7 @@ def analyse_counter_model(
                          f"of {base}(i) are local to each instance")
     families: list[_Family] = []
     in_family: set[int] = set()
-    memo: dict[Edge, Edge] = {}
+    memo: dict[Any, Edge] = {}
     for base, members in groups.items():
         if len(members) < 2:
             continue
@@ -848,24 +862,39 @@ class CounterSpace:
         """Return ``state`` with every derived counter recomputed from the counts."""
         if not self.model.derived:
             return state
-        values = list(state[0])
-        order = [v.name for v in self._globals]
-        for name, (fam, locs) in self.model.derived.items():
-            total: object = 0
-            for i, c in state[2]:
+        plan = self.__dict__.get("_derive_plan")
+        if plan is None:
+            order = [v.name for v in self._globals]
+            # (slot of the counter, its family, the locations it counts), in order
+            plan = self._derive_plan = [
+                (order.index(name), fam, locs) for name, (fam, locs) in self.model.derived.items()]
+            self._derive_counts: dict[int, tuple[int, ...]] = {}
+        counted_by = self._derive_counts
+        totals: list[object] = [0] * len(plan)
+        for i, c in state[2]:
+            which = counted_by.get(i)
+            if which is None:
                 f, loc, _l = self.local_states[i]
-                if f == fam and loc in locs:
-                    total = OMEGA if (c is OMEGA or total is OMEGA) else total + c  # type: ignore[operator]
-            values[order.index(name)] = saturate(total, self.cutoff) if total is not OMEGA else OMEGA
+                which = counted_by[i] = tuple(
+                    d for d, (_slot, fam, locs) in enumerate(plan) if f == fam and loc in locs)
+            for d in which:
+                total = totals[d]
+                totals[d] = OMEGA if (c is OMEGA or total is OMEGA) else total + c  # type: ignore[operator]
+        values = list(state[0])
+        for (slot, _fam, _locs), total in zip(plan, totals, strict=True):
+            values[slot] = saturate(total, self.cutoff) if total is not OMEGA else OMEGA
         return (tuple(values), state[1], state[2])
 
     def abstract(self, exact: AbstractState) -> AbstractState:
         """Return the abstraction (Def. 8, this space's cutoff) of an exact state of a
         space that shares this one's local states."""
         K = self.cutoff
-        order = [v.name for v in self._globals]
+        mask = self.__dict__.get("_abstract_mask")
+        if mask is None:
+            mask = self._abstract_mask = tuple(
+                v.name in self.model.counter_vars for v in self._globals)
         values = tuple(
-            saturate(v, K) if n in self.model.counter_vars else v for n, v in zip(order, exact[0], strict=True)
+            saturate(v, K) if counter else v for counter, v in zip(mask, exact[0], strict=True)
         )
         counts = tuple((i, saturate(c, K)) for i, c in exact[2])
         return self._derive((values, exact[1], counts))
@@ -1558,9 +1587,11 @@ def check_counter_abstraction(
     families have an unbounded number of members (needs a cutoff). The verdict's notes
     say whether the result is exact, sound-with-ω, or inconclusive.
     """
-    result = run_counter_abstraction(
-        system, prop, fairness, cutoff, unbounded=unbounded, max_states=max_states, timeout=timeout
-    )
+    with rare_full_collections():
+        result = run_counter_abstraction(
+            system, prop, fairness, cutoff, unbounded=unbounded, max_states=max_states,
+            timeout=timeout,
+        )
     formula = prop.formula if isinstance(prop, Property) else prop
     name = prop.name if isinstance(prop, Property) else str(formula)
     stats = Statistics(

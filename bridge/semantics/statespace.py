@@ -41,6 +41,7 @@ True); for Promela and IR ``(instance, edge)`` for one edge, the tuple of
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
@@ -50,12 +51,15 @@ from bridge.ir import (
     ArrayType,
     BoolType,
     Composition,
+    Const,
     Edge,
     ElseGuard,
+    Event,
     Expr,
     InstanceRef,
     Interleave,
     Parallel,
+    Process,
     Receive,
     RecvBind,
     Send,
@@ -83,6 +87,10 @@ from bridge.semantics.successors import StateVector, Step
 
 # Above this many precomputed synchronisation vectors, barriers are combined at run time.
 MAX_SYNC_VECTORS = 20000
+
+# From this many static instances of templates equal but for their constant event names
+# (CSP#'s ``||| i:{0..N-1}@P(i)``), they share one compiled code instead of one each.
+FAMILY_MIN_INSTANCES = 16
 
 # ---------------------------------------------------------------------------------
 # Runtime layouts (one per tuple of live templates)
@@ -175,10 +183,19 @@ class CompiledStateSpace:
             self._atomic_edge_sets.append(
                 frozenset(k for k, e in enumerate(tpl.process.edges) if e.atomic))
         self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
+        # Templates equal but for their constant event names share one compiled code
+        # (``_family_table``) when many instances use them.
+        self._family_rep: list[int] = _families(self.system, lay)
+        self._family_steps: str | None = None  # set while a family's code is generated
+        self._family_tables: dict[int, tuple] = {}
+        self._family_fns: set[tuple] = set()
+        self.family_compilations = 0
         # Validate every template once with generic code (base and pid as variables), so
-        # unsupported constructs are reported when the model is built, not mid-search.
+        # unsupported constructs are reported when the model is built, not mid-search
+        # (a family's members once, with its representative: they differ in no code).
         for tpl in lay.processes:
-            self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
+            if self._family_rep[tpl.index] in (-1, tpl.index):
+                self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
         self._pending_code = code
         self._const_locals: list[list[tuple[str, int]]] = []
         remote = remotely_assigned(e for p in self.system.processes for e in p.edges)
@@ -191,9 +208,10 @@ class CompiledStateSpace:
         for run_target in _run_targets(self.system):
             if run_target not in lay.process_index:
                 raise UnsupportedError.at(None, f"run of unknown process '{run_target}'")
-        # Segment initialisers.
+        # Segment initialisers (a family's members share their representative's).
         for tpl in lay.processes:
-            self._gen_segment_init(gen, code, tpl)
+            if self._family_rep[tpl.index] in (-1, tpl.index):
+                self._gen_segment_init(gen, code, tpl)
         # Global initialiser.
         self._gen_globals_init(gen, code)
         self._gen_claims(gen, code)
@@ -202,7 +220,10 @@ class CompiledStateSpace:
         ns["_SPANS"] = gen.spans
         exec(compile(source, f"<bridge:{self.system.name}>", "exec"), ns)  # noqa: S102
         self._ns = ns
-        self._seg_init = [ns[f"_seginit{t.index}"] for t in lay.processes]
+        self._seg_init = [
+            ns[f"_seginit{t.index if self._family_rep[t.index] < 0 else self._family_rep[t.index]}"]
+            for t in lay.processes
+        ]
         for tpl in lay.processes:
             if tpl.process.channel_assertions:
                 self._claimers[tpl.index] = ns[f"_claims{tpl.index}"]
@@ -236,18 +257,73 @@ class CompiledStateSpace:
                 code.extend([f"def {guard}(s):", f"    return {test}"])
         finally:
             gen.consts = {}
-        source = "\n".join(code) + "\n"
-        self.source += source
-        exec(compile(source, f"<bridge:{self.system.name}:{tpl.process.name}({pid})>", "exec"),  # noqa: S102
-             self._ns)
-        size = 1 + max([loc.id for loc in tpl.process.locations], default=-1)
-        table: list[Any] = [None] * size
-        for loc, fname, _ in named:
-            table[loc] = self._ns[fname]
-        fns = tuple(table)
+        fns = self._location_table(code, f"{tpl.process.name}({pid})", tpl, named)
         self._spec_cache[key] = fns
         self._spec_bodies[fns] = [(loc, lines[1:]) for loc, _, lines in named]
         self._death_guards[fns] = self._ns[guard] if guard is not None else None
+        return fns
+
+    def _location_table(self, code: list[str], what: str, tpl: ProcessLayout,
+                        named: list[tuple[int, str, list[str]]]) -> tuple:
+        """Return the location-function table (indexed by location id) of the functions
+        ``named`` after compiling ``code`` (``what`` names it in tracebacks)."""
+        source = "\n".join(code) + "\n"
+        self.source += source
+        exec(compile(source, f"<bridge:{self.system.name}:{what}>", "exec"), self._ns)  # noqa: S102
+        table: list[Any] = [None] * (1 + max([loc.id for loc in tpl.process.locations], default=-1))
+        for loc, fname, _ in named:
+            table[loc] = self._ns[fname]
+        return tuple(table)
+
+    def _family_table(self, tpl_index: int, pid: int) -> tuple | None:
+        """Return the location-function table shared by the family of template
+        ``tpl_index`` for instance ``pid``, or None when that instance needs its own
+        specialised code (no family, or one of its events is a barrier or hidden).
+
+        The table is generated and compiled once per family, as generic code (base and
+        pid are arguments, locals are read from the state); the step of an edge with a
+        constant event comes from the family's per-instance table ``_FS<rep>[pid]``,
+        filled here (DESIGN.md section 7)."""
+        rep = self._family_rep[tpl_index]
+        if rep < 0:
+            return None
+        gen = self._gen
+        tpl = self.layout.processes[tpl_index]
+        sync = self._sync_sets.get(pid, frozenset())
+        hidden = self._hidden_sets.get(pid, frozenset())
+        steps: list[Step | None] = []
+        for k, e in enumerate(tpl.process.edges):
+            name = None
+            if e.event is not None:
+                if not event_is_constant(gen, e.event):
+                    if any(n.split(".", 1)[0] == e.event.base for n in sync | hidden):
+                        return None
+                    steps.append(None)
+                    continue
+                name = event_constant(gen, e.event)
+                if name in hidden or (
+                        name in sync and e.comm is None and not e.data_operation):
+                    return None
+            steps.append(self._step_for(name, ((pid, k),)))
+        fns = self._family_tables.get(rep)
+        if fns is None:
+            rep_tpl = self.layout.processes[rep]
+            table_name = f"_FS{rep}"
+            self._ns[table_name] = {}
+            code: list[str] = []
+            self._pending_code = code
+            self._family_steps = table_name
+            try:
+                named = self._gen_process(gen, code, rep_tpl, "b", "pid", gen.fresh("F"))
+            finally:
+                self._family_steps = None
+            fns = self._location_table(code, f"{rep_tpl.process.name} family", rep_tpl, named)
+            self.family_compilations += 1
+            self._family_tables[rep] = fns
+            self._family_fns.add(fns)
+            self._spec_bodies[fns] = []
+            self._death_guards[fns] = None
+        self._ns[f"_FS{rep}"][pid] = tuple(steps)
         return fns
 
     def _inline_layout(self, rl: RuntimeLayout) -> Callable:
@@ -260,7 +336,21 @@ class CompiledStateSpace:
         promela = self.language is SourceLanguage.PROMELA
         if promela:
             lines.append("    _XP.clear()")
-        for fns, b, _pid, _atom, _term in rl.runners:
+        family_run: list[tuple[tuple, int, int]] = []
+        for j, (fns, b, _pid, _atom, _term) in enumerate(rl.runners):
+            if fns in self._family_fns:
+                # Instances sharing a family's code: one loop over a run of them (in
+                # pid order, so the successors come in the same order).
+                family_run.append((fns, b, _pid))
+                if j + 1 < len(rl.runners) and rl.runners[j + 1][0] in self._family_fns:
+                    continue
+                rname = self._gen.constant(tuple(family_run), "_FR")
+                family_run = []
+                lines.append(f"    for _ft, _b, _p in {rname}:")
+                lines.append("        _f = _ft[s[_b]]")
+                lines.append("        if _f is not None:")
+                lines.append("            _f(s, _b, _p, out, aux)")
+                continue
             bodies = self._spec_bodies[fns]
             if not bodies:
                 continue
@@ -536,6 +626,8 @@ class CompiledStateSpace:
             if name in hidden and (e.data_operation or name not in sync):
                 name = None  # hidden above a composition, and not a barrier: tau
             step_ref = gen.constant(self._step_for(name, ((pid, k),)), "_S")
+        elif self._family_steps is not None and ev_const:
+            step_ref = f"{self._family_steps}[pid][{k}]"  # the member's own event name
         else:
             step_ref = f"_mkstep({ev_code}, {pid}, {k})"
         # Events that may be CSP barriers: not data operations, no channel operation
@@ -847,8 +939,11 @@ class CompiledStateSpace:
             rl.runners.extend(prefix.runners)
             rl.death_guard = prefix.death_guard
             start = len(prefix.runners)
+        family = not self.layout.dynamic and self.language is not SourceLanguage.PROMELA
         for i, (t, consts) in enumerate(key[start:], start):
-            fns = self._specialised(t, i, rl.bases[i], consts)
+            fns = self._family_table(t, i) if family else None
+            if fns is None:
+                fns = self._specialised(t, i, rl.bases[i], consts)
             rl.runners.append(
                 (fns, rl.bases[i], i, self._atomic_sets[t] or None, self._terminal_sets[t])
             )
@@ -1263,6 +1358,101 @@ def _run_targets(system: TransitionSystem) -> set[str]:
         for e in p.edges:
             walk(e.effect)
     return found
+
+
+def _family_shape(process: Process) -> Process | None:
+    """Return ``process`` with its name and the names of its constant events blanked:
+    templates with equal shapes run the same code but for the steps they produce
+    (None: an event mixes constant and computed components, whose code would differ)."""
+    edges = []
+    for e in process.edges:
+        ev = e.event
+        if ev is not None and ev.components:
+            const = [isinstance(c, Const) for c in ev.components]
+            if all(const):
+                e = dataclasses.replace(e, event=_CONST_EVENT)
+            elif any(const):
+                return None
+        edges.append(e)
+    return dataclasses.replace(process, name="", edges=tuple(edges))
+
+
+_CONST_EVENT = Event("\0constant")
+
+
+def _shared_parts(process: Process) -> tuple | None:
+    """Return a key of ``process``'s parts by identity (names and constant event names
+    left out): equal keys mean equal ``_family_shape``; None as there."""
+    edges = []
+    for e in process.edges:
+        ev = e.event
+        event: object = None
+        if ev is not None:
+            const = [isinstance(c, Const) for c in ev.components]
+            if ev.components and all(const):
+                event = _CONST_EVENT
+            elif any(const):
+                return None
+            else:
+                event = id(ev)
+        edges.append((e.source, e.target, id(e.guard), id(e.comm), id(e.effect), event,
+                      e.label, e.fairness, e.text, id(e.span), e.data_operation, e.atomic))
+    return (process.parameters, id(process.locals), id(process.locations), process.initial,
+            id(process.span), tuple(edges))
+
+
+def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
+    """Return, per template, the representative of its family (the first template of
+    its shape, see ``_family_shape``), or -1 when its family has fewer than
+    ``FAMILY_MIN_INSTANCES`` static instances (those get specialised code each)."""
+    reps = [-1] * len(layout.processes)
+    if layout.dynamic or system.language is SourceLanguage.PROMELA:
+        return reps
+    # A cheap outline first: shapes (deep trees) are hashed only where it is shared by
+    # enough instances.
+    def outline(p: Process) -> tuple:
+        return (p.span, len(p.locations), tuple((e.source, e.target) for e in p.edges))
+
+    instances_of: dict[int, int] = {}
+    for name in (inst.process for inst in system.instances):
+        t = layout.process_index.get(name)
+        if t is not None:
+            instances_of[t] = instances_of.get(t, 0) + 1
+    by_outline: dict[tuple, int] = {}
+    for tpl in layout.processes:
+        o = outline(tpl.process)
+        by_outline[o] = by_outline.get(o, 0) + instances_of.get(tpl.index, 0)
+    first: dict[Process, int] = {}
+    # Processes made from one template by a front-end share their parts: those with the
+    # very same parts are equal in shape without comparing trees (the first of each
+    # such group is compared in depth with the others').
+    same_parts: dict[tuple, int] = {}
+    count: dict[int, int] = {}
+    for tpl in layout.processes:
+        p = tpl.process
+        if p.channels or p.channel_assertions or p.provided is not None or (
+                by_outline[outline(p)] < FAMILY_MIN_INSTANCES):
+            continue
+        parts = _shared_parts(p)
+        if parts is None:
+            continue
+        known = same_parts.get(parts)
+        if known is not None:
+            reps[tpl.index] = reps[known]
+            continue
+        same_parts[parts] = tpl.index
+        try:
+            shape = _family_shape(p)
+            if shape is None:
+                continue
+            reps[tpl.index] = first.setdefault(shape, tpl.index)
+        except RecursionError:  # an expression too deep to hash: code of its own
+            continue
+    for name in (inst.process for inst in system.instances):
+        t = layout.process_index.get(name)
+        if t is not None and reps[t] >= 0:
+            count[reps[t]] = count.get(reps[t], 0) + 1
+    return [r if r >= 0 and count.get(r, 0) >= FAMILY_MIN_INSTANCES else -1 for r in reps]
 
 
 def _sync_sets(system: TransitionSystem) -> dict[int, frozenset[str]]:

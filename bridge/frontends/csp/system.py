@@ -31,8 +31,8 @@ from bridge.frontends.csp.expressions import (
 )
 from bridge.frontends.csp.leaf import (
     LeafBuilder,
-    build_leaf,
 )
+from bridge.frontends.csp.template import TemplateCache
 from bridge.ir import (
     Binary,
     BoolType,
@@ -104,6 +104,8 @@ class SystemBuilder:
         self.target = target
         self.leaf_count = itertools.count(1)
         self.processes: dict[tuple, tuple[Process, LeafBuilder]] = {}
+        # Leaves that differ only in label values are lowered once (template.py).
+        self.templates = TemplateCache(low)
         self.instances: list[Instance] = []
         # Kept as the maps grow (a thousand nodes would otherwise rescan both lists at
         # every leaf): the process names taken, and per process its instances so far.
@@ -210,7 +212,7 @@ class SystemBuilder:
                 key = (*key, len(self.instances))
                 cached = None
             if cached is None:
-                builder, process = build_leaf(self.low, leaf)
+                builder, process = self.templates.lower(leaf, key)
                 names = self._names_taken
                 if process.name in names:
                     k = 2

@@ -1,0 +1,102 @@
+"""Set-up time of thousands of identical CSP# processes (issue 13):
+``python3 benchmarks/many_instances.py [N...] [--baseline]``.
+
+Return nothing; print, per N, the CPU seconds of LE (``case_studies/le_pl/le_pl.csp``,
+paper 002) spent in the front-end (``load_csp``), in building the engine's state space
+(``build_state_space``), in the first expansion of the initial state (2N + 3
+successors), and of the whole check with no fairness (violated after 2N + 3 states) and
+with ``--counter-abstraction``. ``--baseline`` repeats the first three with the leaf
+templates (``frontends/csp/template.py``) and the engine's shared family code
+(``statespace._families``) turned off, in the same run, and prints the ratios. CPU time
+(``time.process_time``) is less noisy than wall time on a shared machine; still, compare
+ratios measured in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from bridge import api
+from bridge.frontends.csp import load_csp
+from bridge.frontends.csp.template import TemplateCache
+from bridge.semantics import statespace
+
+ROOT = Path(__file__).resolve().parents[1]
+MODEL = ROOT / "case_studies" / "le_pl" / "le_pl.csp"
+
+
+@contextlib.contextmanager
+def baseline() -> Iterator[None]:
+    """Turn the templates and the family code off (every leaf lowered, every instance
+    compiled on its own, as before issue 13)."""
+    shape = TemplateCache._shape
+    family_min = statespace.FAMILY_MIN_INSTANCES
+    TemplateCache._shape = lambda self, leaf: None  # type: ignore[method-assign]
+    statespace.FAMILY_MIN_INSTANCES = 10**12
+    try:
+        yield
+    finally:
+        TemplateCache._shape = shape  # type: ignore[method-assign]
+        statespace.FAMILY_MIN_INSTANCES = family_min
+
+
+def set_up(n: int) -> dict[str, float]:
+    """Return the CPU seconds of loading, building and the first expansion at ``n``."""
+    text = re.sub(r"#define N \d+;", f"#define N {n};", MODEL.read_text())
+    out: dict[str, float] = {}
+    start = time.process_time()
+    system = load_csp(f"le_pl_{n}.csp", text).systems[0]
+    out["load"] = time.process_time() - start
+    start = time.process_time()
+    space = statespace.build_state_space(system)
+    out["build"] = time.process_time() - start
+    start = time.process_time()
+    (initial,) = space.initial_states()
+    succ = space.successors(initial)
+    out["expand"] = time.process_time() - start
+    assert len(succ) == 2 * n + 3
+    return out
+
+
+def check(n: int, counter: bool) -> tuple[float, str, int]:
+    """Return (CPU seconds, outcome, states) of the whole check at ``n``."""
+    text = re.sub(r"#define N \d+;", f"#define N {n};", MODEL.read_text())
+    start = time.process_time()
+    system = load_csp(f"le_pl_{n}.csp", text).systems[0]
+    verdict = api.check_property(system, system.properties[0], api.CheckOptions(
+        engine="python", counter_abstraction=counter))
+    return time.process_time() - start, verdict.outcome.name, verdict.statistics.states
+
+
+def main(argv: list[str]) -> int:
+    """Run the benchmark; return 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 3000, 10000])
+    parser.add_argument("--baseline", action="store_true",
+                        help="also measure with templates and family code off")
+    args = parser.parse_args(argv)
+    for n in args.sizes:
+        now = set_up(n)
+        line = " ".join(f"{k}={v:.2f}s" for k, v in now.items())
+        print(f"N={n:<6} set-up CPU: {line}")
+        if args.baseline:
+            with baseline():
+                before = set_up(n)
+            line = " ".join(f"{k}={v:.2f}s (x{v / max(now[k], 1e-9):.1f})"
+                            for k, v in before.items())
+            print(f"N={n:<6} baseline:     {line}")
+        for counter in (False, True):
+            seconds, outcome, states = check(n, counter)
+            what = "counter abstraction" if counter else "no fairness"
+            print(f"N={n:<6} check ({what}): {seconds:.2f}s CPU, {outcome}, {states} states")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

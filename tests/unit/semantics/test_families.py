@@ -1,0 +1,105 @@
+"""Templates that differ only in their constant event names share one compiled code
+(``statespace._families``, issue 13): the successors, in order, are those of the code
+specialised per instance, and a thousand instances compile one family."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bridge.frontends.csp import load_csp
+from bridge.ir import TransitionSystem
+from bridge.semantics import statespace
+from bridge.semantics.statespace import build_state_space
+
+MODELS = Path(__file__).resolve().parents[2] / "models" / "csp"
+
+# Events of the family members that are barriers ('go', shared with Coordinator) or
+# hidden ('b.i' under '\'): those instances keep code of their own.
+BARRIERS = """
+var n = 0;
+Node(i) = go -> a.i{n = (n + 1) % 3;} -> b.i -> Node(i);
+Coordinator() = go -> Coordinator();
+Sys() = Coordinator() || ((||| x:{0..3}@Node(x)) \\ {b.1, b.2});
+#assert Sys() deadlockfree;
+"""
+
+
+def _walk(system: TransitionSystem, limit: int = 400) -> list[list[tuple]]:
+    """Return the successor lists (steps and states, in order) of a breadth-first walk."""
+    space = build_state_space(system)
+    (initial,) = space.initial_states()
+    seen = {initial}
+    queue = [initial]
+    out = []
+    while queue and len(seen) < limit:
+        s = queue.pop(0)
+        succ = space.successors(s)
+        out.append([(st.event, st.action, st.processes, st.edges, st.tau, t) for st, t in succ])
+        for _, t in succ:
+            if t not in seen:
+                seen.add(t)
+                queue.append(t)
+    return out
+
+
+def _systems() -> list[tuple[str, TransitionSystem]]:
+    out = []
+    for path in sorted(MODELS.glob("*.csp")):
+        if path.name == "pat35_library_error.csp":
+            continue  # its model error is met while building the initial state
+        for system in load_csp(str(path), path.read_text()).systems:
+            out.append((f"{path.stem}:{system.name}", system))
+    out.append(("barriers", load_csp("barriers.csp", BARRIERS).systems[0]))
+    return out
+
+
+@pytest.mark.parametrize(("name", "system"), _systems(), ids=lambda x: x if isinstance(x, str) else "")
+def test_family_code_gives_the_successors_of_specialised_code(
+    name: str, system: TransitionSystem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    specialised = _walk(system)
+    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)  # every template a family
+    assert _walk(system) == specialised
+
+
+def _count_specialised(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Return the list the pids of instances given specialised code will be added to."""
+    calls: list[int] = []
+    original = statespace.CompiledStateSpace._specialised
+
+    def counting(self, tpl_index, pid, base, consts):  # noqa: ANN001, ANN202
+        calls.append(pid)
+        return original(self, tpl_index, pid, base, consts)
+
+    monkeypatch.setattr(statespace.CompiledStateSpace, "_specialised", counting)
+    return calls
+
+
+def test_barrier_and_hidden_events_keep_their_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+    calls = _count_specialised(monkeypatch)
+    space = build_state_space(load_csp("barriers.csp", BARRIERS).systems[0])
+    # Every Node synchronises on 'go' (specialised); the Coordinator too.
+    assert sorted(calls) == [0, 1, 2, 3, 4]
+    assert space.family_compilations == 0
+
+
+def test_a_thousand_instances_compile_one_family(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = """#define N 1000;
+var count = 0;
+Node(i) = [count < 2] step.i{count = count + 1;} -> Back(i);
+Back(j) = back.j{count = count - 1;} -> Node(j);
+Sys = ||| x:{0..N - 1}@Node(x);
+#assert Sys deadlockfree;
+"""
+    calls = _count_specialised(monkeypatch)
+    system = load_csp("many.csp", model).systems[0]
+    space = build_state_space(system)
+    assert calls == []
+    assert space.family_compilations == 1
+    (initial,) = space.initial_states()
+    succ = space.successors(initial)
+    assert [st.event for st, _ in succ] == [f"step.{i}" for i in range(1000)]
+    assert [st.edges for st, _ in succ] == [((i, 0),) for i in range(1000)]
