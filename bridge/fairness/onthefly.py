@@ -52,7 +52,12 @@ in some state => engaged), ``always`` items (engaged).
 Steps:
 
 1. *push(w, entering edge)*: ``pos[w] = len(live)``; append ``w`` to ``live``; expand
-   ``w`` (the product computes its edges, deciding the POR proviso against ``pos``);
+   ``w`` (the product computes its edges, deciding the POR proviso against the DFS
+   stack, ``on_path``: every cycle of the explored graph has a back edge, an edge to a
+   node on the DFS stack when it is explored, and the stack when ``w``'s edges are
+   explored is the one when it is expanded, so a node whose kept ample set has no
+   target on the stack closes no cycle and the source of every back edge is expanded
+   fully: the cycle condition C3, as SPIN's stack proviso);
    push a DFS frame (before the expansion, so that a model error in it has its path)
    and a root entry whose ``r_all = r_some`` are the items enabled in
    ``w``'s system state, ``r_eng = 0``, ``r_acc = 0``, ``r_miss`` = the number of
@@ -254,6 +259,9 @@ class OnTheFlySearch:
         self.closed = early and condition.closed_under_steps
         self.order = _search_order(self.items is not None, self.closed)
         self.pos = array("i")
+        # on_path[n] >= 0 iff n is on the DFS stack (its depth): the stack the POR
+        # proviso reads (product.search_stack)
+        self.on_path = array("i")
         self.live = array("i")
         self.dfs_node = array("i")
         self.dfs_step = array("i")
@@ -281,7 +289,7 @@ class OnTheFlySearch:
     def run(self) -> Subgraph | None:
         """Return a fair accepting subgraph of the product, or None."""
         product = self.product
-        product.search_stack = self.pos
+        product.search_stack = self.on_path
         try:
             return self._run()
         except ModelErrorAt as failure:
@@ -315,6 +323,7 @@ class OnTheFlySearch:
         missing = self.product.num_nodes - len(self.pos)
         if missing > 0:
             self.pos.extend(array("i", [UNSEEN]) * missing)
+            self.on_path.extend(array("i", [UNSEEN]) * missing)
 
     def _loop(self) -> Subgraph | None:
         pos = self.pos
@@ -343,6 +352,7 @@ class OnTheFlySearch:
                     return found
             else:
                 v = dfs_node.pop()
+                self.on_path[v] = UNSEEN
                 self.dfs_step.pop()
                 dfs_base.pop()
                 if closed:
@@ -361,6 +371,7 @@ class OnTheFlySearch:
         p = len(self.live)
         pos[w] = p
         self.live.append(w)
+        self.on_path[w] = len(self.dfs_node)
         self.dfs_node.append(w)
         self.dfs_step.append(in_step)
         self.dfs_base.append(len(self.e_dst))

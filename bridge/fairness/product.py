@@ -40,10 +40,14 @@ ends stuttering there (``conditions.py``).
 Partial order reduction: a space with ``ample_candidate`` (``bridge/reductions/por.py``)
 proposes an ample subset of a state's steps (C0-C2); its ``successors`` are every
 enabled step. When a node is expanded, the product keeps the ample candidate unless one
-of the product nodes it leads to is on the search's stack (``search_stack[n] >= 0``:
-the live nodes of the emptiness check, the counterpart of Tarjan's stack), SPIN's stack
-proviso C3 per product node. The choice is one bit of ``node_flags``, so recomputing a
-node's edges later gives the same edges.
+of the product nodes it leads to is on the search's DFS stack (``search_stack[n] >= 0``,
+set by ``onthefly.py``), SPIN's stack proviso C3 per product node. When the first candidate fails C3, the others the space
+offers (``ample_alternatives``: every ample set under C0-C2, fewest steps first) are tried
+in turn before the node is expanded fully, the heuristic of Clarke, Grumberg and Peled
+that PAT (paper 000 section 4) and SPIN follow; each candidate satisfies C0-C2 and the
+kept one C3, so the choice is as sound as the first one. The choice (whether reduced, and
+which candidate) is kept in ``node_flags``, so recomputing a node's edges later gives
+the same edges.
 """
 
 from __future__ import annotations
@@ -61,7 +65,11 @@ INIT_EVENT = "init"
 STUTTER_STEP = Step(event=None, action=("stutter",), processes=(), stutter=True)
 
 EXPANDED = 1  # node_flags: the search expanded the node (its targets are interned)
-AMPLE = 2  # node_flags: the node explores the ample candidate of its system state
+AMPLE = 2  # node_flags: the node explores an ample candidate of its system state
+# node_flags >> CANDIDATE_SHIFT: which candidate (0: ``ample_candidate``, i >= 1: the
+# i-th of ``ample_alternatives``); at most MAX_CANDIDATE are tried
+CANDIDATE_SHIFT = 2
+MAX_CANDIDATE = 63
 # Automata with at most this many states index nodes by a flat array (4 bytes per
 # system state and automaton state); bigger ones (never claims) by a dict.
 FLAT_INDEX_STATES = 8
@@ -209,6 +217,10 @@ class Product:
         )
         self._ample_candidate: Callable[..., Sequence[tuple[Step, StateVector]]] | None = getattr(
             space, "ample_candidate", None
+        )
+        self._ample_alternatives: Callable[..., list[Sequence[tuple[Step, StateVector]]]] | None = (
+            getattr(space, "ample_alternatives", None) if self._ample_candidate is not None
+            else None
         )
         # ``search_stack[n] >= 0`` iff node ``n`` is on the searching emptiness check's
         # stack of live nodes (set by ``onthefly.py``); read by the POR proviso.
@@ -381,12 +393,7 @@ class Product:
                 pairs = explored = [(self.stutter_id, s)]
             else:
                 if self._ample_candidate is not None:
-                    ample = self._ample_candidate(state, succ)
-                    if len(ample) < len(succ):
-                        reduced = self._system_pairs(state, ample, True)
-                        if self._proviso_allows(q, reduced):
-                            explored = reduced
-                            self.node_flags[node] |= AMPLE
+                    explored = self._choose_ample(node, q, state, succ)
                 # Targets a reduction does not explore are not interned (unless strong
                 # global fairness needs every system step).
                 if explored is None or system_index:
@@ -443,15 +450,54 @@ class Product:
             del recent[next(iter(recent))]
         recent[s] = tuple(k for k, _t in pairs)
 
+    def _choose_ample(
+        self, node: int, q: int, state: StateVector, succ: Sequence[tuple[Step, StateVector]]
+    ) -> list[tuple[int, int]] | None:
+        """Return the system pairs of the first ample candidate of ``state`` that passes
+        the proviso C3 at ``node`` (its choice recorded in ``node_flags``), or None for a
+        full expansion (module docstring)."""
+        assert self._ample_candidate is not None
+        ample = self._ample_candidate(state, succ)
+        if len(ample) == len(succ):
+            return None
+        if self.search_stack is None:  # no stack to judge C3 against: expand fully
+            self.proviso_nodes += 1
+            return None
+        reduced = self._system_pairs(state, ample, True)
+        if self._proviso_allows(q, reduced):
+            self.node_flags[node] |= AMPLE
+            self.ample_nodes += 1
+            return reduced
+        if self._ample_alternatives is not None:
+            others = self._ample_alternatives(state, succ)
+            for i, other in enumerate(others[:MAX_CANDIDATE], start=1):
+                if len(other) == len(succ):
+                    continue
+                reduced = self._system_pairs(state, other, True)
+                if self._proviso_allows(q, reduced):
+                    self.node_flags[node] |= AMPLE | (i << CANDIDATE_SHIFT)
+                    self.ample_nodes += 1
+                    return reduced
+        self.proviso_nodes += 1
+        return None
+
+    def _chosen_ample(
+        self, node: int, state: StateVector, succ: Sequence[tuple[Step, StateVector]]
+    ) -> Sequence[tuple[Step, StateVector]]:
+        """Return the ample candidate ``_choose_ample`` kept for ``node``."""
+        i = self.node_flags[node] >> CANDIDATE_SHIFT
+        if i == 0:
+            assert self._ample_candidate is not None
+            return self._ample_candidate(state, succ)
+        assert self._ample_alternatives is not None
+        return self._ample_alternatives(state, succ)[i - 1]
+
     def _proviso_allows(self, q: int, ample: list[tuple[int, int]]) -> bool:
         """Return False if a product successor of ``(s, q)`` through ``ample`` is on the
         search's stack (the stack proviso C3, per product node as in SPIN; Peled,
-        "Combining partial order reductions with on-the-fly model-checking", CAV 1994).
-        Outside a search that reports its stack, always False (full expansion)."""
+        "Combining partial order reductions with on-the-fly model-checking", CAV 1994)."""
         marks = self.search_stack
-        if marks is None:
-            self.proviso_nodes += 1
-            return False
+        assert marks is not None
         sys_letter = self.sys_letter
         step_letter = self.step_letter
         known = len(marks)
@@ -464,9 +510,7 @@ class Product:
             for q2, _acc in moves:
                 n2 = self._find_node(t, q2)
                 if 0 <= n2 < known and marks[n2] >= 0:
-                    self.proviso_nodes += 1
                     return False
-        self.ample_nodes += 1
         return True
 
     def _waits(self, t: int) -> bool:
@@ -555,8 +599,7 @@ class Product:
         if not succ:
             pairs = [(self.stutter_id, s)]
         elif self.node_flags[node] & AMPLE:
-            assert self._ample_candidate is not None
-            pairs = self._system_pairs(state, self._ample_candidate(state, succ), False)
+            pairs = self._system_pairs(state, self._chosen_ample(node, state, succ), False)
         else:
             pairs = self._system_pairs(state, succ, False)
         out = Expansion()

@@ -593,6 +593,16 @@ class PartialOrderReduction:
             stats.steps_pruned += len(full) - len(ample)
         return ample
 
+    def ample_alternatives(
+        self, state: StateVector, full: Sequence[tuple[Step, StateVector]]
+    ) -> list[list[tuple[Step, StateVector]]]:
+        """Return the ample sets of ``state`` under C0-C2 after the one
+        ``ample_candidate`` proposes (``ample_candidates`` from the second on), for a
+        product whose first candidate failed the cycle proviso C3: it tries these in
+        order before expanding fully (Clarke, Grumberg and Peled's heuristic, which PAT
+        and SPIN follow; paper 000 section 4)."""
+        return self.ample_candidates(state, full)[1:]
+
     # -- extras ---------------------------------------------------------------------
 
     def full_successors(self, state: StateVector) -> Sequence[tuple[Step, StateVector]]:
