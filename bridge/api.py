@@ -270,6 +270,15 @@ def complete_unfoldings(model_file: ModelFile) -> ModelFile:
     return dataclasses.replace(model_file, systems=tuple(systems))
 
 
+def _completed(system: TransitionSystem) -> TransitionSystem:
+    """Return ``system`` with its lazy unfolding completed (a system loaded by a
+    front-end directly, not through ``load_model``)."""
+    if system.unfolding is None:
+        return system
+    complete = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
+    return complete(system)
+
+
 def select_properties(model_file: ModelFile, assertion: str | int | None = None
                       ) -> list[tuple[TransitionSystem, Property]]:
     """Return the (system, property) pairs to check: all, or the one chosen.
@@ -366,6 +375,7 @@ def check(model_file: ModelFile, assertion: str | int | None = None,
 def check_property(system: TransitionSystem, prop: Property,
                    options: CheckOptions) -> Verdict:
     """Return the verdict for one property of ``system`` (see ``check``)."""
+    system = _completed(system)
     fairness = options.fairness if options.fairness is not None else (
         prop.fairness or Fairness.NONE)
     notes: list[str] = []
@@ -845,6 +855,7 @@ def explore(model_file: ModelFile, target: str | None = None,
                         max_memory=options.max_memory, progress=options.progress)
     results = []
     for system in systems:
+        system = _completed(system)
         try:
             results.append((system, _explore_one(system, options, run, settings)))
         except ResourceLimitReached as limit:

@@ -1878,9 +1878,17 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     }
 
 
-def build_state_space(system: TransitionSystem) -> CompiledStateSpace:
+def build_state_space(system: TransitionSystem, partial: bool = False) -> CompiledStateSpace:
     """Return the compiled state space of ``system`` (raises ``UnsupportedError`` for
-    constructs the engine cannot execute, naming them with their span)."""
+    constructs the engine cannot execute, naming them with their span).
+
+    A system whose lazy unfolding is not complete (``TransitionSystem.unfolding``) is
+    refused unless ``partial`` (``unfolding.complete_unfolding``'s own searches): its
+    pending locations would look like locations with no steps."""
+    if system.unfolding is not None and not partial:
+        raise UnsupportedError.at(
+            None, f"{system.name}: processes unfolded lazily must be completed first "
+            "(bridge.semantics.unfolding.complete_unfolding; bridge.api.load_model does it)")
     return CompiledStateSpace(system)
 
 

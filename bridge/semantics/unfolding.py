@@ -43,7 +43,7 @@ def reached_pending(system: TransitionSystem, max_states: int) -> dict[str, froz
     ``system`` occupies (a search of the whole state space; pending locations have
     no steps yet). A state whose successors raise a model error has none: every
     search reports the error there and goes no further."""
-    space = build_state_space(system)
+    space = build_state_space(system, partial=True)
     lay = space.layout
     pending = [tpl.process.pending for tpl in lay.processes]
     if not any(pending):

@@ -272,13 +272,13 @@ class LeafBuilder(StepRules):
         return not (self.static_only or self.nested or self.aliases or self.handovers or leaf.park is not None
                     or leaf.gate_set is not None)
 
-    def resume(self, wanted: Iterable[int], ahead: int = LAZY_AHEAD) -> None:
+    def resume(self, wanted: Iterable[int], ahead: int | None = None) -> None:
         """Expand the pending locations ``wanted`` (the search reached them), then up
         to ``ahead`` more locations breadth-first from the ones they create (the search
         is likely to reach those next). A parameter found to take both constant and
         run-time values (``build_leaf``) rebuilds the leaf from the start."""
         try:
-            self._unfold_ahead(wanted, ahead)
+            self._unfold_ahead(wanted, LAZY_AHEAD if ahead is None else ahead)
         except GrowingParameter as growing:
             self._rebuild(self.dynamic | {growing.key})
             return
