@@ -123,8 +123,9 @@ class RuntimeLayout:
 class CompiledStateSpace:
     """The ``StateSpace`` of a system, with successors compiled to Python code."""
 
-    def __init__(self, system: TransitionSystem) -> None:
+    def __init__(self, system: TransitionSystem, validate: bool = True) -> None:
         self.system = system
+        self._validate = validate
         self.layout: StateLayout = compute_layout(system)
         self.language = system.language
         self.csp = system.language is SourceLanguage.CSP
@@ -177,7 +178,7 @@ class CompiledStateSpace:
         self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search.
-        for tpl in lay.processes:
+        for tpl in lay.processes if self._validate else ():
             self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
         self._pending_code = code
         self._const_locals: list[list[tuple[str, int]]] = []
@@ -1889,7 +1890,8 @@ def build_state_space(system: TransitionSystem, partial: bool = False) -> Compil
         raise UnsupportedError.at(
             None, f"{system.name}: processes unfolded lazily must be completed first "
             "(bridge.semantics.unfolding.complete_unfolding; bridge.api.load_model does it)")
-    return CompiledStateSpace(system)
+    # A partial system's search is followed by a complete one, which validates.
+    return CompiledStateSpace(system, validate=not partial)
 
 
 __all__ = ["CompiledStateSpace", "RuntimeLayout", "build_state_space", "scalar_count"]

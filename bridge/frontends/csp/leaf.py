@@ -275,10 +275,15 @@ class LeafBuilder(StepRules):
     def resume(self, wanted: Iterable[int], ahead: int | None = None) -> None:
         """Expand the pending locations ``wanted`` (the search reached them), then up
         to ``ahead`` more locations breadth-first from the ones they create (the search
-        is likely to reach those next). A parameter found to take both constant and
+        is likely to reach those next; by default as many as are expanded already). A parameter found to take both constant and
         run-time values (``build_leaf``) rebuilds the leaf from the start."""
+        if ahead is None:
+            # Ahead of the search by as much as it has taken so far (at least
+            # LAZY_AHEAD): the number of rounds grows with the log of the size.
+            expanded = len(self.location_list) - len(self.work)
+            ahead = max(LAZY_AHEAD, expanded) if LAZY_AHEAD else 0
         try:
-            self._unfold_ahead(wanted, LAZY_AHEAD if ahead is None else ahead)
+            self._unfold_ahead(wanted, ahead)
         except GrowingParameter as growing:
             self._rebuild(self.dynamic | {growing.key})
             return
