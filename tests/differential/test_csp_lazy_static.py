@@ -56,6 +56,7 @@ def test_lazy_unfolding_keeps_the_counts(path: Path, monkeypatch: pytest.MonkeyP
     if isinstance(static, str) or not static:
         pytest.skip(f"not explored statically: {static or 'too big'}")
     monkeypatch.setattr(leaf_mod, "LAZY_AFTER", 1)
+    monkeypatch.setattr(leaf_mod, "LAZY_AFTER_STATIC", 1)
     monkeypatch.setattr(leaf_mod, "LAZY_AHEAD", 0)
     lazy = counts(path)
     if isinstance(lazy, str):

@@ -32,6 +32,7 @@ from bridge.frontends.csp.configurations import (
     cfg_atomic,
     cfg_locals,
     cfg_map_env,
+    interleave_depth,
     is_terminate,
     parks,
     pick_name,
@@ -74,6 +75,9 @@ from bridge.ir import (
     Variable,
 )
 
+# A leaf without a '|||' inside goes lazy where the static unfolding would stop.
+LAZY_AFTER_STATIC = MAX_LOCATIONS
+
 
 class NotLazy(Exception):
     """Raised while a leaf is unfolded lazily: it has what only a static unfolding
@@ -95,6 +99,10 @@ class LeafBuilder(StepRules):
         self.lazy = lazy
         self.deferred = False
         self.static_only = False  # a lazy unfolding met what it cannot handle
+        # A location holds a '|||' reached inside the process (ILV): the product of
+        # its operands is what grows, so the leaf goes lazy from LAZY_AFTER
+        # locations on; other leaves only from MAX_LOCATIONS.
+        self.interleaving = False
         # (definition, parameter) pairs that also receive state-dependent values: their
         # constant arguments go into the local too, so that P(0) and P(w) with w = 0
         # are one location (one PAT state).
@@ -154,6 +162,8 @@ class LeafBuilder(StepRules):
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
+        if not self.interleaving and interleave_depth(cfg):
+            self.interleaving = True
         shown = cfg
         if cfg[0] == "SEQ" and cfg[2][0] == "T" and cfg[2][1] is self._wrap:
             shown = cfg[1]  # the prefix's location, as without the added '; Skip'
@@ -238,7 +248,8 @@ class LeafBuilder(StepRules):
             self._unfold_ahead([0], LAZY_AHEAD)
             return self.snapshot()
         while work:
-            if len(self.location_list) >= LAZY_AFTER and self._may_defer():
+            limit = LAZY_AFTER if self.interleaving else LAZY_AFTER_STATIC
+            if len(self.location_list) >= limit and self._may_defer():
                 self.deferred = True  # unfolded lazily instead (build_leaf)
                 break
             self._expand_location(work.pop())

@@ -52,6 +52,7 @@ def lazy_model() -> ModelFile:
 def forced_lazy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every leaf that can be is unfolded lazily, one reached location at a time."""
     monkeypatch.setattr(leaf_mod, "LAZY_AFTER", 1)
+    monkeypatch.setattr(leaf_mod, "LAZY_AFTER_STATIC", 1)
     monkeypatch.setattr(leaf_mod, "LAZY_AHEAD", 0)
 
 
