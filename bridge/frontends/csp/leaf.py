@@ -299,6 +299,7 @@ class LeafBuilder(StepRules):
             self._rebuild(self.dynamic | {growing.key})
             return
         except NotLazy:
+            self.static_only = True
             self._rebuild(self.dynamic, lazy=False)
             return
         mixed = {k for k, kinds in self.binding_kinds.items() if len(kinds) > 1}
@@ -327,18 +328,25 @@ class LeafBuilder(StepRules):
         self.work = [lid for lid in self.work if lid not in done]
 
     def _rebuild(self, dynamic: frozenset[tuple[str, str]], lazy: bool = True) -> None:
-        """Start this leaf's unfolding anew with ``dynamic`` parameters kept in locals
-        (``lazy`` False: statically, up to MAX_LOCATIONS)."""
+        """Unfold this leaf anew with ``dynamic`` parameters kept in locals: ``lazy``,
+        or statically (lazily after all if it passes ``LAZY_AFTER`` locations), or only
+        statically once it met what a lazy unfolding cannot handle (``NotLazy``).
+        Parameters that turn out to receive both constant and state-dependent values
+        (or to grow) are kept in locals, one rebuild per such parameter."""
+        static_only = self.static_only
         while True:
             self.__init__(self.low, self.leaf, dynamic, lazy)  # type: ignore[misc]
-            self.static_only = not lazy
+            self.static_only = static_only
             try:
                 self.build()
             except GrowingParameter as growing:
                 dynamic = dynamic | {growing.key}
                 continue
             except NotLazy:
-                lazy = False
+                lazy, static_only = False, True
+                continue
+            if self.deferred:
+                lazy = True
                 continue
             mixed = {k for k, kinds in self.binding_kinds.items() if len(kinds) > 1}
             if mixed <= dynamic:
@@ -641,7 +649,8 @@ def build_leaf(low: Lowerer, leaf: Leaf) -> tuple[LeafBuilder, Process]:
     constant and state-dependent values are kept in locals throughout (at most one
     rebuild per such parameter).
 
-    A leaf that passes ``MAX_LOCATIONS`` is unfolded lazily: its builder is kept in
+    A leaf that passes ``LAZY_AFTER`` locations (with a '|||' inside; others
+    ``MAX_LOCATIONS``) is unfolded lazily: its builder is kept in
     ``low.lazy_builders`` and a later build of the same leaf (the system built again
     after ``LeafBuilder.resume``) takes it from there."""
     key = lazy_key(leaf)
@@ -649,28 +658,11 @@ def build_leaf(low: Lowerer, leaf: Leaf) -> tuple[LeafBuilder, Process]:
     if kept is not None:
         kept.leaf = leaf
         return kept, kept.snapshot()
-    dynamic: frozenset[tuple[str, str]] = frozenset()
-    lazy = static_only = False
-    while True:
-        builder = LeafBuilder(low, leaf, dynamic, lazy)
-        builder.static_only = static_only
-        try:
-            process = builder.build()
-        except GrowingParameter as growing:
-            dynamic = dynamic | {growing.key}
-            continue
-        except NotLazy:
-            lazy, static_only = False, True
-            continue
-        if builder.deferred:
-            lazy = True
-            continue
-        mixed = {k for k, kinds in builder.binding_kinds.items() if len(kinds) > 1}
-        if mixed <= dynamic:
-            if builder.work:
-                low.lazy_builders[key] = builder
-            return builder, process
-        dynamic = dynamic | frozenset(mixed)
+    builder = LeafBuilder(low, leaf)
+    builder._rebuild(frozenset(), lazy=False)
+    if builder.work:
+        low.lazy_builders[key] = builder
+    return builder, builder.snapshot()
 
 
 def lazy_key(leaf: Leaf) -> tuple:
