@@ -99,13 +99,14 @@ def load(path: Path, timeout: float) -> tuple[bool, str, bool]:
     return False, line.strip(), traceback
 
 
-def check(path: Path, seconds: float) -> list[str]:
-    """Return one ``N:VERDICT`` per assertion (``bridge check --json``)."""
+def check(path: Path, seconds: float, load_timeout: float = 0.0) -> list[str]:
+    """Return one ``N:VERDICT`` per assertion (``bridge check --json``); the check
+    loads the model again (``load_timeout`` for that)."""
     try:
         proc = subprocess.run(
             [*BRIDGE, "check", "--json", "--timeout", str(seconds), "--max-states", "200000",
              str(path)],
-            capture_output=True, text=True, timeout=seconds * 4 + 60,
+            capture_output=True, text=True, timeout=load_timeout + seconds * 4 + 60,
         )
     except subprocess.TimeoutExpired:
         return ["(check did not stop)"]
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         path = model_file(root, r)
         r.loads, r.message, r.traceback = load(path, args.load_timeout)
         if r.loads and args.check is not None:
-            r.verdicts = check(path, args.check)
+            r.verdicts = check(path, args.check, args.load_timeout)
         status = "ok" if r.loads else ("TRACEBACK" if r.traceback else "refused")
         print(f"{status:9} {r.repo}/{r.path} {_short(r.message, root)} {' '.join(r.verdicts)}",
               flush=True)

@@ -244,7 +244,39 @@ def load_model(path: str, defines: Mapping[str, str] | None = None) -> ModelFile
         raise ConfigurationError("-D NAME=VALUE applies to Promela models only; "
                                  "CSP# constants are set with #define in the model")
     load = _room("bridge.frontends.csp", "load_csp", "the CSP# front-end")
-    return load(path, text)
+    return complete_unfoldings(load(path, text))
+
+
+def complete_unfoldings(model_file: ModelFile) -> ModelFile:
+    """Return ``model_file`` with every lazily unfolded process completed
+    (``semantics.unfolding``: a search of each such system unfolds the locations it
+    reaches), refinement specifications included."""
+
+    def lazy(system: TransitionSystem) -> bool:
+        return system.unfolding is not None or any(
+            p.spec is not None and p.spec.unfolding is not None for p in system.properties)
+
+    if not any(lazy(system) for system in model_file.systems):
+        return model_file
+    complete = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
+    systems = []
+    for system in model_file.systems:
+        if lazy(system):
+            system = complete(system)
+            props = tuple(dataclasses.replace(p, spec=complete(p.spec))
+                          if p.spec is not None else p for p in system.properties)
+            system = dataclasses.replace(system, properties=props)
+        systems.append(system)
+    return dataclasses.replace(model_file, systems=tuple(systems))
+
+
+def _completed(system: TransitionSystem) -> TransitionSystem:
+    """Return ``system`` with its lazy unfolding completed (a system loaded by a
+    front-end directly, not through ``load_model``)."""
+    if system.unfolding is None:
+        return system
+    complete = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
+    return complete(system)
 
 
 def select_properties(model_file: ModelFile, assertion: str | int | None = None
@@ -343,6 +375,7 @@ def check(model_file: ModelFile, assertion: str | int | None = None,
 def check_property(system: TransitionSystem, prop: Property,
                    options: CheckOptions) -> Verdict:
     """Return the verdict for one property of ``system`` (see ``check``)."""
+    system = _completed(system)
     fairness = options.fairness if options.fairness is not None else (
         prop.fairness or Fairness.NONE)
     notes: list[str] = []
@@ -823,6 +856,7 @@ def explore(model_file: ModelFile, target: str | None = None,
                         max_memory=options.max_memory, progress=options.progress)
     results = []
     for system in systems:
+        system = _completed(system)
         try:
             results.append((system, _explore_one(system, options, run, settings)))
         except ResourceLimitReached as limit:

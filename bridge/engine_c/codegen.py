@@ -113,8 +113,10 @@ _KNOWN_FIELDS: dict[type, frozenset[str]] = {
         "name", "language", "globals", "channels", "processes", "instances",
         "composition", "propositions", "properties", "enums", "source_files",
         "max_instances", "notes", "never", "priority_scheduling"}),
+    # ``pending``: in a system whose lazy unfolding is complete (``unfolding`` None, a
+    # field this generator does not know) they are unreachable locations without edges.
     Process: frozenset({"name", "parameters", "locals", "locations", "edges", "initial",
-                        "channels", "span", "provided", "channel_assertions"}),
+                        "channels", "span", "provided", "channel_assertions", "pending"}),
     Location: frozenset({"id", "labels", "atomic", "end", "terminal", "accept", "progress",
                          "span"}),
     Edge: frozenset({"source", "target", "guard", "comm", "effect", "event", "label",

@@ -19,7 +19,9 @@ Data only: no evaluation here (STYLE.md section 1).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bridge.diagnostics import Span
 from bridge.ir.expr import Expr, Receive, Send, Stmt
@@ -183,6 +185,10 @@ class Process:
     span: Span | None = None
     provided: Expr | None = None
     channel_assertions: tuple[ChannelAssertion, ...] = ()
+    # Locations whose edges the front-end has not computed yet (a CSP# process unfolded
+    # lazily: ``TransitionSystem.unfolding``). In a system without ``unfolding`` they
+    # are unreachable (the unfolding was completed by a search of the whole system).
+    pending: frozenset[LocationId] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +274,9 @@ class TransitionSystem:
     # in that state (pan's ``highest_priority``, applied in verification by the default
     # build; a never claim or LTL automaton is not subject to it).
     priority_scheduling: bool = False
+    # A front-end's lazy unfolding of processes with ``Process.pending`` locations;
+    # None: every process is complete, or its pending locations are unreachable.
+    unfolding: Unfolding | None = field(default=None, compare=False, repr=False)
 
     def process(self, name: str) -> Process:
         """Return the process template called ``name`` (KeyError if none)."""
@@ -275,6 +284,20 @@ class TransitionSystem:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+class Unfolding(Protocol):
+    """The lazy unfolding of a system's processes, kept by the front-end that made it
+    (CSP# leaves too big to unfold statically: cspsharp.md section 7). A search of the
+    system reports the pending locations it reached; ``expand`` returns the system
+    with them (and possibly more) unfolded. Called with nothing reached, it makes its
+    last checks and returns the system with ``unfolding`` None (or raises a
+    ``SourceError`` naming what cannot be unfolded lazily)."""
+
+    def expand(self, reached: Mapping[str, frozenset[LocationId]]) -> TransitionSystem:
+        """Return the system with the pending locations ``reached`` (by process name)
+        unfolded."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

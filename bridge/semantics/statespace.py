@@ -131,8 +131,9 @@ class RuntimeLayout:
 class CompiledStateSpace:
     """The ``StateSpace`` of a system, with successors compiled to Python code."""
 
-    def __init__(self, system: TransitionSystem) -> None:
+    def __init__(self, system: TransitionSystem, validate: bool = True) -> None:
         self.system = system
+        self._validate = validate
         self.layout: StateLayout = compute_layout(system)
         self.language = system.language
         self.csp = system.language is SourceLanguage.CSP
@@ -193,7 +194,7 @@ class CompiledStateSpace:
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search
         # (a family's members once, with its representative: they differ in no code).
-        for tpl in lay.processes:
+        for tpl in lay.processes if self._validate else ():
             if self._family_rep[tpl.index] in (-1, tpl.index):
                 self._gen_process(gen, [], tpl, "b", "pid", f"v{tpl.index}")
         self._pending_code = code
@@ -2068,10 +2069,19 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     }
 
 
-def build_state_space(system: TransitionSystem) -> CompiledStateSpace:
+def build_state_space(system: TransitionSystem, partial: bool = False) -> CompiledStateSpace:
     """Return the compiled state space of ``system`` (raises ``UnsupportedError`` for
-    constructs the engine cannot execute, naming them with their span)."""
-    return CompiledStateSpace(system)
+    constructs the engine cannot execute, naming them with their span).
+
+    A system whose lazy unfolding is not complete (``TransitionSystem.unfolding``) is
+    refused unless ``partial`` (``unfolding.complete_unfolding``'s own searches): its
+    pending locations would look like locations with no steps."""
+    if system.unfolding is not None and not partial:
+        raise UnsupportedError.at(
+            None, f"{system.name}: processes unfolded lazily must be completed first "
+            "(bridge.semantics.unfolding.complete_unfolding; bridge.api.load_model does it)")
+    # A partial system's search is followed by a complete one, which validates.
+    return CompiledStateSpace(system, validate=not partial)
 
 
 __all__ = ["CompiledStateSpace", "RuntimeLayout", "build_state_space", "scalar_count"]

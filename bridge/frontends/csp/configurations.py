@@ -36,6 +36,14 @@ from bridge.ir import (
 
 TERMINATE = "terminate"
 MAX_LOCATIONS = 20_000
+# A leaf with a '|||' reached inside it that passes LAZY_AFTER locations (any other
+# leaf: MAX_LOCATIONS) is unfolded lazily instead (``leaf.LeafBuilder.resume``): the
+# locations the search reaches, and at least LAZY_AHEAD more ahead of them each time.
+# A leaf that cannot be unfolded lazily stops at MAX_LOCATIONS.
+LAZY_AFTER = 5_000
+LAZY_AHEAD = 1_000
+# No leaf is unfolded past this many locations, lazily or not.
+HARD_LIMIT = 1_000_000
 
 
 class UnfoldingError(SemanticError):

@@ -12,6 +12,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
@@ -74,6 +75,8 @@ class Lowerer(ExpressionLowering):
         # ids of the '|||' terms lowered inside their process (steps.py "ILV"): those
         # that static instances cannot give (reached repeatedly, under a choice...)
         self.inline_interleave: set[int] = set()
+        # Leaves unfolded lazily (leaf.build_leaf), by leaf.lazy_key: their builders.
+        self.lazy_builders: dict[tuple, Any] = {}
         self.constants: dict[str, int | bool] = {}
         self.const_spans: dict[str, Span] = {}
         self.enums: list[tuple[str, int]] = []

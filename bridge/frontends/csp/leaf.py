@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
+    HARD_LIMIT,
+    LAZY_AFTER,
+    LAZY_AHEAD,
     MAX_LOCATIONS,
     PLACEHOLDER,
     SKIP,
@@ -29,6 +32,7 @@ from bridge.frontends.csp.configurations import (
     cfg_atomic,
     cfg_locals,
     cfg_map_env,
+    interleave_depth,
     is_terminate,
     parks,
     pick_name,
@@ -71,15 +75,34 @@ from bridge.ir import (
     Variable,
 )
 
+# A leaf without a '|||' inside goes lazy where the static unfolding would stop.
+LAZY_AFTER_STATIC = MAX_LOCATIONS
+
+
+class NotLazy(Exception):
+    """Raised while a leaf is unfolded lazily: it has what only a static unfolding
+    handles (``LeafBuilder._may_defer``); it is unfolded statically instead."""
+
 
 class LeafBuilder(StepRules):
     """Build the ``Process`` of one leaf by exploring its configurations."""
 
     def __init__(
-        self, low: Lowerer, leaf: Leaf, dynamic: frozenset[tuple[str, str]] = frozenset()
+        self, low: Lowerer, leaf: Leaf, dynamic: frozenset[tuple[str, str]] = frozenset(),
+        lazy: bool = False,
     ) -> None:
         self.low = low
         self.leaf = leaf
+        # Unfolded lazily: ``build`` expands only the first LAZY_AHEAD locations, the
+        # search asks for the rest (``resume``). ``deferred``: a static build that
+        # passed LAZY_AFTER locations and stopped (``build_leaf`` starts it lazily).
+        self.lazy = lazy
+        self.deferred = False
+        self.static_only = False  # a lazy unfolding met what it cannot handle
+        # A location holds a '|||' reached inside the process (ILV): the product of
+        # its operands is what grows, so the leaf goes lazy from LAZY_AFTER
+        # locations on; other leaves only from MAX_LOCATIONS.
+        self.interleaving = False
         # (definition, parameter) pairs that also receive state-dependent values: their
         # constant arguments go into the local too, so that P(0) and P(w) with w = 0
         # are one location (one PAT state).
@@ -114,6 +137,9 @@ class LeafBuilder(StepRules):
         # with the number of guards passed on the way to it.
         self._active_steps: dict[Cfg, int] = {}
         self._guards_passed = 0
+        # Locations made but not expanded yet (a stack while the leaf is built; what is
+        # left when it passes ``MAX_LOCATIONS`` is unfolded lazily: ``resume``).
+        self.work: list[int] = []
 
     def fresh(self, base: str) -> str:
         return f"{PLACEHOLDER}{next(self.counter)}{PLACEHOLDER}{base}"
@@ -127,14 +153,17 @@ class LeafBuilder(StepRules):
         if lid is not None:
             return lid
         lid = len(self.location_list)
-        if lid >= MAX_LOCATIONS:
+        if lid >= HARD_LIMIT or (lid >= MAX_LOCATIONS and not self._may_defer()):
+            limit = HARD_LIMIT if lid >= HARD_LIMIT else MAX_LOCATIONS
             raise SemanticError.at(
                 self.leaf.span,
-                f"process '{self.leaf.name}' unfolds into more than {MAX_LOCATIONS} "
+                f"process '{self.leaf.name}' unfolds into more than {limit} "
                 "control locations (a parameter that grows without bound?)",
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
+        if not self.interleaving and interleave_depth(cfg):
+            self.interleaving = True
         shown = cfg
         if cfg[0] == "SEQ" and cfg[2][0] == "T" and cfg[2][1] is self._wrap:
             shown = cfg[1]  # the prefix's location, as without the added '; Skip'
@@ -214,20 +243,119 @@ class LeafBuilder(StepRules):
         if head[0] == "PAR":
             self._record(initial_cfg, head, "tail" if depth == 0 else "seq", "initial")
         self.location(initial_cfg, self.leaf.span)
-        work = [0]
+        work = self.work = [0]
+        if self.lazy:
+            self._unfold_ahead([0], LAZY_AHEAD)
+            return self.snapshot()
         while work:
-            lid = work.pop()
-            cfg = self.cfgs[lid]
-            for raw in self.expand(cfg):
-                before = len(self.location_list)
-                edge = self.finish(lid, cfg, raw)
-                if edge is not None:
-                    self.edges.append(edge)
-                work.extend(range(before, len(self.location_list)))
-            # The fresh names of this location's steps are all renamed by now; drop
-            # them, or every type-clash test would scan all the names ever made.
-            for name in [n for n in self.local_types if n.startswith(PLACEHOLDER)]:
-                del self.local_types[name]
+            limit = LAZY_AFTER if self.interleaving else LAZY_AFTER_STATIC
+            if len(self.location_list) >= limit and self._may_defer():
+                self.deferred = True  # unfolded lazily instead (build_leaf)
+                break
+            self._expand_location(work.pop())
+        return self.snapshot()
+
+    def _expand_location(self, lid: int) -> range:
+        """Compute the edges of location ``lid``; return the ids of the locations they
+        created (appended to the work list)."""
+        cfg = self.cfgs[lid]
+        before = len(self.location_list)
+        for raw in self.expand(cfg):
+            edge = self.finish(lid, cfg, raw)
+            if edge is not None:
+                self.edges.append(edge)
+        # The fresh names of this location's steps are all renamed by now; drop
+        # them, or every type-clash test would scan all the names ever made.
+        for name in [n for n in self.local_types if n.startswith(PLACEHOLDER)]:
+            del self.local_types[name]
+        made = range(before, len(self.location_list))
+        self.work.extend(made)
+        if self.lazy and not self._may_defer():
+            raise NotLazy()
+        return made
+
+    def _may_defer(self) -> bool:
+        """Return True if locations of this leaf may be left unexpanded past
+        ``MAX_LOCATIONS`` (lazy unfolding): not a leaf with compositions of static
+        instances, a prefix hand-over or a parked operand (their bookkeeping is
+        computed from the whole unfolding)."""
+        leaf = self.leaf
+        return not (self.static_only or self.nested or self.aliases or self.handovers or leaf.park is not None
+                    or leaf.gate_set is not None)
+
+    def resume(self, wanted: Iterable[int], ahead: int | None = None) -> None:
+        """Expand the pending locations ``wanted`` (the search reached them), then up
+        to ``ahead`` more locations breadth-first from the ones they create (the search
+        is likely to reach those next; by default as many as are expanded already). A parameter found to take both constant and
+        run-time values (``build_leaf``) rebuilds the leaf from the start."""
+        if ahead is None:
+            # Ahead of the search by as much as it has taken so far (at least
+            # LAZY_AHEAD): the number of rounds grows with the log of the size.
+            expanded = len(self.location_list) - len(self.work)
+            ahead = max(LAZY_AHEAD, expanded) if LAZY_AHEAD else 0
+        try:
+            self._unfold_ahead(wanted, ahead)
+        except GrowingParameter as growing:
+            self._rebuild(self.dynamic | {growing.key})
+            return
+        except NotLazy:
+            self.static_only = True
+            self._rebuild(self.dynamic, lazy=False)
+            return
+        mixed = {k for k, kinds in self.binding_kinds.items() if len(kinds) > 1}
+        if not mixed <= self.dynamic:
+            self._rebuild(self.dynamic | frozenset(mixed))
+
+    def _unfold_ahead(self, wanted: Iterable[int], ahead: int) -> None:
+        """Expand the pending locations ``wanted``, then breadth-first from the
+        locations they create until ``ahead`` more locations exist."""
+        pending = set(self.work)
+        todo = sorted(set(wanted) & pending)
+        done = set(todo)
+        frontier: list[int] = []
+        for lid in todo:
+            frontier.extend(self._expand_location(lid))
+        stop = len(self.location_list) + ahead
+        while frontier and len(self.location_list) < stop:
+            nxt: list[int] = []
+            for lid in frontier:
+                if len(self.location_list) >= stop:
+                    break
+                if lid not in done:
+                    done.add(lid)
+                    nxt.extend(self._expand_location(lid))
+            frontier = nxt
+        self.work = [lid for lid in self.work if lid not in done]
+
+    def _rebuild(self, dynamic: frozenset[tuple[str, str]], lazy: bool = True) -> None:
+        """Unfold this leaf anew with ``dynamic`` parameters kept in locals: ``lazy``,
+        or statically (lazily after all if it passes ``LAZY_AFTER`` locations), or only
+        statically once it met what a lazy unfolding cannot handle (``NotLazy``).
+        Parameters that turn out to receive both constant and state-dependent values
+        (or to grow) are kept in locals, one rebuild per such parameter."""
+        static_only = self.static_only
+        while True:
+            self.__init__(self.low, self.leaf, dynamic, lazy)  # type: ignore[misc]
+            self.static_only = static_only
+            try:
+                self.build()
+            except GrowingParameter as growing:
+                dynamic = dynamic | {growing.key}
+                continue
+            except NotLazy:
+                lazy, static_only = False, True
+                continue
+            if self.deferred:
+                lazy = True
+                continue
+            mixed = {k for k, kinds in self.binding_kinds.items() if len(kinds) > 1}
+            if mixed <= dynamic:
+                return
+            dynamic = dynamic | frozenset(mixed)
+
+    def snapshot(self) -> Process:
+        """Return the ``Process`` of the locations unfolded so far; those not expanded
+        yet are ``Process.pending`` (lazy unfolding)."""
         used: set[str] = set()
         for e in self.edges:
             for st in e.effect:
@@ -241,7 +369,7 @@ class LeafBuilder(StepRules):
         )
         return Process(
             self.leaf.name, (), locals_, tuple(self.location_list), tuple(self.edges), 0,
-            span=self.leaf.span,
+            span=self.leaf.span, pending=frozenset(self.work),
         )
 
     def expand(self, cfg: Cfg) -> list[Raw]:
@@ -519,16 +647,26 @@ def _coalesce_moves(stmts: list[Stmt]) -> list[Stmt]:
 def build_leaf(low: Lowerer, leaf: Leaf) -> tuple[LeafBuilder, Process]:
     """Return the builder and process of ``leaf``; parameters that receive both
     constant and state-dependent values are kept in locals throughout (at most one
-    rebuild per such parameter)."""
-    dynamic: frozenset[tuple[str, str]] = frozenset()
-    while True:
-        builder = LeafBuilder(low, leaf, dynamic)
-        try:
-            process = builder.build()
-        except GrowingParameter as growing:
-            dynamic = dynamic | {growing.key}
-            continue
-        mixed = {k for k, kinds in builder.binding_kinds.items() if len(kinds) > 1}
-        if mixed <= dynamic:
-            return builder, process
-        dynamic = dynamic | frozenset(mixed)
+    rebuild per such parameter).
+
+    A leaf that passes ``LAZY_AFTER`` locations (with a '|||' inside; others
+    ``MAX_LOCATIONS``) is unfolded lazily: its builder is kept in
+    ``low.lazy_builders`` and a later build of the same leaf (the system built again
+    after ``LeafBuilder.resume``) takes it from there."""
+    key = lazy_key(leaf)
+    kept = low.lazy_builders.get(key)
+    if kept is not None:
+        kept.leaf = leaf
+        return kept, kept.snapshot()
+    builder = LeafBuilder(low, leaf)
+    builder._rebuild(frozenset(), lazy=False)
+    if builder.work:
+        low.lazy_builders[key] = builder
+    return builder, builder.snapshot()
+
+
+def lazy_key(leaf: Leaf) -> tuple:
+    """Return what identifies ``leaf`` across builds of its system."""
+    # The target's own reference is made anew by each build: its span names it.
+    return (leaf.term.span, type(leaf.term).__name__, leaf.env, leaf.name, leaf.gate,
+            leaf.hidden)

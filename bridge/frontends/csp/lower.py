@@ -124,6 +124,7 @@ by assignments of ``ir.Call`` results (``ir/library.py``).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
 
 from bridge.diagnostics import SemanticError, UnsupportedError
 from bridge.frontends.csp import syntax as s
@@ -191,7 +192,11 @@ def lower_program(program: s.Program) -> ModelFile:
     def system_of(target: s.Target, key: tuple,
                   properties: tuple[Property, ...] = ()) -> TransitionSystem:
         builder, composition = _build_system(low, target)
-        return TransitionSystem(
+        lazy = [b for _, b in builder.processes.values() if b.work]
+        unfolding = None
+        if lazy:
+            unfolding = LazyUnfolding(builder, lambda: system_of(target, key, properties))
+        system = TransitionSystem(
             name=_target_text(key),
             language=SourceLanguage.CSP,
             globals=tuple(low.global_vars) + tuple(builder.gate_vars),
@@ -203,7 +208,11 @@ def lower_program(program: s.Program) -> ModelFile:
             properties=properties,
             enums=tuple(low.enums),
             source_files=tuple(program.sources),
+            unfolding=unfolding,
         )
+        if unfolding is not None:
+            unfolding.system = system
+        return system
 
     def spec_of(a: s.Assertion) -> TransitionSystem:
         assert a.spec is not None
@@ -236,6 +245,31 @@ def lower_program(program: s.Program) -> ModelFile:
         systems.append(system)
     refused.sort(key=lambda r: r.number)
     return ModelFile(program.path, tuple(systems), tuple(refused))
+
+
+class LazyUnfolding:
+    """The ``ir.Unfolding`` of a system with leaves unfolded lazily (past
+    ``MAX_LOCATIONS``): ``expand`` resumes their builders (``LeafBuilder.resume``) at
+    the locations the search reached and builds the system again; with nothing
+    reached, it checks that what was left out cannot matter (``final_checks``)."""
+
+    def __init__(self, builder: SystemBuilder, rebuild: Callable[[], TransitionSystem]
+                 ) -> None:
+        self.builder = builder
+        self.rebuild = rebuild
+        self.system: TransitionSystem | None = None  # the system it belongs to
+
+    def expand(self, reached: Mapping[str, frozenset[int]]) -> TransitionSystem:
+        """Return the system with the pending locations ``reached`` unfolded (with
+        nothing reached: the system as it is, ``unfolding`` None)."""
+        by_name = {p.name: b for p, b in self.builder.processes.values()}
+        if not any(reached.values()):
+            self.builder.final_checks()
+            assert self.system is not None
+            return dataclasses.replace(self.system, unfolding=None)
+        for name, locations in reached.items():
+            by_name[name].resume(locations)
+        return self.rebuild()
 
 
 def _refused(number: int, prop: Property, error: UnfoldingError) -> RefusedAssertion:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
+    MAX_LOCATIONS,
     MAX_UNFOLD,
     TERMINATE,
     Env,
@@ -33,6 +34,7 @@ from bridge.frontends.csp.leaf import (
     LeafBuilder,
 )
 from bridge.frontends.csp.template import TemplateCache
+from bridge.frontends.csp.terms import all_terms
 from bridge.ir import (
     Binary,
     BoolType,
@@ -120,6 +122,8 @@ class SystemBuilder:
         # instance -> the events hidden by '||' nodes above it built so far (they are in
         # no alphabet above those nodes)
         self.hidden_below: dict[int, frozenset[str]] = {}
+        # The '||' nodes built: the instances under each operand, and its alphabets.
+        self.parallels: list[tuple[list[list[int]], list[frozenset[str]]]] = []
 
     def compose(self, term: s.Term, env: Env, def_name: str | None, depth: int = 0) -> Node:
         low = self.low
@@ -284,6 +288,7 @@ class SystemBuilder:
             alphabets.append(frozenset(alpha))
             unknown.append(dynamic)
         self._check_dynamic_alphabets(alphabets, unknown)
+        self.parallels.append(([xs for _, xs in parts], alphabets))
         if node.hidden:
             for dynamic in unknown:
                 for base, (_, span) in dynamic.items():
@@ -294,6 +299,34 @@ class SystemBuilder:
             for i in ids:
                 self.hidden_below[i] = self.hidden_below.get(i, frozenset()) | node.hidden
         return Parallel(children, tuple(alphabets), node.hidden), ids
+
+    def final_checks(self) -> None:
+        """Refuse a leaf unfolded lazily, with locations left unexpanded (unreachable),
+        whose alphabet in a '||' is not known: PAT's alphabet has every event of the
+        process's definition, the unreachable part's too. An event of another operand
+        whose base name the leaf's definitions write but that its unfolded part does
+        not offer would be a barrier in PAT (blocked forever) and is not one here."""
+        for operands, alphabets in self.parallels:
+            for k, ids in enumerate(operands):
+                others = set().union(*(a for j, a in enumerate(alphabets) if j != k))
+                for iid in ids:
+                    builder = self.instance_builders[iid]
+                    if not builder.work or self._declares_alphabet(iid):
+                        continue
+                    leaf = self.instance_leaves[iid]
+                    written = event_bases(self.low, leaf.term)
+                    for name in sorted(others - alphabets[k]):
+                        if name.split(".", 1)[0] in written:
+                            raise UnsupportedError.at(
+                                leaf.span,
+                                f"unsupported construct: process '{leaf.name}' is unfolded "
+                                f"lazily (more than {MAX_LOCATIONS} control locations) and "
+                                f"its alphabet in '||' is not known: its definition has "
+                                f"events named '{name.split('.', 1)[0]}', which another "
+                                f"operand synchronises on ('{name}')",
+                                f"declare it with '#alphabet {leaf.def_name or leaf.name} "
+                                "{ ... };'",
+                            )
 
     def _check_dynamic_alphabets(
         self, alphabets: list[frozenset[str]],
@@ -444,6 +477,23 @@ class SystemBuilder:
         for ev, span in self.instance_builders[iid].dynamic_events:
             out.setdefault(ev.base, span)
         return out
+
+
+def event_bases(low: Lowerer, term: s.Term) -> set[str]:
+    """Return the base names of the events written in ``term`` and in the definitions
+    it reaches through process references."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    stack = [term]
+    while stack:
+        body = stack.pop()
+        for t in all_terms([s.ProcDef("", (), body, body.span, body.span)]):
+            if isinstance(t, s.EventPrefix) and not t.event.is_tau:
+                out.add(t.event.name)
+            elif isinstance(t, s.ProcRef) and t.name not in seen:
+                seen.add(t.name)
+                stack.append(low.definition(t).body)
+    return out
 
 
 def check_reached_once(process: Process, builder: LeafBuilder, rec: Nested) -> None:

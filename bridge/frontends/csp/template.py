@@ -24,7 +24,7 @@ from typing import Any
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import Env, Leaf
 from bridge.frontends.csp.context import Lowerer
-from bridge.frontends.csp.leaf import LeafBuilder, build_leaf
+from bridge.frontends.csp.leaf import LeafBuilder, build_leaf, lazy_key
 from bridge.ir import Const, Edge, Event, Process
 
 # Sentinel values stand for the instance values in a template: far from any value a
@@ -246,6 +246,11 @@ class TemplateCache:
         t_leaf = dataclasses.replace(leaf, env=env)
         self.stats["templates"] += 1
         builder, process = build_leaf(self.low, t_leaf)
+        if builder.work:
+            # unfolded lazily (leaf.py): its builder goes on unfolding its own leaf, so
+            # instances could not share it; the template is dropped with its builder
+            self.low.lazy_builders.pop(lazy_key(t_leaf), None)
+            return None
         if builder.nested or builder.handovers:
             return None
         return Template(builder, process, sentinels)
