@@ -12,6 +12,7 @@ from bridge.frontends.csp import load_csp
 from bridge.ir import TransitionSystem
 from bridge.semantics import statespace
 from bridge.semantics.statespace import build_state_space
+from bridge.semantics.unfolding import complete_unfolding
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "csp"
 
@@ -50,7 +51,8 @@ def _systems() -> list[tuple[str, TransitionSystem]]:
         if path.name == "pat35_library_error.csp":
             continue  # its model error is met while building the initial state
         for system in load_csp(str(path), path.read_text()).systems:
-            out.append((f"{path.stem}:{system.name}", system))
+            # a lazily unfolded process is completed first, as api.load_model does
+            out.append((f"{path.stem}:{system.name}", complete_unfolding(system)))
     out.append(("barriers", load_csp("barriers.csp", BARRIERS).systems[0]))
     return out
 
