@@ -447,6 +447,13 @@ def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOp
     return run(system, prop, options.max_states, options.timeout)
 
 
+# ``--engine auto`` leaves systems of more than this many static process instances to the
+# Python engine: the C engine writes next-state code per instance (the Python engine
+# compiles one code per family of identical instances), so at 10,000 instances its
+# compile takes minutes where the Python engine has finished (LE, le_pl N = 10000).
+AUTO_C_MAX_INSTANCES = 2000
+
+
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
                   notes: list[str], ask: Callable[[], tuple[bool, str]] | None = None) -> bool:
     """Return True when the compiled engine runs this task (``options.engine``); for
@@ -457,6 +464,11 @@ def _use_c_engine(system: TransitionSystem, prop: Property | None, options: Chec
     if engine not in ENGINES:
         raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if engine == "python":
+        return False
+    if engine == "auto" and len(system.processes) > AUTO_C_MAX_INSTANCES:
+        notes.append(f"checked by the Python engine: {len(system.processes)} process "
+                     "instances (the C engine generates code per instance and compiling "
+                     "it would take minutes; --engine c compiles it anyway)")
         return False
     try:
         if ask is None:
