@@ -36,6 +36,13 @@ Row format (one ``[[row]]`` table per verdict, all keys but the optional ones re
   engine refuses for the row (unsound under its fairness, an event atom, no identical
   processes, ...) makes the row ``ERROR`` with the engine's reason: a reduced row never
   runs unreduced. Rows with a reduction are shown with it (``reduction`` column).
+- optional ``paper_reduction``: the reduction with which the paper obtained this row's
+  verdict and time, when the row itself runs without it (a *comparison row*: the same
+  check on the concrete state space, next to the paper's row, which is listed with
+  ``reduction`` set). The paper's time is shown with the reduction's name (the ratio
+  then compares our unreduced check with the paper's reduced one), and a ``limit``
+  there says that the paper's result was reduced (issue 13: such a row is not a paper
+  row that stops at a limit).
 
 Nothing here knows a verdict: they come from ``expected.toml`` only.
 """
@@ -127,6 +134,7 @@ class Row:
     reduction: str = ""  # "" (none) or one of REDUCTION_NAMES
     cutoff: int | None = None  # counter abstraction only
     unbounded: bool = False  # counter abstraction only
+    paper_reduction: str = ""  # the paper's reduction when this row runs without it
 
     @property
     def path(self) -> Path:
@@ -238,7 +246,7 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
     where = f"{toml_path}: row {index}"
     allowed = {"file", "size", "assertion", "fairness", "expected", "source",
                "paper_seconds", "spin_seconds", "paper_states", "fast", "note",
-               "reduction", "cutoff", "unbounded"}
+               "reduction", "cutoff", "unbounded", "paper_reduction"}
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise ConfigurationError(f"{where}: unknown keys {', '.join(unknown)}; "
@@ -267,6 +275,12 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
     if "assertion" not in raw:
         raise ConfigurationError(f"{where}: no assertion (1-based number or name)")
     reduction, cutoff, unbounded = _reduction(raw, where)
+    paper_reduction = raw.get("paper_reduction", "")
+    if "paper_reduction" in raw and (paper_reduction not in REDUCTION_NAMES
+                                     or paper_reduction == reduction):
+        raise ConfigurationError(
+            f"{where}: paper_reduction {paper_reduction!r}: one of "
+            f"{', '.join(REDUCTION_NAMES)}, other than the row's own reduction")
     return Row(case=case, folder=toml_path.parent, index=index, file=file, size=size,
                assertion=str(raw["assertion"]), fairness=fairness, expected=expected,
                source=source,
@@ -275,7 +289,8 @@ def _row(toml_path: Path, case: str, missing: str, index: int, raw: Mapping[str,
                paper_states=_number(raw.get("paper_states"), where, int),
                fast=bool(raw.get("fast", False)), missing=missing,
                note=" ".join(str(raw.get("note", "")).split()),
-               reduction=reduction, cutoff=cutoff, unbounded=unbounded)
+               reduction=reduction, cutoff=cutoff, unbounded=unbounded,
+               paper_reduction=str(paper_reduction))
 
 
 def _reduction(raw: Mapping[str, Any], where: str) -> tuple[str, int | None, bool]:
@@ -681,6 +696,35 @@ def summarise(results: Sequence[RowResult]) -> dict[str, int]:
     return counts
 
 
+def paper_seconds_text(row: Row) -> str:
+    """Return the paper's time as shown in tables: ``5.5``, ``0.27 (counter-abstraction)``
+    for a comparison row (``paper_reduction``), or ``-``."""
+    if row.paper_seconds is None:
+        return "-"
+    if row.paper_reduction:
+        return f"{row.paper_seconds:g} ({row.paper_reduction})"
+    return f"{row.paper_seconds:g}"
+
+
+def limit_text(result: RowResult) -> str:
+    """Return the message of a ``limit`` row, saying for a comparison row that the
+    paper's own result used a reduction this row does not."""
+    row = result.row
+    if result.status != Status.LIMIT or not row.paper_reduction:
+        return result.message
+    return (f"{result.message}; this row is the concrete state space: the paper's result "
+            f"used {row.paper_reduction}, whose row is listed with it")
+
+
+def comparison_text(results: Sequence[RowResult]) -> str:
+    """Return ``" (of the limit rows, 3 are comparison rows: ...)"`` or ``""``."""
+    n = sum(1 for r in results if r.status == Status.LIMIT and r.row.paper_reduction)
+    if not n:
+        return ""
+    return (f" (of the limit rows, {n} are comparison rows: the concrete state space of "
+            f"a row the paper checked with a reduction)")
+
+
 HEADERS = ("model", "size", "property", "fairness", "reduction", "expected", "got",
            "states", "seconds", "paper s", "status")
 
@@ -697,7 +741,7 @@ def _cells(result: RowResult) -> tuple[str, ...]:
         result.got,
         "-" if result.states is None else str(result.states),
         "-" if result.seconds is None else f"{result.seconds:.2f}",
-        "-" if row.paper_seconds is None else f"{row.paper_seconds:g}",
+        paper_seconds_text(row),
         result.status,
     )
 
@@ -711,7 +755,7 @@ def format_table(results: Sequence[RowResult]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     for result in results:
         if result.status in Status.FAILING or result.status == Status.LIMIT:
-            lines.append(f"{result.row.name}: {result.status}: {result.message}")
+            lines.append(f"{result.row.name}: {result.status}: {limit_text(result)}")
     counts = summarise(results)
     lines.append(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
     return "\n".join(lines)
@@ -730,7 +774,7 @@ def format_markdown(results: Sequence[RowResult]) -> str:
         if result.seconds is not None and row.paper_seconds and result.got in (
                 "holds", "violated"):
             ratio = f"{result.seconds / row.paper_seconds:.2g}"
-        note = result.message if result.status in (Status.MISSING, Status.ERROR,
+        note = limit_text(result) if result.status in (Status.MISSING, Status.ERROR,
                                                    Status.LIMIT, Status.SKIPPED) else ""
         status = result.status + (f" ({note})" if note else "")
         if row.note:
@@ -738,13 +782,13 @@ def format_markdown(results: Sequence[RowResult]) -> str:
         lines.append("| " + " | ".join(_md(x) for x in (
             f"{row.case}/{row.file}" if row.file else row.case, row.size_text,
             f"#{row.assertion}", row.fairness, row.reduction_text, row.expected,
-            "-" if row.paper_seconds is None else f"{row.paper_seconds:g}",
-            result.got, "-" if result.seconds is None else f"{result.seconds:.2f}", ratio,
+            paper_seconds_text(row), result.got, "-" if result.seconds is None else f"{result.seconds:.2f}", ratio,
             "-" if result.states is None else str(result.states), status,
             row.source)) + " |")
     counts = summarise(results)
     lines.append("")
-    lines.append("Totals: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    lines.append("Totals: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+                 + comparison_text(results))
     return "\n".join(lines) + "\n"
 
 
@@ -762,7 +806,8 @@ def results_json(results: Sequence[RowResult]) -> list[dict[str, Any]]:
         "fairness": r.row.fairness, "reduction": r.row.reduction_text,
         "expected": r.row.expected, "got": r.got, "states": r.states,
         "transitions": r.transitions, "seconds": r.seconds,
-        "paper_seconds": r.row.paper_seconds, "status": r.status, "message": r.message,
+        "paper_seconds": r.row.paper_seconds, "paper_reduction": r.row.paper_reduction,
+        "status": r.status, "message": limit_text(r),
         "source": r.row.source, "name": r.row.name,
     } for r in results]
 

@@ -257,3 +257,37 @@ def test_default_memory_limit_is_shared_among_jobs() -> None:
     one, two = regress.default_memory_mb(1), regress.default_memory_mb(2)
     assert one is not None and two is not None
     assert one >= two >= 2048
+
+
+# ---------------------------------------------------------------------------------
+# paper_reduction: comparison rows (the concrete state space of a row the paper reduced)
+
+def test_paper_reduction_marks_a_comparison_row(tmp_path: Path) -> None:
+    (row,) = _rows(tmp_path, 'paper_seconds = 0.27\npaper_reduction = "counter-abstraction"\n',
+                   "process-weak")
+    assert (row.reduction, row.paper_reduction) == ("", "counter-abstraction")
+    assert regress.paper_seconds_text(row) == "0.27 (counter-abstraction)"
+    limit = regress.RowResult(row, regress.Status.LIMIT, got="unknown", seconds=240.0,
+                              message="time limit reached before a verdict")
+    passed = regress.RowResult(row, regress.Status.PASS, got="holds", seconds=2.0)
+    markdown = regress.format_markdown([limit, passed])
+    first, second = markdown.splitlines()[2:4]
+    assert "the paper's result used counter-abstraction" in first
+    assert "| 0.27 (counter-abstraction) | holds | 2.00 | 7.4 |" in second
+    assert "of the limit rows, 1 are comparison rows" in markdown
+    (as_json,) = regress.results_json([limit])
+    assert as_json["paper_reduction"] == "counter-abstraction"
+
+
+def test_a_row_without_paper_reduction_keeps_its_ratio(tmp_path: Path) -> None:
+    (row,) = _rows(tmp_path, 'paper_seconds = 0.5\n')
+    result = regress.RowResult(row, regress.Status.PASS, got="holds", seconds=1.0)
+    markdown = regress.format_markdown([result])
+    assert "| 0.5 | holds | 1.00 | 2 |" in markdown and "comparison rows" not in markdown
+
+
+@pytest.mark.parametrize("extra", ['paper_reduction = "sym"\n',
+                                   'reduction = "por"\npaper_reduction = "por"\n'])
+def test_paper_reduction_must_name_another_reduction(tmp_path: Path, extra: str) -> None:
+    with pytest.raises(ConfigurationError, match=r"row 1: paper_reduction"):
+        _rows(tmp_path, extra)
