@@ -46,6 +46,7 @@ from bridge.ir import (
     Binary,
     BoolType,
     Builtin,
+    Call,
     Channel,
     ChanPoll,
     ChanQuery,
@@ -112,7 +113,7 @@ _KNOWN_FIELDS: dict[type, frozenset[str]] = {
     TransitionSystem: frozenset({
         "name", "language", "globals", "channels", "processes", "instances",
         "composition", "propositions", "properties", "enums", "source_files",
-        "max_instances", "notes", "never", "priority_scheduling"}),
+        "max_instances", "notes", "never", "priority_scheduling", "end_condition"}),
     # ``pending``: in a system whose lazy unfolding is complete (``unfolding`` None, a
     # field this generator does not know) they are unreachable locations without edges.
     Process: frozenset({"name", "parameters", "locals", "locations", "edges", "initial",
@@ -120,12 +121,15 @@ _KNOWN_FIELDS: dict[type, frozenset[str]] = {
     Location: frozenset({"id", "labels", "atomic", "end", "terminal", "accept", "progress",
                          "span"}),
     Edge: frozenset({"source", "target", "guard", "comm", "effect", "event", "label",
-                     "fairness", "text", "span", "data_operation"}),
+                     "fairness", "text", "span", "data_operation", "atomic"}),
     Variable: frozenset({"name", "type", "init", "hidden", "span"}),
-    Channel: frozenset({"name", "capacity", "fields", "span"}),
+    # ``arity_tag`` (CSP#: messages of several arities, stored as (arity, values,
+    # padding)): the tag is an ordinary first field of every send and receive pattern;
+    # only the Python engine's event names and valuations read it
+    Channel: frozenset({"name", "capacity", "fields", "span", "arity_tag"}),
     Instance: frozenset({"process", "arguments", "name", "span", "priority"}),
     Event: frozenset({"base", "components", "span"}),
-    Parallel: frozenset({"children", "alphabets"}),
+    Parallel: frozenset({"children", "alphabets", "hidden"}),
     Interleave: frozenset({"children"}),
     InstanceRef: frozenset({"instance"}),
 }
@@ -215,6 +219,7 @@ class CGenerator:
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
         self.functions: list[str] = []  # C function definitions
+        self.helpers: set[str] = set()  # runtime helpers added on first use (lib_pow)
         self.prototypes: list[str] = []
         self.channel_tables: list[str] = []
         self.expressions = expressions
@@ -343,9 +348,33 @@ class CGenerator:
             if not self.system.priority_scheduling or not self.layout.dynamic:
                 raise self.unsupported(e.span, "get_priority() without priority scheduling")
             return f"model_getprio({ctx.src}, {self.expr(e.pid, ctx)})"
+        if isinstance(e, Call):
+            return self.call(e, ctx)
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
+
+    def call(self, e: Call, ctx: _Ctx) -> str:
+        """Return a call of a function of PAT's math library (``semantics/library.py``:
+        ``Pow`` is C#'s ``(int)Math.Pow``, a result outside 32 bits or ``Pow(0, b < 0)``
+        a model runtime error). The library classes (``Set``, ``Queue``, ...) keep tuples
+        in a slot, which the packed state cannot hold: refused by name."""
+        args = [self.expr(a, ctx) for a in e.args]
+        if e.function == "Math.Abs" and len(args) == 1:
+            a = self.fresh("_a")
+            return f"({{ V {a} = {args[0]}; {a} < 0 ? ck_neg(c, {a}) : {a}; }})"
+        if e.function in ("Math.Max", "Math.Min") and len(args) == 2:
+            a, b = self.fresh("_a"), self.fresh("_b")
+            pick = ">=" if e.function == "Math.Max" else "<="
+            return f"({{ V {a} = {args[0]}; V {b} = {args[1]}; {a} {pick} {b} ? {a} : {b}; }})"
+        if e.function == "Math.Pow" and len(args) == 2:
+            if "lib_pow" not in self.helpers:
+                self.helpers.add("lib_pow")
+                self.prototypes.append("static V lib_pow(ctx_t *c, V a, V b);")
+                self.functions.append(_LIB_POW)
+            return f"lib_pow(c, {args[0]}, {args[1]})"
+        raise self.unsupported(e.span, f"Call of the library function '{e.function}' (PAT's "
+                                       "library classes keep values the packed state cannot hold)")
 
     def cond(self, e: Expr, ctx: _Ctx) -> str:
         """Return a C expression whose truth is the truth of ``e`` in Python: where only
@@ -839,7 +868,17 @@ class CGenerator:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e)});")
+            event = self.event_id(e)
+            if event >= 0 and e.event is not None and self.space._hidden_sets:
+                # hidden above a composition and not a barrier: tau (statespace._gen_edge)
+                if not str(ctx.pid).isdigit():
+                    raise self.unsupported(e.span, "hiding above '||' in a system that starts "
+                                                   "processes at run time")
+                name = event_constant(self.pygen, e.event)
+                hidden = self.space._hidden_sets.get(int(str(ctx.pid)), frozenset())
+                if name in hidden and (e.data_operation or name not in sync):
+                    event = -1
+            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {event});")
             lines.append(f"{ind}}}")
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
@@ -1257,12 +1296,17 @@ class CGenerator:
         lines.append("  default: return 0;")
         lines.append("  }")
         lines.append("}")
-        for name, test in (("model_is_terminal", "loc_terminal"), ("model_is_valid_end", "loc_end")):
-            lines.append(f"static int {name}(const uint8_t *s, uint32_t slen) {{")
-            lines.append("  (void)slen; uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
+        # a Promela trace's end states also need the system's end_condition
+        # (statespace.is_valid_end); a model error evaluating it sets c->err
+        condition = self.space.system.end_condition
+        end_test = "1" if condition is None else self.expr(condition, _Ctx("s", None, None, None, None))
+        for name, test, final in (("model_is_terminal", "loc_terminal", "1"),
+                                  ("model_is_valid_end", "loc_end", end_test)):
+            lines.append(f"static int {name}(ctx_t *c, const uint8_t *s, uint32_t slen) {{")
+            lines.append("  (void)c; (void)slen; uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
             lines.append("  for (int pid = 0; pid < n; pid++) { int tpl = model_template(s, pos, pid);")
             lines.append(f"    if (!{test}(tpl, loc_at(s, pos, tpl))) return 0; pos += SEG_SIZE[tpl]; }}")
-            lines.append("  return 1;")
+            lines.append(f"  return ({final}) != 0;")
             lines.append("}")
         # the pid holding atomicity (Promela's exclusive slot), -1: none (search_ltl.c)
         slot = self.layout.exclusive_slot
@@ -1480,14 +1524,17 @@ class CGenerator:
                     self.pygen.consts = {}
                     decls.extend(d)
                     effects.extend(body)
-                lines.append(f"  /* barrier {name.replace('*/', '* /')} */")
+                # a barrier hidden above its '||' is a tau step (make_combiner: None)
+                shown = "tau" if name is None else name.replace("*/", "* /")
+                lines.append(f"  /* barrier {shown} */")
                 lines.append(f"  if ({' && '.join(conds)}) {{")
                 lines.extend(f"    {d}" for d in decls)
                 lines.append("    uint8_t *t = succ_begin(c, s, slen);")
                 lines.extend(effects)
                 for pid in sorted({p for p, _ in parts}):
                     lines.append(f"    succ_proc(c, {pid});")
-                lines.append(f"    succ_commit(c, {-(vi + 1)}, {self.intern_event(name)});")
+                event = -1 if name is None else self.intern_event(name)
+                lines.append(f"    succ_commit(c, {-(vi + 1)}, {event});")
                 lines.append("  }")
         # post: rendezvous, deferred else, timeout (statespace.post)
         last = self.static_off(lay.last_slot) if lay.last_slot is not None else None
@@ -1522,15 +1569,23 @@ class CGenerator:
         if self.promela:
             lines.extend(self.select_code())
         elif space._any_atomic:
+            # CSP# atomic: the steps of an instance at an atomic location, and (Edge.atomic,
+            # an atomic part inside a process) the steps taking a flagged edge, go alone
+            # while there are any (statespace: ``_AE``)
+            edges = any(space._atomic_edge_sets)
             lines.append("  if (c->n) {")
-            lines.append("    uint64_t in[BR_PWORDS] = {0}; int some = 0;")
+            lines.append(f"    uint64_t in[BR_PWORDS] = {{0}}; int some = {int(edges)};")
             lines.append("    uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
             lines.append("    for (int pid = 0; pid < n; pid++) { int tpl = model_template(s, pos, pid);")
             lines.append("      if (loc_atomic(tpl, loc_at(s, pos, tpl))) { in[pid >> 6] |= (uint64_t)1 << (pid & 63); some = 1; }")
             lines.append("      pos += SEG_SIZE[tpl]; }")
             lines.append("    if (some) {")
             lines.append("      int any = 0;")
-            lines.append("      for (size_t i = 0; i < c->n; i++) { int hit = 0; for (int w = 0; w < BR_PWORDS; w++) if (c->procs[i * BR_PWORDS + w] & in[w]) hit = 1; c->keep[i] = (uint8_t)hit; any |= hit; }")
+            hit_edges = " if (!hit) hit = step_atomic_edge(c, i);" if edges else ""
+            if edges:
+                self.prototypes.append("static int step_atomic_edge(const ctx_t *c, size_t i);")
+            lines.append("      for (size_t i = 0; i < c->n; i++) { int hit = 0; for (int w = 0; w < BR_PWORDS; w++) if (c->procs[i * BR_PWORDS + w] & in[w]) hit = 1;"
+                         f"{hit_edges} c->keep[i] = (uint8_t)hit; any |= hit; }}")
             lines.append("      if (!any) for (size_t i = 0; i < c->n; i++) c->keep[i] = 1;")
             lines.append("    }")
             lines.append("  }")
@@ -1686,7 +1741,33 @@ class CGenerator:
             functions="\n\n".join(self.functions), successors="\n".join(succ),
             expressions="\n".join(exprs), events="\n".join(events),
             edge_bases=", ".join(map(str, self.edge_ids)) or "0",
+            atomic_edges="\n".join(self.atomic_edges_code()),
         )
+
+    def atomic_edges_code(self) -> list[str]:
+        """Return ``step_atomic_edge`` (CSP#: does successor i take an edge flagged
+        ``Edge.atomic``, by itself, in a synchronisation vector or in a rendezvous; the
+        Python engine's ``_AE`` test), or nothing when no edge is flagged."""
+        flags = [int(e.atomic) for p in self.system.processes for e in p.edges]
+        if not any(flags) or self.promela:
+            return []
+        return [f"static const uint8_t EDGE_ATOMIC[{len(flags)}] = {{{', '.join(map(str, flags))}}};",
+                "static int step_atomic_edge(const ctx_t *c, size_t i) {",
+                "  int32_t label = c->labels[i];",
+                "  if (label >= 0) return EDGE_ATOMIC[label];",
+                "  if (label <= -2000000) {  /* rendezvous: the sender's and the receiver's edge */",
+                "    size_t idx = (size_t)(-2000000LL - label), n = c->noffers;",
+                "    const offer_t *o = &c->offers[idx / n], *q = &c->offers[idx % n];",
+                "    return EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge]",
+                "        || EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, q->pid)] + q->edge];",
+                "  }",
+                "  if (label > -1000000) {  /* synchronisation vector -(label + 1) */",
+                "    int32_t v = -label - 1;",
+                "    for (int32_t j = BR_VEC_OFF[v]; j < BR_VEC_OFF[v + 1]; j++)",
+                "      if (EDGE_ATOMIC[BR_VEC_EDGES[2 * j + 1]]) return 1;",
+                "  }",
+                "  return 0;",
+                "}"]
 
 
 def _c_string(text: str) -> str:
@@ -1698,6 +1779,22 @@ def _c_string(text: str) -> str:
         out.append(ch if 32 <= b < 127 and ch not in '"\\?' else f"\\{b:03o}")
     return '"' + "".join(out) + '"'
 
+
+# PAT.Math's Pow as semantics/library.py's _pow: (int)Math.Pow(a, b) in C#, exact on
+# integers; a result outside 32 bits, or 0 to a negative power, is a model runtime error.
+_LIB_POW = """static V lib_pow(ctx_t *c, V a, V b) {
+  V r = 1;
+  if (b >= 0) {
+    if (a == 0) r = b == 0;
+    else if (a == 1) r = 1;
+    else if (a == -1) r = (b & 1) ? -1 : 1;
+    else for (V i = 0; i < b; i++)
+      if (__builtin_mul_overflow(r, a, &r) || r > 2147483647LL || r < -2147483648LL) { br_fail(c); return 0; }
+  } else if (a == 0) { br_fail(c); return 0; }
+  else if (a == -1) r = (b & 1) ? -1 : 1;
+  else r = a == 1;
+  return r;
+}"""
 
 MAX_LOCAL_ARRAY = 4096  # cells of a block array or array copy kept on the C stack
 

@@ -104,13 +104,19 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         int found = 0;
         switch (p->mode) {
         case BR_MODE_DEADLOCK:
-            if (!kept && !model_is_terminal(cur, len)) found = BR_FOUND_DEADLOCK;
+            if (!kept && !model_is_terminal(&c, cur, len)) found = BR_FOUND_DEADLOCK;
             break;
         case BR_MODE_NONTERMINATING:
-            if (!kept) found = model_is_terminal(cur, len) ? BR_FOUND_TERMINATED : BR_FOUND_DEADLOCK;
+            if (!kept) found = model_is_terminal(&c, cur, len) ? BR_FOUND_TERMINATED : BR_FOUND_DEADLOCK;
             break;
         case BR_MODE_SAFETY:
-            if (!p->ignore_end && !kept && !model_is_valid_end(cur, len)) found = BR_FOUND_INVALID_END;
+            if (!p->ignore_end && !kept) {
+                c.err = 0; c.fallback = 0;
+                int valid = model_is_valid_end(&c, cur, len);
+                /* a model error in the end condition (a Promela trace): Python decides */
+                if (c.err || c.fallback) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
+                if (!valid) found = BR_FOUND_INVALID_END;
+            }
             break;
         case BR_MODE_INVARIANT:
         case BR_MODE_REACHES:
