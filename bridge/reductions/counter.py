@@ -29,8 +29,10 @@ Verdicts: with exact counts (no ``ω`` ever reached) the abstraction is exact (T
 1): holds and violated are both conclusive. With ``ω``: "holds" is sound (Theorem 2); a
 counterexample is reported as violated only if its lasso never meets ``ω`` or an
 undecided guard; otherwise, for a finite number of processes, the check is repeated
-with exact counts, and for an unbounded number the verdict is ``unknown`` (inconclusive)
-with the reason.
+with exact counts, and for an unbounded number the model's own size (its declared
+instances) is checked with exact counts: its violation is one of the unbounded family,
+which includes that size; if it does not violate, the verdict is ``unknown``
+(inconclusive) with the reason.
 
 Atoms are read as by the native checker (bridge/fairness/product.py): state atoms on the
 target state of a step, event atoms on the step (an ``init`` pseudo-step first; the
@@ -1685,6 +1687,17 @@ def run_counter_abstraction(
             and result.reason.startswith("inconclusive"):
         notes.append(result.reason + f"; rechecked with exact counts ({_population(model)} processes)")
         result = attempt(None)
+    elif result.outcome is Outcome.UNKNOWN and unbounded and result.reason.startswith("inconclusive"):
+        # A violation by the model's own size is a violation by the unbounded family
+        # (it includes that size): check it with exact counts, a real run if found.
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        exact = run_counter_abstraction(system, prop, fairness, None, max_states=max_states,
+                                        timeout=remaining, early=early)
+        if exact.outcome is Outcome.VIOLATED:
+            notes.append(result.reason + f"; the model's own size ({_population(model)} "
+                         "processes) violates the property with exact counts, so the "
+                         "unbounded family does too")
+            result = dataclasses.replace(exact, notes=[])
     result.notes = notes + result.notes
     if result.outcome is Outcome.HOLDS and not result.exact_space:
         result.notes.append(
