@@ -304,6 +304,7 @@ class EnablingAnalysis:
                 if on is None:
                     on = sum(1 << j for j in _on_cycles(self.processes[k], set(_bits(kept))))
                     memo[kept] = on
+                    self.statistics.cycle_searches += 1
                 narrowed = on
                 for j in _bits(on):
                     for m, mask in need_k[j]:
@@ -324,13 +325,20 @@ class EnablingAnalysis:
         edges offered ``before`` and no longer offer ``after``."""
         if before == after:
             return
-        names = self._names[k]
-        left = {names[j] for j in _bits(after)}
-        for name in {names[j] for j in _bits(before)} - left:
-            for m in self._dependents.get((name, k), ()):
-                if not queued[m]:
-                    queued[m] = True
-                    work.append(m)
+        memo = self._tables_built.requeue[k]
+        found = memo.get((before, after))
+        if found is None:
+            names = self._names[k]
+            left = {names[j] for j in _bits(after)}
+            dependents: set[int] = set()
+            for name in {names[j] for j in _bits(before)} - left:
+                dependents.update(self._dependents.get((name, k), ()))
+            found = tuple(sorted(dependents))
+            memo[(before, after)] = found
+        for m in found:
+            if not queued[m]:
+                queued[m] = True
+                work.append(m)
 
     def _tables(self) -> _BlockingTables:
         """Return the per-instance tables of ``_blocking`` (built on first use)."""
@@ -355,8 +363,10 @@ class EnablingAnalysis:
                 ]
                 for k, row in enumerate(names)
             ]
-            tables = _BlockingTables(name_mask, needs, [{} for _ in names], all_edges)
+            tables = _BlockingTables(name_mask, needs, [{} for _ in names],
+                                     [{} for _ in names], all_edges)
             self._tables_built = tables
+            self.statistics.fixpoints += 1
             n = len(names)
             self._narrow(tables.base, deque(range(n)), [True] * n)
             self._blocking_tables = tables
@@ -369,16 +379,21 @@ class _BlockingTables:
     # per instance and edge: (necessary barrier partner, its edges of the event)
     needs: list[list[list[tuple[int, int]]]]
     cycles: list[dict[int, int]]  # per instance: edge mask -> its edges on cycles
+    # per instance: (usable mask before, after) -> the instances to narrow again
+    requeue: list[dict[tuple[int, int], tuple[int, ...]]]
     base: list[int]  # the fixed point with no step kept enabled
 
 
 @dataclass
 class EnablingStatistics:
     """How much work the inevitability analysis did: fixed points computed (one per
-    distinct step kind asked about) and instance narrowings over all of them."""
+    event and set of participating instances asked about, plus the one with no step
+    kept enabled), instance narrowings over all of them, and searches for the cycles
+    of an instance's usable edges (each edge set searched once per instance)."""
 
     fixpoints: int = 0
     narrowings: int = 0
+    cycle_searches: int = 0
 
 
 @lru_cache(maxsize=1 << 14)
