@@ -157,7 +157,7 @@ def _sample(space, limit: int) -> list:
 
 def por_rows(quick: bool, timeout: float) -> list[list[str]]:
     rows = []
-    for n in ([4, 5] if quick else [4, 5, 6, 7, 10, 100]):
+    for n in ([4, 5] if quick else [4, 5, 6, 7, 10, 100, 200]):
         path = sized(CASES / "ms" / "ms_annotated.csp", n)
         v0, s0, t0 = run(path, 1, timeout) if n <= 7 else ("-", None, None)
         v1, s1, t1 = run(path, 1, timeout, por=True)

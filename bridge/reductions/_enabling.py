@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bridge.ir import (
     Const,
@@ -127,6 +128,9 @@ class EnablingAnalysis:
             for name in row:
                 if name is not None:
                     offering.setdefault(name, set()).add(k)
+        self._offering = offering
+        self._wildcards = {k for k, row in enumerate(self._names)
+                           if any(name is not None and name.endswith(".*") for name in row)}
         for name, groups in self._groups.items():
             necessary = []
             for members in groups:
@@ -139,12 +143,16 @@ class EnablingAnalysis:
         self._may_enable: dict[tuple[int, int], frozenset[str]] = {}
         self._stable: dict[str, bool] = {}
         self._inevitable: dict[tuple, bool] = {}
+        self._blocking_tables: _BlockingTables | None = None
+        self._tables_built: _BlockingTables  # set by _tables before _narrow runs
+        self.statistics = EnablingStatistics()
         self._annotated_guards: list[tuple[frozenset, str]] = []
         for p in system.processes:
             for i, e in enumerate(p.edges):
                 name = event_name(e)
-                if annotations.matching(name) or e.fairness is not None:
-                    self._annotated_guards.append((access[(p.name, i)].reads, name or "?"))
+                reads = access[(p.name, i)].reads
+                if reads and (annotations.matching(name) or e.fairness is not None):
+                    self._annotated_guards.append((reads, name or "?"))
 
     def _collect_groups(self) -> None:
         stack = [] if self.system.composition is None else [self.system.composition]
@@ -180,9 +188,10 @@ class EnablingAnalysis:
                 elif other.fairness is not None:
                     out.add(name or "?")
         writes = self._access[(proc.name, edge)].writes
-        for reads, name in self._annotated_guards:
-            if _touches(reads, writes):
-                out.add(name)
+        if writes:
+            for reads, name in self._annotated_guards:
+                if _touches(reads, writes):
+                    out.add(name)
         hit = frozenset(out)
         self._may_enable[key] = hit
         return hit
@@ -195,9 +204,12 @@ class EnablingAnalysis:
         if hit is not None:
             return hit
         ok = name not in self.annotations.per_edge and not name.endswith(".*") and name != "?"
-        for k, proc in enumerate(self.processes):
+        # an instance neither offering the event nor having an edge whose name is not
+        # known cannot disable it
+        for k in sorted(self._offering.get(name, set()) | self._wildcards):
             if not ok:
                 break
+            proc = self.processes[k]
             offering = {e.source for j, e in enumerate(proc.edges) if self._names[k][j] == name}
             for j, e in enumerate(proc.edges):
                 if self._names[k][j] == name:
@@ -223,7 +235,9 @@ class EnablingAnalysis:
         """Return True if no infinite run keeps the step (``event``, taking ``edges``:
         (instance, edge index) pairs) enabled forever without taking it."""
         edges = tuple(sorted(edges))
-        key = (event, edges)
+        # a named step is kept enabled by its participants staying where the event is
+        # offered: which of their edges it takes does not matter
+        key = (event, edges) if event is None else (event, tuple(sorted({k for k, _ in edges})))
         hit = self._inevitable.get(key)
         if hit is None:
             hit = self._blocking(event, edges)
@@ -231,57 +245,168 @@ class EnablingAnalysis:
         return hit
 
     def _blocking(self, event: str | None, edges: tuple[tuple[int, int], ...]) -> bool:
+        """Return True if the greatest fixed point of "usable" edges (module docstring)
+        is empty once the step's participants are kept where it is enabled.
+
+        Edge sets are bit masks over each instance's edges. The search starts from the
+        fixed point with no step kept enabled (``_tables``: computed once), which
+        contains the one asked for (the narrowing is monotone), so only the
+        participants and the instances whose barrier partners they stop offering are
+        narrowed again (``statistics``)."""
         if self._dynamic or not self._composition_ok or not edges:
             return False
         n = len(self.processes)
         if any(k >= n for k, _i in edges):
             return False
-        names = self._names
-        # usable[k]: edge indices instance k may take infinitely often (start: all)
-        usable: list[set[int]] = [set(range(len(p.edges))) for p in self.processes]
+        tables = self._tables()
+        self.statistics.fixpoints += 1
+        usable = list(tables.base)
+        work: deque[int] = deque()
+        queued = [False] * n
         for k, i in edges:
             proc = self.processes[k]
             if event is None:
                 region = {proc.edges[i].source}
-                taken = {i}
+                taken = 1 << i
             else:
-                region = {e.source for j, e in enumerate(proc.edges) if names[k][j] == event}
-                taken = {j for j in range(len(proc.edges)) if names[k][j] == event}
-            usable[k] = {j for j, e in enumerate(proc.edges)
-                         if j not in taken and e.source in region and e.target in region}
-        work = deque(range(n))
-        queued = set(work)
+                taken = tables.name_mask[k].get(event, 0)
+                region = {proc.edges[j].source for j in _bits(taken)}
+            before = usable[k]
+            usable[k] &= sum(1 << j for j, e in enumerate(proc.edges)
+                             if not taken >> j & 1 and e.source in region and e.target in region)
+            if not queued[k]:
+                queued[k] = True
+                work.append(k)
+            self._requeue(k, before, usable[k], queued, work)
+        self._narrow(usable, work, queued)
+        return not any(usable)
+
+    def _narrow(self, usable: list[int], work: deque[int], queued: list[bool]) -> None:
+        """Narrow ``usable`` in place to the greatest fixed point below it: an edge
+        stays usable while it lies on a cycle of its instance's usable edges and every
+        necessary barrier partner of its event keeps an edge of that event usable.
+        ``work`` holds the instances that may not be narrowed yet (chaotic iteration:
+        an instance is queued again when a partner stops offering one of its events)."""
+        tables = self._tables_built
+        needs = tables.needs
+        cycles = tables.cycles
+        narrowings = 0
         while work:
             k = work.popleft()
-            queued.discard(k)
+            queued[k] = False
             before = usable[k]
             kept = before
+            need_k = needs[k]
+            memo = cycles[k]
             while True:
-                narrowed = {j for j in _on_cycles(self.processes[k], kept)
-                            if self._possible(names[k][j], k, usable)}
+                narrowings += 1
+                on = memo.get(kept)
+                if on is None:
+                    on = sum(1 << j for j in _on_cycles(self.processes[k], set(_bits(kept))))
+                    memo[kept] = on
+                    self.statistics.cycle_searches += 1
+                narrowed = on
+                for j in _bits(on):
+                    for m, mask in need_k[j]:
+                        if not usable[m] & mask:
+                            narrowed &= ~(1 << j)
+                            break
                 if narrowed == kept:
                     break
                 kept = narrowed
-            if kept == before:
-                continue
-            usable[k] = kept
-            left = {names[k][j] for j in kept}
-            for name in {names[k][j] for j in before} - left:
-                for m in self._dependents.get((name, k), ()):
-                    if m not in queued:
-                        queued.add(m)
-                        work.append(m)
-        return not any(usable)
+            if kept != before:
+                usable[k] = kept
+                self._requeue(k, before, kept, queued, work)
+        self.statistics.narrowings += narrowings
 
-    def _possible(self, name: str | None, k: int, usable: list[set[int]]) -> bool:
-        """Can instance ``k`` take the event infinitely often as far as its necessary
-        barrier partners are concerned?"""
-        if name is None:
-            return True
-        for m in self._necessary.get(name, ()):
-            if m != k and not any(self._names[m][j] == name for j in usable[m]):
-                return False
-        return True
+    def _requeue(self, k: int, before: int, after: int, queued: list[bool],
+                 work: deque[int]) -> None:
+        """Queue the instances that may need instance ``k``'s events that its usable
+        edges offered ``before`` and no longer offer ``after``."""
+        if before == after:
+            return
+        memo = self._tables_built.requeue[k]
+        found = memo.get((before, after))
+        if found is None:
+            names = self._names[k]
+            left = {names[j] for j in _bits(after)}
+            dependents: set[int] = set()
+            for name in {names[j] for j in _bits(before)} - left:
+                dependents.update(self._dependents.get((name, k), ()))
+            found = tuple(sorted(dependents))
+            memo[(before, after)] = found
+        for m in found:
+            if not queued[m]:
+                queued[m] = True
+                work.append(m)
+
+    def _tables(self) -> _BlockingTables:
+        """Return the per-instance tables of ``_blocking`` (built on first use)."""
+        if self._blocking_tables is None:
+            names = self._names
+            all_edges = [(1 << len(p.edges)) - 1 for p in self.processes]
+            name_mask: list[dict[str | None, int]] = []
+            for row in names:
+                masks: dict[str | None, int] = {}
+                for j, name in enumerate(row):
+                    masks[name] = masks.get(name, 0) | 1 << j
+                name_mask.append(masks)
+            # per instance and edge: (partner, its edges of the event) for each
+            # necessary barrier partner; the edge is possible while every such
+            # partner keeps one of those edges usable
+            needs = [
+                [
+                    [(m, name_mask[m].get(name, 0))
+                     for m in self._necessary.get(name, ()) if m != k]
+                    if name is not None else []
+                    for name in row
+                ]
+                for k, row in enumerate(names)
+            ]
+            tables = _BlockingTables(name_mask, needs, [{} for _ in names],
+                                     [{} for _ in names], all_edges)
+            self._tables_built = tables
+            self.statistics.fixpoints += 1
+            n = len(names)
+            self._narrow(tables.base, deque(range(n)), [True] * n)
+            self._blocking_tables = tables
+        return self._blocking_tables
+
+
+@dataclass
+class _BlockingTables:
+    name_mask: list[dict[str | None, int]]  # per instance: event name -> its edges
+    # per instance and edge: (necessary barrier partner, its edges of the event)
+    needs: list[list[list[tuple[int, int]]]]
+    cycles: list[dict[int, int]]  # per instance: edge mask -> its edges on cycles
+    # per instance: (usable mask before, after) -> the instances to narrow again
+    requeue: list[dict[tuple[int, int], tuple[int, ...]]]
+    base: list[int]  # the fixed point with no step kept enabled
+
+
+@dataclass
+class EnablingStatistics:
+    """How much work the inevitability analysis did: fixed points computed (one per
+    event and set of participating instances asked about, plus the one with no step
+    kept enabled), instance narrowings over all of them, and searches for the cycles
+    of an instance's usable edges (each edge set searched once per instance)."""
+
+    fixpoints: int = 0
+    narrowings: int = 0
+    cycle_searches: int = 0
+
+
+@lru_cache(maxsize=1 << 14)
+def _bits(mask: int) -> tuple[int, ...]:
+    """Return the positions of the set bits of ``mask``, lowest first."""
+    out: list[int] = []
+    j = 0
+    while mask:
+        if mask & 1:
+            out.append(j)
+        mask >>= 1
+        j += 1
+    return tuple(out)
 
 
 def _on_cycles(proc: Process, edges: set[int]) -> set[int]:

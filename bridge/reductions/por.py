@@ -242,16 +242,16 @@ class _Analysis:
         annotated = self._annotated(procs, annotations)
         owned_required = fairness in (Fairness.WEAK,)
         self.reducible: dict[tuple[str, int], bool] = {}
+        ann_reads: set = set()
+        for q in system.processes:
+            for i in annotated.get(q.name, ()):
+                ann_reads |= self._guard_reads(q, i)
+        ann_names = {
+            event_name(q.edges[i]) for q in system.processes for i in annotated.get(q.name, ())
+        } - {None}
         for p in system.processes:
             atomic = {loc.id for loc in p.locations if loc.atomic}
             annotated_locs = {p.edges[i].source for i in annotated.get(p.name, ())}
-            ann_reads: set = set()
-            for q in system.processes:
-                for i in annotated.get(q.name, ()):
-                    ann_reads |= self._guard_reads(q, i)
-            ann_names = {
-                event_name(q.edges[i]) for q in system.processes for i in annotated.get(q.name, ())
-            } - {None}
             for loc in p.locations:
                 ok = loc.id not in atomic
                 for i, e in enumerate(p.edges):

@@ -513,6 +513,15 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     if (s->c.oom) return ls_oom(s);
     if (s->c.err) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
     if (s->c.fallback) return ls_fail(s, BR_LTL_FALLBACK, 0);
+    {   /* overlap the store's cache misses of the successors' lookups */
+        size_t slots[BR_PREFETCH_MAX], np = 0;
+        for (size_t i = 0; i < s->c.n && np < BR_PREFETCH_MAX; i++)
+            if (s->c.keep[i]) {
+                slots[np] = store_slot(&h->st, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i]);
+                store_prefetch_slot(&h->st, slots[np++]);
+            }
+        for (size_t i = 0; i < np; i++) store_prefetch_vector(&h->st, slots[i]);
+    }
     uint64_t *enabled = s->t_en;
     for (int k = 0; k < s->pw; k++) enabled[k] = 0;
     size_t nx = 0, kept = 0;

@@ -119,6 +119,28 @@ static int store_reserve(store_t *st, uint32_t len) {
     return 1;
 }
 
+/* Prefetch hints for the lookups of a state's successors (issue 13: the LTL search is
+ * bound by the store's cache misses; a state's successors are looked up one after the
+ * other, so their misses overlap when the slots, then the vectors they name, are
+ * requested first). Hints only: nothing is read that a later insert depends on. */
+#define BR_PREFETCH_MAX 64
+static inline size_t store_slot(const store_t *st, const uint8_t *v, uint32_t len) {
+    uint64_t h = br_hash(v + st->hidden, len - st->hidden);
+    return (size_t)(h >> 32) & (st->tcap - 1);
+}
+
+static inline void store_prefetch_slot(const store_t *st, size_t b) {
+    __builtin_prefetch(&st->table[b]);
+}
+
+static inline void store_prefetch_vector(const store_t *st, size_t b) {
+    uint64_t e = st->table[b];
+    if (!e) return;
+    uint32_t id = (uint32_t)e - 1;
+    if (st->fixed) __builtin_prefetch(st->arena + (size_t)id * st->fixed);
+    else __builtin_prefetch(st->off + id);
+}
+
 /* Insert a vector; returns its id, and *added = 1 when it is new. Returns -1 when the
  * memory limit (or malloc) stops the store from growing. */
 static int64_t store_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t parent, int *added) {
