@@ -1263,9 +1263,10 @@ def _fair_subgraph(product: _Product, fairness: Fairness, early: bool = True
 
     # Components are judged as the search completes them (an accepting fair one ends
     # the search: a violation is reported before the whole product is built). With
-    # exact counts, a part of a component that is already a fair accepting loop is
-    # reported before the component is complete (``_early_search``).
-    if early and product.space.cutoff is None:
+    # ``early``, a part of a component that is already a fair accepting loop is
+    # reported before the component is complete (``_early_search``; with a cutoff the
+    # caller checks that the part is a real run).
+    if early:
         for complete, top in _early_search(product, roots, fairness):
             if not complete:
                 return top, frozenset()
@@ -1304,9 +1305,16 @@ def _early_search(product: _Product, roots: list[int], fairness: Fairness
     (``enabled ⊆ leave(S) ⊆ leave``); so the decomposition of Figs. 3-4 keeps ``S``
     inside one part ``C'``, with ``always(C') ⊆ always(S) ⊆ leave(S) ⊆ leave(C')``
     (weak), ``once``-states all good (strong), and an accepting edge: ``C'`` is
-    reported. Used with exact counts only (no cutoff): then every abstract fair lasso
-    is a concrete one (002 Theorem 1) and the verdict is the same whichever fair part
-    is found first.
+    reported. With exact counts (no cutoff) every abstract fair lasso is a concrete one
+    (002 Theorem 1), so the verdict is the same whichever fair part is found first.
+    With a cutoff the caller keeps a reported part only when it is a real run (an
+    exact lasso, or replayed with exact counts); otherwise the complete search judges
+    the components as before (``run_counter_abstraction``), so no verdict changes.
+
+    The edges of each node are taken in the order of ``_closing_first`` (edges that
+    close a cycle at once first): any order is a depth-first search, and a loop in
+    place (LE's idle Guesser, 002 section 6) is then reported after a few nodes
+    instead of after the search has gone down every process's first step.
     """
     space = product.space
     pos: dict[int, int] = {}  # live position; -1: its component is complete
@@ -1332,9 +1340,14 @@ def _early_search(product: _Product, roots: list[int], fairness: Fairness
 
     work: list[tuple[int, Iterator[tuple[int, AbstractStep, bool]]]] = []
 
+    nodes = product.nodes
+
     def push(w: int, step: AbstractStep | None, acc: bool) -> None:
         edges = product.edges(w)
-        enabled = space.must_enabled(product.nodes[w][0])
+        here = nodes[w][0]
+        enabled = space.must_enabled(here)
+        if len(edges) > 1:
+            edges = _closing_first(edges, pos, nodes, here)
         pos[w] = len(live)
         live.append(w)
         rs.append([pos[w], False, set(), set(), set(), set(enabled), set(enabled), step, acc])
@@ -1379,6 +1392,34 @@ def _early_search(product: _Product, roots: list[int], fairness: Fairness
                 for n in comp:
                     pos[n] = -1
                 yield True, comp
+
+
+def _closing_first(edges: list[tuple[int, AbstractStep, bool]], pos: dict[int, int],
+                   nodes: list[tuple[AbstractState, int]], here: AbstractState
+                   ) -> list[tuple[int, AbstractStep, bool]]:
+    """Return ``edges`` (of a node in system state ``here``) reordered for the depth-first
+    search: edges to live nodes first (they close cycles at once), then edges whose
+    target keeps the system state (a step of a unit that loops in place: the next
+    node's own edges then close a cycle at once), then the rest, each group in its
+    original order."""
+    live = []
+    stay = []
+    rest = []
+    for e in edges:
+        t = e[0]
+        p = pos.get(t)
+        if p is not None:
+            if p >= 0:
+                live.append(e)
+            else:
+                rest.append(e)  # complete: skipped by the search anyway
+        elif nodes[t][0] == here:
+            stay.append(e)
+        else:
+            rest.append(e)
+    if not live and not stay:
+        return edges
+    return live + stay + rest
 
 
 def _fair_part(product: _Product, fairness: Fairness, pending: list[tuple[list[int], frozenset[int]]],
@@ -1617,8 +1658,8 @@ def run_counter_abstraction(
     early: bool = True,
 ) -> CounterResult:
     """Return the detailed result behind ``check_counter_abstraction`` (``early``: report
-    a fair part before its component is complete, with exact counts; see
-    ``_early_search``)."""
+    a fair part before its component is complete; with a cutoff only when the part is
+    a real run; see ``_early_search``)."""
     if fairness not in SUPPORTED_FAIRNESS:
         raise ConfigurationError(
             f"counter abstraction supports fairness none, process-weak, process-strong "
@@ -1640,17 +1681,34 @@ def run_counter_abstraction(
     def attempt(k: int | None) -> CounterResult:
         space = CounterSpace(model, k, unbounded)
         product = _Product(space, aut, atoms, deadline, max_states)
+        n_abs = lambda: len(space.__dict__.get("_cache", {}))  # noqa: E731
         try:
             found = _fair_subgraph(product, fairness, early)
+            result = judge(space, product, k, found)
+            if result is None:
+                # With a cutoff, the early part could not be shown a real run: judge the
+                # components as the complete search does (the verdict of before; the
+                # product's edges are kept, so the explored part is not recomputed).
+                found = _fair_subgraph(product, fairness, False)
+                result = judge(space, product, k, found, True)
         except _Inconclusive as why:
-            return CounterResult(Outcome.UNKNOWN, f"inconclusive: {why}", len(space.__dict__.get("_cache", {})),
+            return CounterResult(Outcome.UNKNOWN, f"inconclusive: {why}", n_abs(),
                                  len(product.nodes), False)
         except _Limit as what:
             return CounterResult(Outcome.UNKNOWN, f"resource limit reached ({what})",
-                                 len(space.__dict__.get("_cache", {})), len(product.nodes), False)
+                                 n_abs(), len(product.nodes), False)
         except ModelRuntimeError as error:
             return CounterResult(Outcome.UNKNOWN, f"model error in the abstraction: {error}",
-                                 len(space.__dict__.get("_cache", {})), len(product.nodes), False)
+                                 n_abs(), len(product.nodes), False)
+        assert result is not None
+        return result
+
+    def judge(space: CounterSpace, product: _Product, k: int | None,
+              found: tuple[list[int], frozenset[int]] | None, complete: bool = False
+              ) -> CounterResult | None:
+        """Return the result of the attempt with cutoff ``k`` that found ``found``, or
+        None when an early part found with a cutoff cannot be shown a real run (then
+        the complete search decides; ``complete``: this is it)."""
         exact_space = not space.saw_omega and not space.saw_unknown
         n_abs = len(space.__dict__.get("_cache", {}))
         if found is None:
@@ -1674,6 +1732,8 @@ def run_counter_abstraction(
                     )
             except (_Limit, _Inconclusive):
                 pass
+        if early and not complete:
+            return None
         return CounterResult(
             Outcome.UNKNOWN,
             f"inconclusive: the abstract counterexample passes through ω (cutoff {k}) and may be spurious",
