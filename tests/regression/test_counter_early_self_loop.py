@@ -7,7 +7,7 @@ the depth-first search went down the 10000 nodes' start steps before closing the
 (69999 product states). Now the early report also runs with a cutoff (its part is kept
 only when it is a real run: exact, or replayed with exact counts; else the complete
 search decides as before), and ``_early_search`` takes the edges that close a cycle at
-once first (``_closing_first``), so the self-loop is met after a few product states."""
+once first (``_search_order``), so the self-loop is met after a few product states."""
 
 from __future__ import annotations
 
