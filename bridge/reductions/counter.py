@@ -1161,6 +1161,8 @@ class _Product:
         self.nodes: list[tuple[AbstractState, int]] = []
         self.index: dict[tuple[AbstractState, int], int] = {}
         self.out: dict[int, list[tuple[int, AbstractStep, bool]]] = {}
+        # whether the last ``_fair_subgraph`` answer was a part reported early
+        self.reported_early = False
         self._letters: dict[tuple, int] = {}  # per globals: state atoms read only them
 
     def letter(self, state: AbstractState) -> int:
@@ -1246,6 +1248,7 @@ def _fair_subgraph(product: _Product, fairness: Fairness, early: bool = True
     """
     roots = product.initial(product.space.initial_state())
     Work = tuple[list[int], frozenset[int]]
+    product.reported_early = False
 
     def internal_edges(comp: Iterable[int], members: set[int], banned: frozenset[int]):
         return [
@@ -1270,6 +1273,7 @@ def _fair_subgraph(product: _Product, fairness: Fairness, early: bool = True
     # components only, so the early report never explores more than it.
     for complete, top in _early_search(product, roots, fairness, early):
         if not complete:
+            product.reported_early = True
             return top, frozenset()
         found = _fair_part(product, fairness, [(top, frozenset())], internal_edges, decompose)
         if found is not None:
@@ -1698,7 +1702,7 @@ def run_counter_abstraction(
         n_abs = lambda: len(space.__dict__.get("_cache", {}))  # noqa: E731
         try:
             found = _fair_subgraph(product, fairness, early)
-            result = judge(space, product, k, found)
+            result = judge(space, product, k, found, not product.reported_early)
             if result is None:
                 # With a cutoff, the early part could not be shown a real run: judge the
                 # components as the complete search does (the verdict of before; the
@@ -1718,11 +1722,12 @@ def run_counter_abstraction(
         return result
 
     def judge(space: CounterSpace, product: _Product, k: int | None,
-              found: tuple[list[int], frozenset[int]] | None, complete: bool = False
+              found: tuple[list[int], frozenset[int]] | None, complete: bool
               ) -> CounterResult | None:
         """Return the result of the attempt with cutoff ``k`` that found ``found``, or
-        None when an early part found with a cutoff cannot be shown a real run (then
-        the complete search decides; ``complete``: this is it)."""
+        None when ``found`` is a part reported early (not ``complete``: not a whole
+        component judged by Figs. 3-4) that cannot be shown a real run (then the
+        complete search decides)."""
         exact_space = not space.saw_omega and not space.saw_unknown
         n_abs = len(space.__dict__.get("_cache", {}))
         if found is None:
@@ -1746,7 +1751,7 @@ def run_counter_abstraction(
                     )
             except (_Limit, _Inconclusive):
                 pass
-        if early and not complete:
+        if not complete:
             return None
         return CounterResult(
             Outcome.UNKNOWN,
