@@ -587,7 +587,7 @@ class _SymParams(ctypes.Structure):
                 ("order", ctypes.POINTER(ctypes.c_int32)),
                 ("fam_nperm", ctypes.POINTER(ctypes.c_int32)),
                 ("perm_off", ctypes.POINTER(ctypes.c_int32)),
-                ("perms", ctypes.POINTER(ctypes.c_int32)),
+                ("src", ctypes.POINTER(ctypes.c_int32)),
                 ("max_cells", ctypes.c_int32), ("max_n", ctypes.c_int32)]
 
 
@@ -621,19 +621,25 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     def arr(kind: Any, values: list[int]) -> Any:
         return (kind * max(1, len(values)))(*values)
 
-    fam_n, fam_m, cell_off, cells, order, nperm, perm_off, perms = [], [], [0], [], [], [], [0], []
+    fam_n, fam_m, cell_off, cells, order, nperm, perm_off, src = [], [], [0], [], [], [], [0], []
     for positions, elements in action.families:
         n, m = len(positions), len(positions[0]) if positions else 0
         flat = [slot for pos in positions for slot in pos]
         fam_n.append(n)
         fam_m.append(m)
         cells.extend(flat)
-        order.extend(sorted(range(len(flat)), key=flat.__getitem__))
+        by_slot = sorted(range(len(flat)), key=flat.__getitem__)
+        order.extend(by_slot)
         cell_off.append(len(cells))
-        nperm.append(len(elements) if elements else 0)
-        for perm in elements or ():
-            perms.extend(perm)
-        perm_off.append(len(perms))
+        identity = tuple(range(n))
+        if elements and identity not in elements:
+            raise CUnsupported("a symmetry group without its identity")  # never: a group
+        ordered = [identity] + [g for g in elements or () if g != identity]
+        nperm.append(len(ordered) if elements else 0)
+        for perm in ordered if elements else ():
+            # the candidate's cell j * m + r comes from position perm[j]'s cell r
+            src.extend(perm[k // m] * m + k % m for k in by_slot)
+        perm_off.append(len(src))
     phase_slot, phase_off, phase_done = [], [0], []
     for slot, done in action.phases:
         phase_slot.append(slot)
@@ -646,12 +652,12 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
             arr(ctypes.c_int32, fam_m), arr(ctypes.c_int32, cell_off),
             arr(ctypes.c_int32, cells), arr(ctypes.c_int32, order),
             arr(ctypes.c_int32, nperm), arr(ctypes.c_int32, perm_off),
-            arr(ctypes.c_int32, perms)]
+            arr(ctypes.c_int32, src)]
     sym = _SymParams()
     sym.n_slots, sym.n_phases, sym.n_fam = len(table), len(phase_slot), len(fam_n)
     (sym.slot_off, sym.slot_kind, sym.phase_slot, sym.phase_off, sym.phase_done, sym.fam_n,
      sym.fam_m, sym.cell_off, sym.cells, sym.order, sym.fam_nperm, sym.perm_off,
-     sym.perms) = keep
+     sym.src) = keep
     sym.max_cells = max([n * m for n, m in zip(fam_n, fam_m, strict=True)], default=1)
     sym.max_n = max(fam_n, default=1)
     return sym, keep

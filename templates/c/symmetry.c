@@ -32,9 +32,11 @@ typedef struct {
     const int32_t *cells;       /* per family: n * m slots, position p's at p * m */
     const int32_t *order;       /* per family: the indices p * m + r by increasing slot */
     const int32_t *fam_nperm;   /* enumerated group elements; 0: sort (the full group) */
-    const int32_t *perm_off;    /* n_fam + 1 offsets into perms */
-    const int32_t *perms;       /* element g: position j of the candidate is taken from
-                                 * position perms[g * n + j] */
+    const int32_t *perm_off;    /* n_fam + 1 offsets into src */
+    const int32_t *src;         /* element g (the identity first): for k < n * m, the
+                                 * index into vals of the value its candidate has at
+                                 * slot cells[order[k]] (position j's cell r is taken
+                                 * from position perm[j]: perm[j] * m + r) */
     int32_t max_cells;          /* the largest n * m (scratch size) */
     int32_t max_n;
 } br_sym_t;
@@ -89,16 +91,19 @@ static void sym_canon(const br_sym_t *y, uint8_t *v, int64_t *vals, int32_t *sor
         const int32_t *best;
         int32_t nperm = y->fam_nperm[f];
         if (nperm > 0) {
-            const int32_t *perms = y->perms + y->perm_off[f];
-            best = perms;
+            const int32_t *src = y->src + y->perm_off[f];
+            const int32_t *least = src;  /* the identity */
             for (int32_t g = 1; g < nperm; g++) {
-                const int32_t *perm = perms + (size_t)g * n;
+                const int32_t *cand = src + (size_t)g * nm;
                 for (int32_t k = 0; k < nm; k++) {
-                    int32_t j = order[k] / m, r = order[k] % m;
-                    int64_t a = vals[perm[j] * m + r], b = vals[best[j] * m + r];
-                    if (a != b) { if (a < b) best = perm; break; }
+                    int64_t a = vals[cand[k]], b = vals[least[k]];
+                    if (a != b) { if (a < b) least = cand; break; }
                 }
             }
+            if (least != src)
+                for (int32_t k = 0; k < nm; k++)
+                    if (least[k] != order[k]) sym_put(y, v, cells[order[k]], vals[least[k]]);
+            continue;
         } else {  /* stable insertion sort of the positions by content */
             for (int32_t p = 0; p < n; p++) {
                 int32_t j = p;
