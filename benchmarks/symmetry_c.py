@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import table2  # noqa: E402
 
 from bridge import api, regress  # noqa: E402
-from bridge.diagnostics import BridgeError  # noqa: E402
 
 CASES = Path(__file__).resolve().parents[1] / "case_studies"
 CASE_NAMES = ("orienting_rings", "two_hop_coloring", "le_c", "le_or", "le_r")
@@ -48,24 +49,7 @@ def symmetry_rows(cases: list[str], max_n: int | None) -> list[regress.Row]:
 def run_row(row: regress.Row, engine: str, timeout: float | None,
             max_memory_mb: int | None) -> dict[str, object]:
     """Return the cells of one row checked with ``--symmetry`` on ``engine``."""
-    options = api.CheckOptions(fairness=api.parse_fairness(row.fairness), timeout=timeout,
-                               engine=engine, symmetry=True,
-                               max_memory=max_memory_mb * 2**20 if max_memory_mb else None)
-    started = time.perf_counter()
-    try:
-        model = regress.load_row_model(row)
-        [verdict] = api.check(model, row.assertion, options)
-    except BridgeError as error:
-        return {"got": "error", "note": " ".join(str(error).split())[:120]}
-    stats = verdict.statistics
-    extra = dict(stats.extra)
-    notes = [n for n in verdict.notes if "checked by the Python engine" in n]
-    if verdict.outcome.value == "unknown":
-        notes.insert(0, verdict.reason)
-    return {"got": verdict.outcome.value, "states": stats.states,
-            "transitions": stats.transitions,
-            "seconds": stats.seconds or time.perf_counter() - started,
-            "engine": extra.get("engine", engine), "note": "; ".join(notes)[:160]}
+    return table2.run_row(row, engine, timeout, max_memory_mb, symmetry=True)
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ from bridge.ir.property import LtlUnary, Property
 from bridge.reductions.symmetry import SymmetryReduction, detect_symmetry
 from bridge.semantics.statespace import build_state_space
 from tests.conftest import in_ci
+from tests.unit.reductions.fairtools import reachable
 from tests.unit.reductions.symmodels import count_atom, node_family
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
@@ -114,21 +115,11 @@ def test_the_c_quotient_has_the_python_quotient_states():
                      "properties": (prop,)})
     spec = detect_symmetry(ts, prop.formula, Fairness.NONE)
     quotient = SymmetryReduction(build_state_space(ts), ts, spec)
-    seen = _reachable(quotient)
+    seen = reachable(quotient)
     c = api.check_property(ts, prop, api.CheckOptions(engine="c", symmetry=True))
     assert c.outcome is Outcome.HOLDS and _engine(c) == "c"
     assert dict(c.statistics.extra)["system_states"] == len(seen) < len(
-        _reachable(build_state_space(ts)))
-
-
-def _reachable(space) -> set:
-    seen, stack = set(space.initial_states()), list(space.initial_states())
-    while stack:
-        for _step, t in space.successors(stack.pop()):
-            if t not in seen:
-                seen.add(t)
-                stack.append(t)
-    return seen
+        reachable(build_state_space(ts)))
 
 
 @pytest.mark.parametrize("path", ["le_r/le_r_3.csp", "le_r/le_r_4.csp", "le_c/le_c_3.csp",
