@@ -59,10 +59,10 @@ def largest(rows: list[tuple[str, regress.Row]]) -> list[tuple[str, regress.Row]
 
 
 def run_row(row: regress.Row, engine: str, timeout: float | None,
-            max_memory_mb: int | None) -> dict[str, object]:
-    """Return the cells of one row checked with ``engine``."""
+            max_memory_mb: int | None, symmetry: bool = False) -> dict[str, object]:
+    """Return the cells of one row checked with ``engine`` (and ``--symmetry``)."""
     options = api.CheckOptions(fairness=api.parse_fairness(row.fairness), timeout=timeout,
-                               engine=engine,
+                               engine=engine, symmetry=symmetry,
                                max_memory=max_memory_mb * 2**20 if max_memory_mb else None)
     started = time.perf_counter()
     try:

@@ -384,8 +384,9 @@ def check_property(system: TransitionSystem, prop: Property,
                      f"the command line's {options.fairness.value} was used")
     try:
         if prop.kind is PropertyKind.LTL:
-            use_c = _use_c_ltl(system, prop, options, fairness, notes)
-            verdict = _check_ltl(system, prop, options, fairness, notes, use_c)
+            reduced = _Reduced()
+            use_c = _use_c_ltl(system, prop, options, fairness, notes, reduced)
+            verdict = _check_ltl(system, prop, options, fairness, notes, use_c, reduced)
         elif prop.kind is PropertyKind.NEVER:
             _use_c_engine(system, prop, options, notes)  # says why not
             verdict = _check_ltl(system, prop, options, fairness, notes)
@@ -595,18 +596,49 @@ def _check_counter_abstraction(system: TransitionSystem, prop: Property,
     return verdict
 
 
+@dataclass
+class _Reduced:
+    """The reduced state space of one LTL check, built once (``_reduced_space``) and
+    shared by the engine choice and the check: ``space`` None when no reduction
+    applies; ``built`` False until it was asked for."""
+
+    built: bool = False
+    space: Any = None
+
+
+def _reduced_once(system: TransitionSystem, prop: Property, fairness: Fairness,
+                  options: CheckOptions, notes: list[str], reduced: _Reduced) -> Any:
+    """Return ``_reduced_space``'s result, building it (and writing its notes) once."""
+    if not reduced.built:
+        reduced.space = _reduced_space(system, prop, fairness, options, notes)
+        reduced.built = True
+    return reduced.space
+
+
 def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
-               fairness: Fairness, notes: list[str]) -> bool:
+               fairness: Fairness, notes: list[str], reduced: _Reduced | None = None) -> bool:
     """Return True when the compiled engine's fair search checks LTL property ``prop``
     (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
     reason). It takes the notions of ``engine_c.LTL_FAIRNESS`` with annotations (the
-    command line's and the model's), and no reductions (those run on the Python
-    engine)."""
+    command line's and the model's), and symmetry reduction (paper 001; the quotient of
+    a static layout, ``engine_c.symmetry_supports``); --por and the counter abstraction
+    run on the Python engine. With --symmetry the quotient is built here, once, into
+    ``reduced`` (its notes say whether it applies; where it does not, the C engine
+    searches the full state space, as the Python engine would)."""
+    reduced = reduced if reduced is not None else _Reduced()
 
     def ask() -> tuple[bool, str]:
-        if options.por or options.symmetry or options.counter_abstraction:
-            return False, ("the reductions (--por, --symmetry, --counter-abstraction) run "
-                           "on the Python engine")
+        if options.por or options.counter_abstraction:
+            return False, ("the reductions --por and --counter-abstraction run on the "
+                           "Python engine")
+        if options.symmetry and prop.kind is PropertyKind.LTL:
+            quotient = _reduced_once(system, prop, fairness, options, notes, reduced)
+            if quotient is not None:
+                symmetry_supports = _room("bridge.engine_c", "symmetry_supports",
+                                          "the compiled engine")
+                ok, why = symmetry_supports(system, quotient.group_action())
+                if not ok:
+                    return False, f"the C engine does not take {why}"
         supports = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
         translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
         assert prop.formula is not None
@@ -618,7 +650,7 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
 
 
 def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptions,
-                   notes: list[str]) -> Callable[..., Any]:
+                   notes: list[str], symmetry: Any = None) -> Callable[..., Any]:
     """Return the compiled engine's fair search for ``check_ltl(search=...)``: the C
     search of the product (``engine_c.fair_search_c``), whose report is rebuilt on the
     Python semantics: the path and the fair part are walked on the Python product (each
@@ -626,7 +658,9 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     successors), the part is re-checked (acceptance, the notion's ``prune``) and the
     lasso is built and replayed by ``emptiness.build_lasso``. A C result that does not
     replay, or a value the C engine cannot hold, hands the search to the Python engine
-    with a note; a C verdict is never reported unchecked."""
+    with a note; a C verdict is never reported unchecked. ``symmetry``: the
+    ``GroupAction`` of the quotient ``check_ltl`` searches (the C search then searches
+    the same quotient, and its report is rebuilt on the Python quotient product)."""
     engine_c = importlib.import_module("bridge.engine_c")
     fcheck = importlib.import_module("bridge.fairness.check")
     atoms_of = _room("bridge.automata.ltl", "bind_atoms", "the LTL translator")
@@ -640,7 +674,7 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
             result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
                 max_states=ltl_options.max_states, timeout=ltl_options.timeout,
                 max_memory=options.max_memory, progress=options.progress),
-                ltl_options.annotations, ltl_options.model_annotations)
+                ltl_options.annotations, ltl_options.model_annotations, symmetry)
             return _replay_c_search(engine_c, fcheck, result, system, args)
 
         found = _run_c(c_search, options, notes)
@@ -753,7 +787,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
 
 
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
-               fairness: Fairness, notes: list[str], use_c: bool = False) -> Verdict:
+               fairness: Fairness, notes: list[str], use_c: bool = False,
+               reduced: _Reduced | None = None) -> Verdict:
     """Return the fair checker's verdict, on a reduced state space when asked and sound.
 
     ``bridge.reductions.apply_reductions`` decides what may be applied (and says why
@@ -761,8 +796,11 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     judging fairness on the unreduced enabled sets (``full_successors``). A lasso found
     in a symmetry quotient is a path of representatives, not a run of the model, so a
     violation found there is searched again on the full state space to print a real
-    counterexample (paper 001 Lemma 1 says one exists).
+    counterexample (paper 001 Lemma 1 says one exists). On the C engine (``use_c``)
+    the quotient is searched by the C fair search (``symmetry.c``) and the full search
+    for the counterexample too.
     """
+    reduced = reduced if reduced is not None else _Reduced()
     ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
     if prop.kind is PropertyKind.NEVER:
         run = _room("bridge.fairness.never", "check_never", "the never-claim checker")
@@ -778,12 +816,19 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
         else:
             return _check_counter_abstraction(system, prop, options, fairness)
     if use_c:
+        space = _reduced_once(system, prop, fairness, options, notes, reduced) \
+            if options.symmetry else None
+        action = space.group_action() if space is not None else None
         warm = _warm_up_limit(system, options)
         if warm is not None and (options.max_states is None or options.max_states > warm):
-            verdict = run(system, prop, dataclasses.replace(settings, max_states=warm))
+            verdict = run(system, prop, dataclasses.replace(settings, max_states=warm),
+                          space=space)
             if verdict.reason != "state limit reached before a verdict":
-                return verdict
-        return run(system, prop, settings, search=_c_fair_search(system, prop, options, notes))
+                return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+        verdict = run(system, prop, settings, space=space,
+                      search=_c_fair_search(system, prop, options, notes, action))
+        return _with_counterexample(verdict, space, lambda: run(
+            system, prop, settings, search=_c_fair_search(system, prop, options, notes)))
     if not (options.por or options.symmetry):
         return run(system, prop, settings)
     if prop.kind is PropertyKind.NEVER:
@@ -792,13 +837,22 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
         notes.append("--por/--symmetry: not used: reductions are not applied to never "
                      "claims (their guards are not visible to the reductions)")
         return run(system, prop, settings)
-    space = _reduced_space(system, prop, fairness, options, notes)
+    space = _reduced_once(system, prop, fairness, options, notes, reduced)
     if space is None:
         return run(system, prop, settings)
     verdict = run(system, prop, settings, space=space)
-    if verdict.outcome is not Outcome.VIOLATED or not _is_quotient(space):
+    return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+
+
+def _with_counterexample(verdict: Verdict, space: Any, run_full: Callable[[], Verdict]
+                         ) -> Verdict:
+    """Return ``verdict``, or, when it is a violation found in a symmetry quotient
+    ``space`` (a lasso of representatives, not a run of the model), the verdict of the
+    full search ``run_full()`` with its real counterexample (paper 001 Lemma 1 says one
+    exists)."""
+    if space is None or verdict.outcome is not Outcome.VIOLATED or not _is_quotient(space):
         return verdict
-    full = run(system, prop, settings)
+    full = run_full()
     reduced_size = (f"{verdict.statistics.states} states in the symmetry quotient, "
                     f"{full.statistics.states} in the full search")
     if full.outcome is Outcome.VIOLATED:

@@ -38,9 +38,10 @@ from bridge.engine_c.driver import (
     is_compiled,
     ltl_supports,
     supports,
+    symmetry_supports,
 )
 
 __all__ = ["LTL_FAIRNESS", "CFallback", "CUnsupported", "EngineDisagreement", "LtlResult",
            "SearchOptions", "cache_dir", "check_property_c", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
-           "ltl_supports", "supports"]
+           "ltl_supports", "supports", "symmetry_supports"]

@@ -1723,7 +1723,8 @@ class CGenerator:
                                  keep_trailing_newline=True, autoescape=False,
                                  undefined=jinja2.StrictUndefined)
         static = {name: (template_dir() / "c" / name).read_text(encoding="utf-8")
-                  for name in ("runtime.h", "store.c", "search_bfs.c", "search_ltl.c")}
+                  for name in ("runtime.h", "store.c", "search_bfs.c", "symmetry.c",
+                                   "search_ltl.c")}
         return env.get_template("c/model.c.j2").render(
             model=self.system.name.replace("*/", "* /"),
             max_vector=self.max_vector,
@@ -1734,7 +1735,7 @@ class CGenerator:
             pwords=self.process_words(),
             pslots=256 if self.layout.dynamic else 1,
             runtime=static["runtime.h"], store=static["store.c"], search=static["search_bfs.c"],
-            search_ltl=static["search_ltl.c"],
+            symmetry=static["symmetry.c"], search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
             prototypes="\n".join(self.prototypes),
             runs="\n".join(runs), provided="\n".join(provided),

@@ -568,7 +568,99 @@ class _LtlParams(ctypes.Structure):
                 ("lab_mark", ctypes.POINTER(ctypes.c_int32)),
                 ("unit_mark", ctypes.POINTER(ctypes.c_int32)),
                 ("eu_key", ctypes.POINTER(ctypes.c_uint64)),
-                ("eu_bit", ctypes.POINTER(ctypes.c_int32))]
+                ("eu_bit", ctypes.POINTER(ctypes.c_int32)),
+                ("sym", ctypes.c_void_p)]
+
+
+class _SymParams(ctypes.Structure):
+    """``br_sym_t`` of ``templates/c/symmetry.c``."""
+
+    _fields_ = [("n_slots", ctypes.c_int32), ("slot_off", ctypes.POINTER(ctypes.c_int32)),
+                ("slot_kind", ctypes.POINTER(ctypes.c_int32)), ("n_phases", ctypes.c_int32),
+                ("phase_slot", ctypes.POINTER(ctypes.c_int32)),
+                ("phase_off", ctypes.POINTER(ctypes.c_int32)),
+                ("phase_done", ctypes.POINTER(ctypes.c_int64)), ("n_fam", ctypes.c_int32),
+                ("fam_n", ctypes.POINTER(ctypes.c_int32)),
+                ("fam_m", ctypes.POINTER(ctypes.c_int32)),
+                ("cell_off", ctypes.POINTER(ctypes.c_int32)),
+                ("cells", ctypes.POINTER(ctypes.c_int32)),
+                ("order", ctypes.POINTER(ctypes.c_int32)),
+                ("fam_nperm", ctypes.POINTER(ctypes.c_int32)),
+                ("perm_off", ctypes.POINTER(ctypes.c_int32)),
+                ("src", ctypes.POINTER(ctypes.c_int32)),
+                ("max_cells", ctypes.c_int32), ("max_n", ctypes.c_int32)]
+
+
+_KIND_CODES = {"u8": 0, "i8": 1, "u16": 2, "i16": 3, "i32": 4, "u32": 5}
+
+
+def symmetry_supports(system: TransitionSystem, action: Any) -> tuple[bool, str]:
+    """Return ``(True, "")`` when the C fair search can search the symmetry quotient
+    given by ``action`` (a ``reductions.symmetry.GroupAction``, None for a dynamic
+    layout), else ``(False, why)``."""
+    try:
+        _symmetry_tables(generate_model(system), action)
+    except CUnsupported as why:
+        return False, str(why)
+    return True, ""
+
+
+def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
+    """Return the ``br_sym_t`` of a group action and the arrays it points into (keep
+    them alive while the search runs); raises ``CUnsupported``."""
+    if action is None or model.packed.dynamic:
+        raise CUnsupported("symmetry reduction of processes started at run time (the "
+                           "C engine takes the quotient of static layouts: CSP#, IR "
+                           "without run)")
+    table = model.packed.slot_table()
+    hidden = hidden_slots(model.space)
+    moved = [slot for cells, _ in action.families for pos in cells for slot in pos]
+    if any(slot < hidden or slot >= len(table) for slot in moved):
+        raise CUnsupported("symmetry reduction that moves a hidden variable")
+
+    def arr(kind: Any, values: list[int]) -> Any:
+        return (kind * max(1, len(values)))(*values)
+
+    fam_n, fam_m, cell_off, cells, order, nperm, perm_off, src = [], [], [0], [], [], [], [0], []
+    for positions, elements in action.families:
+        n, m = len(positions), len(positions[0]) if positions else 0
+        flat = [slot for pos in positions for slot in pos]
+        fam_n.append(n)
+        fam_m.append(m)
+        cells.extend(flat)
+        by_slot = sorted(range(len(flat)), key=flat.__getitem__)
+        order.extend(by_slot)
+        cell_off.append(len(cells))
+        identity = tuple(range(n))
+        if elements and identity not in elements:
+            raise CUnsupported("a symmetry group without its identity")  # never: a group
+        ordered = [identity] + [g for g in elements or () if g != identity]
+        nperm.append(len(ordered) if elements else 0)
+        for perm in ordered if elements else ():
+            # the candidate's cell j * m + r comes from position perm[j]'s cell r
+            src.extend(perm[k // m] * m + k % m for k in by_slot)
+        perm_off.append(len(src))
+    phase_slot, phase_off, phase_done = [], [0], []
+    for slot, done in action.phases:
+        phase_slot.append(slot)
+        phase_done.extend(sorted(done))
+        phase_off.append(len(phase_done))
+    keep = [arr(ctypes.c_int32, [off for off, _ in table]),
+            arr(ctypes.c_int32, [_KIND_CODES[k.name] for _, k in table]),
+            arr(ctypes.c_int32, phase_slot), arr(ctypes.c_int32, phase_off),
+            arr(ctypes.c_int64, phase_done), arr(ctypes.c_int32, fam_n),
+            arr(ctypes.c_int32, fam_m), arr(ctypes.c_int32, cell_off),
+            arr(ctypes.c_int32, cells), arr(ctypes.c_int32, order),
+            arr(ctypes.c_int32, nperm), arr(ctypes.c_int32, perm_off),
+            arr(ctypes.c_int32, src)]
+    sym = _SymParams()
+    sym.n_slots, sym.n_phases, sym.n_fam = len(table), len(phase_slot), len(fam_n)
+    (sym.slot_off, sym.slot_kind, sym.phase_slot, sym.phase_off, sym.phase_done, sym.fam_n,
+     sym.fam_m, sym.cell_off, sym.cells, sym.order, sym.fam_nperm, sym.perm_off,
+     sym.src) = keep
+    sym.max_cells = max([n * m for n, m in zip(fam_n, fam_m, strict=True)], default=1)
+    sym.max_n = max(fam_n, default=1)
+    return sym, keep
 
 
 class _LtlResult(ctypes.Structure):
@@ -755,7 +847,8 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
 
 def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                   fairness: Fairness, options: SearchOptions = SearchOptions(),
-                  annotations: Annotations = (), model_annotations: bool = True) -> LtlResult:
+                  annotations: Annotations = (), model_annotations: bool = True,
+                  symmetry: Any = None) -> LtlResult:
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
     (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
     ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
@@ -768,7 +861,13 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     ``model_annotations``, the marks written in the model are conjoined with the notion
     as ``fairness.check.build_condition`` does (paper 000 Fig. 11, per mark): the units
     of ``_unit_tables``, whose marks learnt from the model follow the Python engine's;
-    ``LtlResult.annotations_seen`` gives the annotated names some explored step has."""
+    ``LtlResult.annotations_seen`` gives the annotated names some explored step has.
+
+    ``symmetry``: a ``reductions.symmetry.GroupAction`` (paper 001 Def. 4): the search
+    runs on the quotient, every system state replaced by the Python engine's
+    representative (``templates/c/symmetry.c``), so the nodes it reports are nodes of
+    the Python quotient product. The caller must allow the notion (001 Theorems 2, 4:
+    none or strong global) and must not combine it with annotations."""
     model = compile_model(system)
     lib = model.library
     if not getattr(lib, "_ltl_typed", False):
@@ -863,6 +962,11 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
             arr(ctypes.c_uint32, [bits.get(n, 0) for n in names])]
     (params.ap_expr, params.q_edges, params.e_target, params.e_acc, params.e_cubes,
      params.c_mask, params.c_value, params.event_bits) = keep
+    sym_keep: list[Any] = []
+    if symmetry is not None:
+        sym, sym_keep = _symmetry_tables(model, symmetry)
+        sym_keep.append(sym)
+        params.sym = ctypes.cast(ctypes.byref(sym), ctypes.c_void_p)
     report, interrupted, callback = _progress_callback(options)
     params.progress = callback
     result = _LtlResult()
@@ -892,7 +996,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         if tables is not None:
             found.annotations_seen = frozenset(
                 name for u, name in enumerate(tables.names) if name and seen[u])
-        del unit_arrays
+        del unit_arrays, sym_keep
         return found
     finally:
         lib.bridge_ltl_free(handle)
@@ -949,4 +1053,4 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
 
 __all__ = ["LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LtlResult", "SearchOptions",
            "check_property_c", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
-           "ltl_supports", "supports"]
+           "ltl_supports", "supports", "symmetry_supports"]

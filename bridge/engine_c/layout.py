@@ -163,6 +163,19 @@ class PackedLayout:
             pos += seg.size
         return values
 
+    def slot_table(self) -> list[tuple[int, Kind]]:
+        """Return ``(byte offset, kind)`` of every slot of a static layout's vector, in
+        slot order (the Python tuple's); ValueError for a dynamic layout."""
+        if self.dynamic:
+            raise ValueError("a dynamic layout has no fixed slots")
+        table = list(zip(self.static_offsets, self.static_kinds, strict=True))
+        pos = self.static_bytes
+        for tpl in self.layout.initial_templates:
+            seg = self.segments[tpl]
+            table.extend((pos + off, k) for off, k in zip(seg.offsets, seg.kinds, strict=True))
+            pos += seg.size
+        return table
+
     def _format(self, values: Sequence[int]) -> tuple[str, int]:
         parts = ["<"] + [k.code for k in self.static_kinds]
         size = self.static_bytes

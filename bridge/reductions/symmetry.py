@@ -636,6 +636,19 @@ def _mentions_locals_of(e: Any) -> bool:
 # The quotient state space
 
 
+@dataclass(frozen=True)
+class GroupAction:
+    """The group action on the states of a static layout as plain tables, for the C
+    engine (``templates/c/symmetry.c``): per family, the state slots of each position
+    (``cells[p]``) and the enumerated group elements (a ring group, or the full group on
+    a few positions; ``None``: the full group, positions sorted by content); and per
+    phase, its location slot (-1: absent) and finished locations. The representative
+    is ``SymmetryReduction.representative``'s."""
+
+    families: tuple[tuple[tuple[tuple[int, ...], ...], tuple[Permutation, ...] | None], ...]
+    phases: tuple[tuple[int, frozenset[int]], ...]
+
+
 class _Plan:
     """The group action on the states of one runtime layout: per family, the state
     slots of each position (segment slots without parameters, then family-array
@@ -798,6 +811,20 @@ class SymmetryReduction:
             return state
 
         return representative
+
+    def group_action(self) -> GroupAction | None:
+        """Return the group action as tables (``GroupAction``), or None when the layout
+        is dynamic (processes started at run time: a plan per runtime layout)."""
+        plan = self._static_plan
+        if plan is None:
+            return None
+        families = []
+        for cells, action in zip(plan.cells, plan.getters, strict=True):
+            if cells is None:
+                continue
+            perms = tuple(action[1]) if isinstance(action, tuple) else None
+            families.append((tuple(tuple(c) for c in cells), perms))
+        return GroupAction(tuple(families), tuple(plan.done))
 
     def canonical(self, state: StateVector) -> tuple[StateVector, list[Permutation]]:
         """Return the representative of ``state``'s orbit and, per family, the

@@ -111,6 +111,9 @@ typedef struct {
     const int32_t *unit_mark;
     const uint64_t *eu_key;
     const int32_t *eu_bit;
+    /* symmetry reduction (symmetry.c): every system state is replaced by its orbit's
+     * representative before it is interned; NULL: none */
+    const br_sym_t *sym;
 } br_ltl_params_t;
 
 typedef struct {
@@ -232,6 +235,9 @@ typedef struct {
     double start;
     int64_t next_check;
     int found_part;         /* root index of the reported part */
+    uint8_t *sym_buf;       /* symmetry: the representative being built, and scratch */
+    int64_t *sym_vals;
+    int32_t *sym_sorted;
 } ls_t;
 
 #define LS_GROW(s, arr, need, per) br_grow((void **)&(s)->arr, &(s)->arr##_cap, (size_t)(need) * (per), sizeof *(s)->arr)
@@ -420,6 +426,11 @@ static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) 
 static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
     br_ltl_t *h = s->h;
     int added;
+    if (s->p->sym) {  /* the quotient (paper 001 Def. 4): intern the representative */
+        memcpy(s->sym_buf, v, len);
+        sym_canon(s->p->sym, s->sym_buf, s->sym_vals, s->sym_sorted);
+        v = s->sym_buf;
+    }
     int64_t id = store_insert(&h->st, v, len, UINT32_MAX, &added);
     if (id < 0) return -1;
     if (added) {
@@ -1168,6 +1179,7 @@ static void ls_free(ls_t *s) {
     free(s->x_sys); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
     free(s->sp_t); free(s->e_sys); free(s->e_minpid); free(s->r_miss); free(s->r_in_sys);
     free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys);
+    free(s->sym_buf); free(s->sym_vals); free(s->sym_sorted);
 }
 
 /* Copy the report (the part's nodes, the DFS path to its first node) into the handle. */
@@ -1226,6 +1238,15 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.m_weak = malloc(words); s.m_strong = malloc(words); s.m_always = malloc(words);
     s.umark = calloc((size_t)p->n_units + 1, sizeof *s.umark);
     if (s.umark) for (int32_t u = 0; u < p->n_units; u++) s.umark[u] = p->unit_mark[u];
+    if (p->sym) {
+        s.sym_buf = malloc(BR_MAXVEC);
+        s.sym_vals = malloc(sizeof *s.sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
+        s.sym_sorted = malloc(sizeof *s.sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
+        if (!s.sym_buf || !s.sym_vals || !s.sym_sorted) {
+            r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
+            goto out;
+        }
+    }
     if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
         || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
