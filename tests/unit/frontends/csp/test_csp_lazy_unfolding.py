@@ -24,6 +24,7 @@ from bridge.frontends.csp import leaf as leaf_mod
 from bridge.frontends.csp import load_csp
 from bridge.frontends.csp.configurations import MAX_LOCATIONS
 from bridge.ir import ModelFile, Outcome
+from bridge.semantics import unfolding as unfolding_mod
 from bridge.semantics.statespace import build_state_space
 from bridge.semantics.unfolding import complete_unfolding
 
@@ -140,3 +141,32 @@ def test_alphabet_unknown_when_lazy_is_refused(forced_lazy: None) -> None:
 def test_lazy_interleave_alone_loads_lazily(forced_lazy: None) -> None:
     """The same lazy leaf outside '||' needs no alphabet: it loads."""
     assert results("pat35_fork_join_loop.csp")[1] == (Outcome.HOLDS, 4, 5)
+
+
+def test_complete_leaves_are_built_once_across_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each round of a lazy unfolding builds the system again; its complete leaves
+    (the two pingers beside the lazy round) are lowered once and kept
+    (``Lowerer.built_leaves``). Counts and verdicts: pat35_lazy_siblings.csp's comment
+    (17 * 2 * 2 = 68 states, 3 steps each: 204 transitions)."""
+    built: dict[str, int] = {}
+    rebuild = leaf_mod.LeafBuilder._rebuild
+
+    def counting(self: leaf_mod.LeafBuilder, *args: object, **kw: object) -> None:
+        built[self.leaf.name] = built.get(self.leaf.name, 0) + 1
+        rebuild(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leaf_mod.LeafBuilder, "_rebuild", counting)
+    rounds: list[int] = []
+    reached = unfolding_mod.reached_pending
+
+    def counting_rounds(*args: object) -> dict[str, frozenset[int]]:
+        rounds.append(1)
+        return reached(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(unfolding_mod, "reached_pending", counting_rounds)
+    model = api.load_model(str(MODELS / "pat35_lazy_siblings.csp"))
+    assert len(rounds) >= 2  # the system was built again at least once
+    assert built["Pinger(0)"] == 1 and built["Pinger(1)"] == 1
+    assert results(model) == {1: (Outcome.HOLDS, 68, 204),
+                              2: (Outcome.HOLDS, 64, 183),
+                              3: (Outcome.VIOLATED, 68, 204)}
