@@ -157,16 +157,37 @@ def test_complete_leaves_are_built_once_across_rounds(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(leaf_mod.LeafBuilder, "_rebuild", counting)
     rounds: list[int] = []
-    reached = unfolding_mod.reached_pending
+    search = unfolding_mod.search_round
 
-    def counting_rounds(*args: object) -> dict[str, frozenset[int]]:
+    def counting_rounds(*args: object) -> tuple[dict[str, frozenset[int]], object]:
         rounds.append(1)
-        return reached(*args)  # type: ignore[arg-type]
+        return search(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unfolding_mod, "reached_pending", counting_rounds)
+    monkeypatch.setattr(unfolding_mod, "search_round", counting_rounds)
     model = api.load_model(str(MODELS / "pat35_lazy_siblings.csp"))
     assert len(rounds) >= 2  # the system was built again at least once
     assert built["Pinger(0)"] == 1 and built["Pinger(1)"] == 1
     assert results(model) == {1: (Outcome.HOLDS, 68, 204),
                               2: (Outcome.HOLDS, 64, 183),
                               3: (Outcome.VIOLATED, 68, 204)}
+
+
+def test_rounds_go_on_from_the_states_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round whose unfolding only added locations and edges keeps the previous
+    round's states and expands again only the states parked at the locations unfolded
+    since. pat35_lazy_siblings.csp: each round reaches one pending location of Round()
+    (one value of turn), where 2 * 2 states of the pingers are parked; the 68 states
+    are each expanded once, and the 4 parked ones once more per later round."""
+    rounds: list[unfolding_mod.Round] = []
+    search = unfolding_mod.search_round
+
+    def recording(*args: object) -> tuple[dict[str, frozenset[int]], unfolding_mod.Round]:
+        reached, state = search(*args)  # type: ignore[arg-type]
+        rounds.append(state)
+        return reached, state
+
+    monkeypatch.setattr(unfolding_mod, "search_round", recording)
+    api.load_model(str(MODELS / "pat35_lazy_siblings.csp"))
+    assert len(rounds) >= 2
+    assert len(rounds[-1].seen) == 68
+    assert rounds[-1].expanded == 68 + 4 * (len(rounds) - 1)
