@@ -77,6 +77,9 @@ class Lowerer(ExpressionLowering):
         self.inline_interleave: set[int] = set()
         # Leaves unfolded lazily (leaf.build_leaf), by leaf.lazy_key: their builders.
         self.lazy_builders: dict[tuple, Any] = {}
+        # Complete leaves of a system with lazily unfolded leaves (leaf.build_leaf),
+        # kept while its unfolding is completed: (term, builder, process).
+        self.built_leaves: dict[tuple, tuple[Any, Any, Any]] = {}
         self.constants: dict[str, int | bool] = {}
         self.const_spans: dict[str, Span] = {}
         self.enums: list[tuple[str, int]] = []

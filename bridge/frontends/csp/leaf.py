@@ -658,11 +658,23 @@ def build_leaf(low: Lowerer, leaf: Leaf) -> tuple[LeafBuilder, Process]:
     if kept is not None:
         kept.leaf = leaf
         return kept, kept.snapshot()
+    # The whole system is built again after each round of a lazy unfolding; its
+    # complete leaves come out the same (a '|||' lowered inline since changes them).
+    full = (key, leaf.def_name, leaf.gate_set, leaf.hidden_bases, leaf.park,
+            len(low.inline_interleave))
+    done = low.built_leaves.get(full)
+    if done is not None and done[0] == leaf.term:
+        done[1].leaf = leaf
+        return done[1], done[2]
     builder = LeafBuilder(low, leaf)
     builder._rebuild(frozenset(), lazy=False)
     if builder.work:
         low.lazy_builders[key] = builder
-    return builder, builder.snapshot()
+        return builder, builder.snapshot()
+    process = builder.snapshot()
+    if not builder.nested:  # nested compositions take fresh globals of their system
+        low.built_leaves[full] = (leaf.term, builder, process)
+    return builder, process
 
 
 def lazy_key(leaf: Leaf) -> tuple:

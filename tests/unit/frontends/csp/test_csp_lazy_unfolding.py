@@ -24,6 +24,7 @@ from bridge.frontends.csp import leaf as leaf_mod
 from bridge.frontends.csp import load_csp
 from bridge.frontends.csp.configurations import MAX_LOCATIONS
 from bridge.ir import ModelFile, Outcome
+from bridge.semantics import unfolding as unfolding_mod
 from bridge.semantics.statespace import build_state_space
 from bridge.semantics.unfolding import complete_unfolding
 
@@ -140,3 +141,53 @@ def test_alphabet_unknown_when_lazy_is_refused(forced_lazy: None) -> None:
 def test_lazy_interleave_alone_loads_lazily(forced_lazy: None) -> None:
     """The same lazy leaf outside '||' needs no alphabet: it loads."""
     assert results("pat35_fork_join_loop.csp")[1] == (Outcome.HOLDS, 4, 5)
+
+
+def test_complete_leaves_are_built_once_across_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each round of a lazy unfolding builds the system again; its complete leaves
+    (the two pingers beside the lazy round) are lowered once and kept
+    (``Lowerer.built_leaves``). Counts and verdicts: pat35_lazy_siblings.csp's comment
+    (17 * 2 * 2 = 68 states, 3 steps each: 204 transitions)."""
+    built: dict[str, int] = {}
+    rebuild = leaf_mod.LeafBuilder._rebuild
+
+    def counting(self: leaf_mod.LeafBuilder, *args: object, **kw: object) -> None:
+        built[self.leaf.name] = built.get(self.leaf.name, 0) + 1
+        rebuild(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leaf_mod.LeafBuilder, "_rebuild", counting)
+    rounds: list[int] = []
+    search = unfolding_mod.search_round
+
+    def counting_rounds(*args: object) -> tuple[dict[str, frozenset[int]], object]:
+        rounds.append(1)
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(unfolding_mod, "search_round", counting_rounds)
+    model = api.load_model(str(MODELS / "pat35_lazy_siblings.csp"))
+    assert len(rounds) >= 2  # the system was built again at least once
+    assert built["Pinger(0)"] == 1 and built["Pinger(1)"] == 1
+    assert results(model) == {1: (Outcome.HOLDS, 68, 204),
+                              2: (Outcome.HOLDS, 64, 183),
+                              3: (Outcome.VIOLATED, 68, 204)}
+
+
+def test_rounds_go_on_from_the_states_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round whose unfolding only added locations and edges keeps the previous
+    round's states and expands again only the states parked at the locations unfolded
+    since. pat35_lazy_siblings.csp: each round reaches one pending location of Round()
+    (one value of turn), where 2 * 2 states of the pingers are parked; the 68 states
+    are each expanded once, and the 4 parked ones once more per later round."""
+    rounds: list[unfolding_mod.Round] = []
+    search = unfolding_mod.search_round
+
+    def recording(*args: object) -> tuple[dict[str, frozenset[int]], unfolding_mod.Round]:
+        reached, state = search(*args)  # type: ignore[arg-type]
+        rounds.append(state)
+        return reached, state
+
+    monkeypatch.setattr(unfolding_mod, "search_round", recording)
+    api.load_model(str(MODELS / "pat35_lazy_siblings.csp"))
+    assert len(rounds) >= 2
+    assert len(rounds[-1].seen) == 68
+    assert rounds[-1].expanded == 68 + 4 * (len(rounds) - 1)
