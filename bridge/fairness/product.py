@@ -81,6 +81,10 @@ RECENT_MIN_EDGES = 256
 RECENT_NODES = 8
 # Expanding a state of at least this many slots pauses the cyclic garbage collector.
 GC_PAUSE_SLOTS = 1024
+# The clock is read about every CLOCK_GAP seconds of search, and at least every
+# CLOCK_MAX_TICKS interned nodes or expansions (``Product._clock``).
+CLOCK_GAP = 0.05
+CLOCK_MAX_TICKS = 1024
 
 
 class LimitReached(Exception):
@@ -167,6 +171,9 @@ class Product:
         self.started = time.monotonic()
         self.progress = progress
         self._next_report = self.started + 1.0
+        self._last_clock = self.started
+        self._clock_every = 1  # ticks between two clock readings (``_clock``)
+        self._until_clock = 1
         # Hidden variables (CSP# ``hvar``) are kept in the state but ignored when states
         # are compared: intern system states by ``state_key`` when the space has one.
         key_of: Callable[[StateVector], StateVector] | None = getattr(space, "state_key", None)
@@ -270,6 +277,26 @@ class Product:
             self.step_letter.append(self._event_letter(step.event))
         return k
 
+    def _clock(self) -> None:
+        """Read the clock: raise ``LimitReached("time")`` past the deadline, report
+        progress once a second, and set how many ticks (interned nodes, expansions) pass
+        before the next reading: about every ``CLOCK_GAP`` seconds whatever a tick costs
+        (microseconds on small states, milliseconds on the 10,000-slot states of LE
+        N = 10000, where a reading every 1024 nodes overran the deadline by 15 s)."""
+        now = time.monotonic()
+        gap = now - self._last_clock
+        self._last_clock = now
+        if gap < CLOCK_GAP / 4:
+            self._clock_every = min(self._clock_every * 2, CLOCK_MAX_TICKS)
+        elif gap > CLOCK_GAP:
+            self._clock_every = max(1, self._clock_every // 4)
+        self._until_clock = self._clock_every
+        if self.deadline is not None and now > self.deadline:
+            raise LimitReached("time")
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + 1.0
+            self.progress(len(self.node_sys), self.transitions, now - self.started)
+
     def _find_node(self, s: int, q: int) -> int:
         if self._flat:
             return self._node_of[s * self._nq + q]
@@ -279,13 +306,9 @@ class Product:
         node = len(self.node_sys)
         if self.max_states is not None and node >= self.max_states:
             raise LimitReached("states")
-        if (node & 1023) == 0:
-            now = time.monotonic()
-            if self.deadline is not None and now > self.deadline:
-                raise LimitReached("time")
-            if self.progress is not None and now >= self._next_report:
-                self._next_report = now + 1.0
-                self.progress(node, self.transitions, now - self.started)
+        self._until_clock -= 1
+        if self._until_clock <= 0:
+            self._clock()
         if self._flat:
             self._node_of[s * self._nq + q] = node
         else:
@@ -298,10 +321,12 @@ class Product:
     # -- system side -----------------------------------------------------------------
 
     def _system_pairs(self, state: StateVector, pairs: Sequence[tuple[Step, StateVector]],
-                      intern: bool) -> list[tuple[int, int]]:
+                      intern: bool, tick: bool = False) -> list[tuple[int, int]]:
         """Return ``(step id, target system id)`` of ``pairs`` (a successor list of
         ``state``); new target states are interned when ``intern``, else they must be
-        known already (recomputing the edges of an expanded node)."""
+        known already (recomputing the edges of an expanded node). ``tick``: each new
+        target is a tick of the clock (``_clock``: a search's expansion may stop there
+        at its deadline; 20,003 targets of 10,000 slots each take seconds to pack)."""
         by_id = self._step_by_id.get
         states = self.sys_states
         sys_get = states.index.get
@@ -318,6 +343,10 @@ class Product:
                 if not intern:
                     raise AssertionError("a recomputed successor was never interned")
                 target = self._intern_sys(t, key)
+                if tick:
+                    self._until_clock -= 1
+                    if self._until_clock <= 0:
+                        self._clock()
             out.append((k, target))
         return out
 
@@ -369,6 +398,9 @@ class Product:
         those fields of the ``Expansion``. A model error raises ``ModelErrorAt``."""
         if self.node_flags[node] & EXPANDED:
             raise AssertionError(f"node {node} is expanded twice")
+        self._until_clock -= 1
+        if self._until_clock <= 0:
+            self._clock()
         s = self.node_sys[node]
         state = self.sys_states[s]
         if len(state) < GC_PAUSE_SLOTS or not gc.isenabled():
@@ -397,7 +429,7 @@ class Product:
                 # Targets a reduction does not explore are not interned (unless strong
                 # global fairness needs every system step).
                 if explored is None or system_index:
-                    pairs = self._system_pairs(state, succ, True)
+                    pairs = self._system_pairs(state, succ, True, tick=True)
                     if explored is None:
                         explored = pairs
             if enabled and succ:
