@@ -59,7 +59,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 from bridge.automata.buchi import Buchi
 from bridge.fairness.packed import PackedStates
-from bridge.semantics.successors import StateSpace, StateVector, Step
+from bridge.semantics.successors import CLOCK_GAP, StateSpace, StateVector, Step
 
 INIT_EVENT = "init"
 STUTTER_STEP = Step(event=None, action=("stutter",), processes=(), stutter=True)
@@ -83,7 +83,6 @@ RECENT_NODES = 8
 GC_PAUSE_SLOTS = 1024
 # The clock is read about every CLOCK_GAP seconds of search, and at least every
 # CLOCK_MAX_TICKS interned nodes or expansions (``Product._clock``).
-CLOCK_GAP = 0.05
 CLOCK_MAX_TICKS = 1024
 
 

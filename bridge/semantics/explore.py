@@ -37,7 +37,7 @@ from bridge.ir import (
     Verdict,
 )
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
-from bridge.semantics.successors import StateVector, Step
+from bridge.semantics.successors import CLOCK_GAP, StateVector, Step
 from bridge.semantics.trace import make_steps, make_trace
 
 ProgressCallback = Callable[[int, int, float], None]
@@ -139,8 +139,9 @@ class _Search:
         # still traverse every stored tuple again and again as the visited map grows.
         gc_was_enabled = gc.isenabled()
         gc.disable()
-        next_check = 1024
-        last_print = start
+        next_check = 1
+        check_every = 1
+        last_check = last_print = start
         head = 0
         level_end = len(states)
         transitions = 0
@@ -175,8 +176,15 @@ class _Search:
                 if max_states is not None and len(states) > max_states:
                     raise _Limit(f"state limit {max_states} reached")
                 if head >= next_check:
-                    next_check = head + 1024
                     now = time.perf_counter()
+                    # read the clock about every CLOCK_GAP s whatever a state costs
+                    # (10,000-slot states take milliseconds; small ones microseconds)
+                    gap, last_check = now - last_check, now
+                    if gap < CLOCK_GAP / 4:
+                        check_every = min(check_every * 2, 1024)
+                    elif gap > CLOCK_GAP:
+                        check_every = max(1, check_every // 4)
+                    next_check = head + check_every
                     if timeout is not None and now - start > timeout:
                         raise _Limit(f"time limit {timeout}s reached")
                     if options.max_memory is not None and _resident_bytes() > options.max_memory:

@@ -14,6 +14,10 @@ from typing import Any, Protocol
 
 StateVector = tuple[int, ...]
 
+# Searches read the clock (time limit, progress) about this often, in seconds, whatever
+# one state costs (``fairness.product.Product._clock``, ``semantics.explore``).
+CLOCK_GAP = 0.05
+
 
 @dataclass(frozen=True, slots=True)
 class Step:

@@ -61,3 +61,25 @@ def test_the_clock_is_read_less_often_when_nodes_are_cheap() -> None:
     find_fair_lasso(product, make_condition(product, Fairness.NONE))
     # 20,001 nodes and as many expansions: one reading per tick would be 40,000
     assert readings < 4000, readings
+
+
+def test_a_slow_exploration_stops_at_its_deadline() -> None:
+    from bridge.diagnostics import ResourceLimitReached
+    from bridge.semantics.explore import ExploreOptions, explore
+    from bridge.semantics.statespace import build_state_space
+    from tests.unit.semantics.test_checks import bounded_counter
+
+    space = build_state_space(bounded_counter(5000))
+    calls = 0
+    successors = space.successors
+
+    def slow(state):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        time.sleep(SLEEP)
+        return successors(state)
+
+    space.successors = slow  # type: ignore[method-assign]
+    with pytest.raises(ResourceLimitReached, match="time limit"):
+        explore(space, ExploreOptions(timeout=0.2))
+    assert calls < 60, calls
