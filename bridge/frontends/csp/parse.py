@@ -761,6 +761,9 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
             assert string_tok is not None
             rel = str(string_tok)[1:-1]
             target = Path(path).parent / rel
+            if not target.exists() and "\\" in rel and not _WINDOWS_PATH.match(rel):
+                # PAT is a Windows program: '..\\world.csp' is 'world.csp' one folder up.
+                target = Path(path).parent / rel.replace("\\", "/")
             if not target.exists() and _WINDOWS_PATH.match(rel):
                 # PAT on Windows resolves 'C:\\Users\\...\\lib.csp' where the model was
                 # written; elsewhere the file is the one of that name beside this one.
