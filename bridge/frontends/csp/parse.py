@@ -217,6 +217,7 @@ def _junk_after_item(path: str, text: str, semicolon: Token) -> ParseError:
         "#alphabet, #import, #include)",
     )
 
+
 _TOKEN_WORDS = {
     "_END": "';'",
     "MACRO_OPEN": "'('",
