@@ -188,6 +188,36 @@ def _offset_span(path: str, text: str, start: int, end: int) -> Span:
 # ---------------------------------------------------------------------------------
 # Error messages
 
+
+def _ends_item_before_junk(error: UnexpectedToken, expected: set[str] | frozenset[str]) -> bool:
+    """Return True if the parser met a ';' where an item could end (``_END``) but the
+    ';' was not marked as an item end: the text after it starts no top-level item."""
+    return (error.token.value == ";" and "_END" in expected
+            and getattr(error.token, "end_pos", None) is not None)
+
+
+def _junk_after_item(path: str, text: str, semicolon: Token) -> ParseError:
+    """Return the error for text after an item's ';' that starts no item, at that text."""
+    clean = _blank_comments(text)
+    pos = int(semicolon.end_pos or 0)
+    while pos < len(clean) and clean[pos].isspace():
+        pos += 1
+    m = _IDENT.match(clean, pos)
+    word = m.group(0) if m else clean[pos:pos + 1]
+    second = _IDENT.match(clean[m.end():].lstrip()) if m else None
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    span = Span(path, line, col, line, col + max(1, len(word)))
+    what = (f"'{word} {second.group(0)}' is no definition" if second is not None
+            else f"unexpected '{word}'")
+    return ParseError.at(
+        span,
+        f"{what}: a top-level item is a process definition 'Name(params) = process;', "
+        "a declaration (var, hvar, channel, enum) or a directive (#define, #assert, "
+        "#alphabet, #import, #include)",
+    )
+
+
 _TOKEN_WORDS = {
     "_END": "';'",
     "MACRO_OPEN": "'('",
@@ -268,6 +298,10 @@ def _syntax_error(path: str, text: str, error: UnexpectedInput) -> ParseError:
             expected = interactive.accepts()
         except Exception:  # noqa: BLE001 - the wider list is still correct
             pass
+    if isinstance(error, UnexpectedToken) and _ends_item_before_junk(error, expected):
+        # The ';' would end the item, but what follows starts no item ('process P =
+        # {...}'): name what follows, not the ';'.
+        return _junk_after_item(path, text, error.token)
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
@@ -761,6 +795,9 @@ def _collect(program: s.Program, path: str, text: str, tree: Tree, seen: set[str
             assert string_tok is not None
             rel = str(string_tok)[1:-1]
             target = Path(path).parent / rel
+            if not target.exists() and "\\" in rel and not _WINDOWS_PATH.match(rel):
+                # PAT is a Windows program: '..\\world.csp' is 'world.csp' one folder up.
+                target = Path(path).parent / rel.replace("\\", "/")
             if not target.exists() and _WINDOWS_PATH.match(rel):
                 # PAT on Windows resolves 'C:\\Users\\...\\lib.csp' where the model was
                 # written; elsewhere the file is the one of that name beside this one.
