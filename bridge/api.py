@@ -790,7 +790,7 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
     if (len(part) > LOOP_PRINT_NODES and fairness is Fairness.STRONG_GLOBAL
             and type(condition).__name__ == "StrongGlobalFairness"):
         return _certified_part(fcheck, product, condition, result, initial, edges, u,
-                               lambda w: key(w) in part, deadline)
+                               lambda w: key(w) in part, deadline, started)
     members, queue = {u}, [u]
     while queue:
         v = queue.pop()
@@ -828,7 +828,8 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
 
 def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, initial: int,
                     edges: list[tuple[int, int, int]], start: int,
-                    in_part: Callable[[int], bool], deadline: float | None) -> Any:
+                    in_part: Callable[[int], bool], deadline: float | None,
+                    started: float) -> Any:
     """Return the ``FairSearch`` of a large strong globally fair part reported by the C
     engine, checked as a whole on the Python product (``fairness.terminal``: closed
     under steps, strongly connected, accepting; paper 001 Lemma 2) instead of through a
@@ -837,7 +838,9 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
     path is lifted to a run of the model (``_lift_quotient_part``) when every node of
     the part takes all its steps inside it; otherwise the trace is the quotient's and
     ``_with_counterexample`` searches the full state space. Raises
-    ``EngineDisagreement`` when the part is not fair and accepting."""
+    ``EngineDisagreement`` when the part is not fair and accepting. The statistics'
+    seconds are the C search's and this check's (since ``started``, a
+    ``time.perf_counter()``)."""
     from bridge.semantics.trace import make_trace
 
     terminal = importlib.import_module("bridge.fairness.terminal")
@@ -871,8 +874,10 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
         reason = (f"acceptance cycle: the trace reaches a terminal accepting component "
                   f"({size}; {checked}); the fair loop takes every step of it and is not "
                   f"printed")
+    stats = dataclasses.replace(result.statistics, seconds=result.statistics.seconds
+                                + time.perf_counter() - started)
     return fcheck.FairSearch(product, early=(Outcome.VIOLATED, reason, {"trace": trace}),
-                             statistics=result.statistics)
+                             statistics=stats)
 
 
 def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None

@@ -117,6 +117,27 @@ def test_a_quotient_violation_is_lifted_to_a_run_of_the_model(monkeypatch, n):
         assert full.outcome is Outcome.VIOLATED
 
 
+def test_a_quotient_part_closed_only_per_state_is_not_lifted(monkeypatch):
+    # the lift needs every node to take all its steps inside the part; without that
+    # the counterexample comes from the search of the full state space
+    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    real = terminal.check_terminal_part
+
+    def per_state_only(*args, **kwargs):
+        found = real(*args, **kwargs)
+        found.node_closed = False
+        return found
+
+    monkeypatch.setattr(terminal, "check_terminal_part", per_state_only)
+    ts = _with_properties(node_family(4, RULES, "undirected"), 4)
+    violated = _violated(ts, symmetry=True)
+    assert violated
+    for _prop, v in violated:
+        assert api._LIFTED not in v.reason
+        assert any("counterexample comes from a search of the full state space" in n
+                   for n in v.notes), v.notes
+
+
 def test_the_part_check_stops_at_the_deadline_with_a_clean_limit(monkeypatch, tmp_path,
                                                                  capsys):
     # the clock of the part check runs past any deadline: the check ends as a limit
