@@ -897,10 +897,11 @@ def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None
     (fair, 000 Def. 4), and its projection is closed under ``P``'s edges, hence all of
     ``P`` (strongly connected), so ``C`` meets every acceptance set ``P`` meets: the
     walk covering ``C``'s edges is a fair accepting loop (001 Lemma 2)."""
-    if deadline is not None and time.monotonic() > deadline:
+    try:
+        concrete, prefix, _loop = space.concretize(path, deadline=deadline)
+    except TimeoutError:
         product_room = importlib.import_module("bridge.fairness.product")
-        raise product_room.LimitReached("time")
-    concrete, prefix, _loop = space.concretize(path)
+        raise product_room.LimitReached("time") from None
     return concrete, prefix
 
 
