@@ -658,7 +658,10 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     successors), the part is re-checked (acceptance, the notion's ``prune``) and the
     lasso is built and replayed by ``emptiness.build_lasso``. A C result that does not
     replay, or a value the C engine cannot hold, hands the search to the Python engine
-    with a note; a C verdict is never reported unchecked. ``symmetry``: the
+    with a note; a C verdict is never reported unchecked. A strong globally fair part
+    of more than ``LOOP_PRINT_NODES`` nodes is checked as a whole instead of through a
+    lasso (``_certified_part``). The Python engine's fallback gets what is left of the
+    timeout. ``symmetry``: the
     ``GroupAction`` of the quotient ``check_ltl`` searches (the C search then searches
     the same quotient, and its report is rebuilt on the Python quotient product)."""
     engine_c = importlib.import_module("bridge.engine_c")
@@ -917,7 +920,8 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     violation found there is searched again on the full state space to print a real
     counterexample (paper 001 Lemma 1 says one exists). On the C engine (``use_c``)
     the quotient is searched by the C fair search (``symmetry.c``) and the full search
-    for the counterexample too.
+    for the counterexample too, with what is left of the timeout; a large strong
+    globally fair part closed node by node is lifted instead (``_certified_part``).
     """
     reduced = reduced if reduced is not None else _Reduced()
     ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
