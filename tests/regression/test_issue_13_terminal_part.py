@@ -51,13 +51,13 @@ def _replays(space, trace) -> bool:
     return True
 
 
-def _violated(ts, symmetry: bool):
+def _violated(ts, symmetry: bool, timeout: float | None = None):
     out = []
     for prop in ts.properties:
         if prop.kind is not PropertyKind.LTL:
             continue
         v = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=GLOBAL,
-                                                          symmetry=symmetry))
+                                                          symmetry=symmetry, timeout=timeout))
         if v.outcome is Outcome.VIOLATED:
             out.append((prop, v))
     return out
@@ -94,7 +94,7 @@ def test_a_part_that_is_not_closed_is_refused_and_the_python_engine_answers(monk
 
     monkeypatch.setattr(terminal, "check_terminal_part", one_node_short)
     ts = _with_properties(node_family(3, RULES, False), 3)
-    violated = _violated(ts, symmetry=False)
+    violated = _violated(ts, symmetry=False, timeout=600)  # the fallback gets the rest
     assert violated and dropped
     for _prop, v in violated:
         assert any("checked by the Python engine: the C engine's fair part" in n
