@@ -104,7 +104,7 @@ def check_terminal_part(product: Product, start: int, in_part: Callable[[int], b
     closed = all(len(taken[s]) == n for s, n in count.items())
     all_sets = product.buchi.all_sets
     accepting = acceptance & all_sets == all_sets
-    connected = _reaches_back(len(order), src, dst)
+    connected = _reaches_back(len(order), src, dst, deadline)
     problem = "" if closed else "a step of one of its system states leaves it"
     if not connected:
         problem = problem or "it is not strongly connected"
@@ -114,9 +114,15 @@ def check_terminal_part(product: Product, start: int, in_part: Callable[[int], b
                         connected, accepting, problem)
 
 
-def _reaches_back(n: int, src: array, dst: array) -> bool:
+def _reaches_back(n: int, src: array, dst: array, deadline: float | None = None) -> bool:
     """Return True when every one of the ``n`` nodes reaches node 0 along the edges
-    ``src[i] -> dst[i]`` (all nodes are reached from node 0 by construction)."""
+    ``src[i] -> dst[i]`` (all nodes are reached from node 0 by construction). Raises
+    ``LimitReached`` past ``deadline``."""
+
+    def late(i: int) -> None:
+        if deadline is not None and i % (64 * CHECK_EVERY) == 0 and time.monotonic() > deadline:
+            raise LimitReached("time")
+
     # reverse adjacency in compressed form: first[v]..first[v + 1] index into preds
     first = array("i", [0]) * (n + 1)
     for v in dst:
@@ -125,14 +131,18 @@ def _reaches_back(n: int, src: array, dst: array) -> bool:
         first[v + 1] += first[v]
     fill = array("i", first[:n])
     preds = array("i", [0]) * len(src)
-    for u, v in zip(src, dst, strict=True):
+    for i, (u, v) in enumerate(zip(src, dst, strict=True)):
+        late(i)
         preds[fill[v]] = u
         fill[v] += 1
     seen = bytearray(n)
     seen[0] = 1
     stack = [0]
     reached = 1
+    popped = 0
     while stack:
+        late(popped)
+        popped += 1
         v = stack.pop()
         for i in range(first[v], first[v + 1]):
             u = preds[i]

@@ -106,3 +106,15 @@ def test_the_deadline_stops_the_check():
 def test_the_start_must_be_in_the_part():
     with pytest.raises(ValueError):
         check_terminal_part(_ring(), 0, lambda n: n != 0)
+
+
+def test_the_deadline_stops_the_connectivity_pass():
+    from array import array
+
+    from bridge.fairness.terminal import _reaches_back
+
+    src, dst = array("i", [0, 1]), array("i", [1, 0])
+    assert _reaches_back(2, src, dst)
+    assert _reaches_back(2, src, dst, deadline=float("inf"))
+    with pytest.raises(LimitReached):
+        _reaches_back(2, src, dst, deadline=0.0)
