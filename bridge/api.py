@@ -707,8 +707,8 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
                      args: tuple[Any, ...], deadline: float | None = None) -> Any:
     """Return the ``FairSearch`` of a C fair search ``result`` (see ``_c_fair_search``);
     raises ``engine_c.EngineDisagreement`` when it does not replay. The replay honours
-    the search's limits: past ``deadline`` (``time.monotonic()``) or the state limit
-    (the Python product's) it ends as an UNKNOWN limit verdict, never as a killed run."""
+    the search's time limit: past ``deadline`` (``time.monotonic()``) it ends as an
+    UNKNOWN limit verdict, never as a killed run."""
     product_room = importlib.import_module("bridge.fairness.product")
     try:
         return _replay_c_result(engine_c, fcheck, result, system, args, deadline)
@@ -739,8 +739,10 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
                                               "before a verdict", {}), statistics=c_stats)
     if result.outcome == "error" and not result.path:
         return fcheck.run_fair_search(*args)  # the initial state: Python stops at once
+    # no state limit here: the replay interns only what the C search reported (its part
+    # and path, and their successors), which the C search's own state limit bounded
     product = product_room.Product(
-        space, buchi, state_letter, event_letter, max_states=ltl_options.max_states,
+        space, buchi, state_letter, event_letter,
         timeout=None if deadline is None else max(0.001, deadline - time.monotonic()))
     condition = fcheck.build_condition(product, fairness, ltl_options, system)
     if result.outcome == "empty":
