@@ -658,7 +658,10 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     successors), the part is re-checked (acceptance, the notion's ``prune``) and the
     lasso is built and replayed by ``emptiness.build_lasso``. A C result that does not
     replay, or a value the C engine cannot hold, hands the search to the Python engine
-    with a note; a C verdict is never reported unchecked. ``symmetry``: the
+    with a note; a C verdict is never reported unchecked. A strong globally fair part
+    of more than ``LOOP_PRINT_NODES`` nodes is checked as a whole instead of through a
+    lasso (``_certified_part``). The Python engine's fallback gets what is left of the
+    timeout. ``symmetry``: the
     ``GroupAction`` of the quotient ``check_ltl`` searches (the C search then searches
     the same quotient, and its report is rebuilt on the Python quotient product)."""
     engine_c = importlib.import_module("bridge.engine_c")
@@ -671,22 +674,54 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
                event_letter: Any, fairness: Fairness, ltl_options: Any, stats: Any) -> Any:
         args = (space, system_, buchi, state_letter, event_letter, fairness, ltl_options, stats)
         def c_search() -> Any:
+            deadline = None if ltl_options.timeout is None else \
+                time.monotonic() + ltl_options.timeout
             result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
                 max_states=ltl_options.max_states, timeout=ltl_options.timeout,
                 max_memory=options.max_memory, progress=options.progress),
                 ltl_options.annotations, ltl_options.model_annotations, symmetry)
-            return _replay_c_search(engine_c, fcheck, result, system, args)
+            return _replay_c_search(engine_c, fcheck, result, system, args, deadline)
 
+        begun = time.monotonic()
         found = _run_c(c_search, options, notes)
-        return found if found is not None else fcheck.run_fair_search(*args)
+        if found is not None:
+            return found
+        if ltl_options.timeout is not None:  # the Python engine gets what is left
+            left = max(0.001, ltl_options.timeout - (time.monotonic() - begun))
+            args = args[:6] + (dataclasses.replace(ltl_options, timeout=left), stats)
+        return fcheck.run_fair_search(*args)
 
     return search
 
 
+# A strong globally fair part with more nodes than this is checked as a whole
+# (``fairness.terminal``) and reported without its loop: the loop takes every step of
+# the part (paper 001 Lemma 2), too long to print or to replay step by step.
+LOOP_PRINT_NODES = 20_000
+# Marks the reason of a violation found in a symmetry quotient whose trace was already
+# lifted to a run of the model (``_lift_quotient_part``): no full search is needed.
+_LIFTED = "lifted from the symmetry quotient"
+
+
 def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: TransitionSystem,
-                     args: tuple[Any, ...]) -> Any:
+                     args: tuple[Any, ...], deadline: float | None = None) -> Any:
     """Return the ``FairSearch`` of a C fair search ``result`` (see ``_c_fair_search``);
-    raises ``engine_c.EngineDisagreement`` when it does not replay."""
+    raises ``engine_c.EngineDisagreement`` when it does not replay. The replay honours
+    the search's time limit: past ``deadline`` (``time.monotonic()``) it ends as an
+    UNKNOWN limit verdict, never as a killed run."""
+    product_room = importlib.import_module("bridge.fairness.product")
+    try:
+        return _replay_c_result(engine_c, fcheck, result, system, args, deadline)
+    except product_room.LimitReached as limit:
+        what = "state limit" if limit.what == "states" else "time limit"
+        return fcheck.FairSearch(None, early=(
+            Outcome.UNKNOWN, f"{what} reached before a verdict (while checking the C "
+            "engine's fair part on the Python semantics)", {}), statistics=result.statistics)
+
+
+def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: TransitionSystem,
+                     args: tuple[Any, ...], deadline: float | None) -> Any:
+    """``_replay_c_search`` without the limits' handling (``LimitReached`` goes up)."""
     space, _system, buchi, state_letter, event_letter, fairness, ltl_options, stats = args
     product_room = importlib.import_module("bridge.fairness.product")
     components = importlib.import_module("bridge.fairness.components")
@@ -704,7 +739,11 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
                                               "before a verdict", {}), statistics=c_stats)
     if result.outcome == "error" and not result.path:
         return fcheck.run_fair_search(*args)  # the initial state: Python stops at once
-    product = product_room.Product(space, buchi, state_letter, event_letter)
+    # no state limit here: the replay interns only what the C search reported (its part
+    # and path, and their successors), which the C search's own state limit bounded
+    product = product_room.Product(
+        space, buchi, state_letter, event_letter,
+        timeout=None if deadline is None else max(0.001, deadline - time.monotonic()))
     condition = fcheck.build_condition(product, fairness, ltl_options, system)
     if result.outcome == "empty":
         return fcheck.FairSearch(product, condition, None, statistics=c_stats,
@@ -728,7 +767,9 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
         raise disagree("the C engine's initial product state is not the Python one")
     initial = u = starts[0]
     edges: list[tuple[int, int, int]] = []
-    for want in result.path[1:]:
+    for i, want in enumerate(result.path[1:]):
+        if deadline is not None and i % 512 == 0 and time.monotonic() > deadline:
+            raise product_room.LimitReached("time")
         step = next(((w, k) for w, k, _a in product.edges(u) if key(w) == want), None)
         if step is None:
             raise disagree("a step of the C engine's fair search is not a step of the "
@@ -751,6 +792,10 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
     part = set(result.part)
     if key(u) != result.part[0]:
         raise disagree("the C engine's fair part does not start where its path ends")
+    if (len(part) > LOOP_PRINT_NODES and fairness is Fairness.STRONG_GLOBAL
+            and type(condition).__name__ == "StrongGlobalFairness"):
+        return _certified_part(fcheck, product, condition, result, initial, edges, u,
+                               lambda w: key(w) in part, deadline, started)
     members, queue = {u}, [u]
     while queue:
         v = queue.pop()
@@ -786,6 +831,85 @@ def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: Transition
                              annotations_seen=result.annotations_seen)
 
 
+def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, initial: int,
+                    edges: list[tuple[int, int, int]], start: int,
+                    in_part: Callable[[int], bool], deadline: float | None,
+                    started: float) -> Any:
+    """Return the ``FairSearch`` of a large strong globally fair part reported by the C
+    engine, checked as a whole on the Python product (``fairness.terminal``: closed
+    under steps, strongly connected, accepting; paper 001 Lemma 2) instead of through a
+    lasso whose loop would take every step of it: a VIOLATED verdict whose trace is the
+    path into the part and whose reason describes the part. In a symmetry quotient the
+    path is lifted to a run of the model (``_lift_quotient_part``) when every node of
+    the part takes all its steps inside it; otherwise the trace is the quotient's and
+    ``_with_counterexample`` searches the full state space. Raises
+    ``EngineDisagreement`` when the part is not fair and accepting. The statistics'
+    seconds are the C search's and this check's (since ``started``, a
+    ``time.perf_counter()``)."""
+    from bridge.semantics.trace import make_trace
+
+    terminal = importlib.import_module("bridge.fairness.terminal")
+    engine_c = importlib.import_module("bridge.engine_c")
+    found = terminal.check_terminal_part(product, start, in_part, deadline)
+    if len(found.nodes) != len(set(result.part)):
+        raise engine_c.EngineDisagreement(
+            "the C engine's fair part is not strongly connected on the Python product")
+    if not found.fair_accepting:
+        raise engine_c.EngineDisagreement(
+            f"the C engine's fair part is not fair and accepting on the Python product "
+            f"({found.problem})")
+    condition.clear_caches()
+    space = product.space
+    size = (f"{len(found.nodes)} product states, {found.system_states} system states, "
+            f"{found.edges} edges")
+    checked = ("checked on the Python semantics: closed under steps, strongly connected, "
+               "accepting; paper 001 Lemma 2")
+    path = product.system_path(edges)
+    start_state = product.sys_states[product.node_sys[initial]]
+    if _is_quotient(space) and found.node_closed:
+        concrete, lifted = _lift_quotient_part(space, path, deadline)
+        trace = make_trace(space, concrete, lifted)
+        reason = (f"acceptance cycle: the trace reaches the preimage of a terminal accepting "
+                  f"component of the symmetry quotient ({size}; {checked}; every node takes "
+                  f"all its steps inside it), where a fair loop takes every step of a "
+                  f"terminal component of the model (paper 001 Theorem 4); the trace is "
+                  f"{_LIFTED} (Lemma 1); the loop is not printed")
+    else:
+        trace = make_trace(space, start_state, path)
+        reason = (f"acceptance cycle: the trace reaches a terminal accepting component "
+                  f"({size}; {checked}); the fair loop takes every step of it and is not "
+                  f"printed")
+    stats = dataclasses.replace(result.statistics, seconds=result.statistics.seconds
+                                + time.perf_counter() - started)
+    return fcheck.FairSearch(product, early=(Outcome.VIOLATED, reason, {"trace": trace}),
+                             statistics=stats)
+
+
+def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None
+                        ) -> tuple[Any, list[Any]]:
+    """Return ``(initial state, steps)`` of a run of the model that the quotient path
+    ``path`` (``(Step, representative)`` pairs from the quotient's initial state)
+    represents (paper 001 Lemma 1, ``SymmetryReduction.concretize``).
+
+    Why its last state starts a fair accepting run when the quotient part ``P`` at the
+    end of ``path`` is strongly connected, accepting and closed per node (every node
+    ``(r, q)`` of ``P`` takes each step of ``r`` on an edge inside ``P``): let ``H`` be
+    the nodes ``(s, q)`` of the full product with ``(rep(s), q)`` in ``P``. For ``s = g r``
+    a step ``s -> g t`` is the image of a step ``r -> t`` (``g`` is an automorphism, the
+    formula's atoms are invariant), so every node of ``H`` takes each of its steps on an
+    edge inside ``H``, with the acceptance of the quotient edge. A terminal SCC ``C`` of
+    ``H`` reachable from the run's last node therefore takes every step of its states
+    (fair, 000 Def. 4), and its projection is closed under ``P``'s edges, hence all of
+    ``P`` (strongly connected), so ``C`` meets every acceptance set ``P`` meets: the
+    walk covering ``C``'s edges is a fair accepting loop (001 Lemma 2)."""
+    try:
+        concrete, prefix, _loop = space.concretize(path, deadline=deadline)
+    except TimeoutError:
+        product_room = importlib.import_module("bridge.fairness.product")
+        raise product_room.LimitReached("time") from None
+    return concrete, prefix
+
+
 def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                fairness: Fairness, notes: list[str], use_c: bool = False,
                reduced: _Reduced | None = None) -> Verdict:
@@ -798,7 +922,8 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     violation found there is searched again on the full state space to print a real
     counterexample (paper 001 Lemma 1 says one exists). On the C engine (``use_c``)
     the quotient is searched by the C fair search (``symmetry.c``) and the full search
-    for the counterexample too.
+    for the counterexample too, with what is left of the timeout; a large strong
+    globally fair part closed node by node is lifted instead (``_certified_part``).
     """
     reduced = reduced if reduced is not None else _Reduced()
     ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
@@ -825,10 +950,13 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                           space=space)
             if verdict.reason != "state limit reached before a verdict":
                 return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+        started = time.perf_counter()
         verdict = run(system, prop, settings, space=space,
                       search=_c_fair_search(system, prop, options, notes, action))
+        # the full search for a counterexample gets what is left of --timeout
         return _with_counterexample(verdict, space, lambda: run(
-            system, prop, settings, search=_c_fair_search(system, prop, options, notes)))
+            system, prop, dataclasses.replace(settings, timeout=_remaining(options, started)),
+            search=_c_fair_search(system, prop, options, notes)))
     if not (options.por or options.symmetry):
         return run(system, prop, settings)
     if prop.kind is PropertyKind.NEVER:
@@ -852,6 +980,8 @@ def _with_counterexample(verdict: Verdict, space: Any, run_full: Callable[[], Ve
     exists)."""
     if space is None or verdict.outcome is not Outcome.VIOLATED or not _is_quotient(space):
         return verdict
+    if _LIFTED in verdict.reason:
+        return verdict  # the trace is a run of the model already (_certified_part)
     full = run_full()
     reduced_size = (f"{verdict.statistics.states} states in the symmetry quotient, "
                     f"{full.statistics.states} in the full search")

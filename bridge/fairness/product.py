@@ -639,6 +639,25 @@ class Product:
             self._remember(node, out)
         return out
 
+    def step_edges(self, node: int) -> Expansion:
+        """Return the edges of ``node`` with ``system_index`` and ``system_steps`` (every
+        distinct system step of its state, the stutter step for a state without any),
+        expanding the node when no search has, else recomputing them (interning targets
+        never met: a node expanded by another search may have edges into states its
+        search did not keep). For checking a strong globally fair part in one pass."""
+        if not self.node_flags[node] & EXPANDED:
+            return self.expand(node, system_index=True)
+        s = self.node_sys[node]
+        pairs = self.system_steps(s)
+        position: dict[tuple[int, int], int] = {}
+        for pair in pairs:
+            if pair not in position:
+                position[pair] = len(position)
+        out = Expansion()
+        out.system_steps = len(position)
+        self._product_edges(self.node_q[node], pairs, True, out, position)
+        return out
+
     def successors(self, node: int) -> list[int]:
         """Return the target nodes of ``node`` (one per edge, in edge order); expands
         the node if no search has."""

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -921,11 +922,13 @@ class SymmetryReduction:
         prefix: Sequence[tuple[Step, StateVector]],
         loop: Sequence[tuple[Step, StateVector]] = (),
         max_unfold: int = 10_000,
+        deadline: float | None = None,
     ) -> tuple[StateVector, list[tuple[Step, StateVector]], list[tuple[Step, StateVector]]]:
         """Return ``(initial, prefix, loop)`` of a concrete run of the wrapped space that
         the quotient path ``prefix . loop^omega`` represents (paper 001 Lemma 1; the loop
         is repeated until the accumulated permutation returns to where it started, as in
-        the proof of Theorem 3, so the concrete loop closes)."""
+        the proof of Theorem 3, so the concrete loop closes). Raises ``TimeoutError``
+        past ``deadline`` (``time.monotonic()``), looked at every 256 prefix steps."""
         concrete = self._space.initial_states()[0]
         rep0, perms0 = self.canonical(concrete)
         # concrete = apply(rep, perms0): tau maps representatives to concrete states
@@ -941,7 +944,9 @@ class SymmetryReduction:
             raise AssertionError("quotient step without a concrete counterpart")
 
         out_prefix: list[tuple[Step, StateVector]] = []
-        for step, target in prefix:
+        for i, (step, target) in enumerate(prefix):
+            if deadline is not None and i % 256 == 0 and time.monotonic() > deadline:
+                raise TimeoutError("deadline passed while lifting a quotient path")
             if step.stutter:
                 out_prefix.append((step, self.apply(rep, tau)))
                 continue

@@ -245,3 +245,18 @@ def test_tc_r_with_the_leader_in_the_state_reduces_to_tc_r(n):
     fixed = csp.load_csp(str(CASES / "tc_r" / f"tc_r_{n}.csp")).systems[0]
     assert check(red, formula, Fairness.STRONG_GLOBAL).violated is False
     assert check(build_state_space(fixed), formula, Fairness.STRONG_GLOBAL).violated is False
+
+
+def test_concretize_stops_at_its_deadline():
+    # issue 13: lifting a long quotient path watches --timeout
+    ts = node_family(4, RULES, "undirected")
+    formula = FG(count_atom(4, 1, 1))
+    spec = detect_symmetry(ts, formula, Fairness.STRONG_GLOBAL)
+    red = SymmetryReduction(build_state_space(ts), ts, spec)
+    got = check(red, formula, Fairness.STRONG_GLOBAL)
+    assert got.violated and got.prefix + got.loop
+    path = list(got.prefix) + list(got.loop)
+    init, prefix, _loop = red.concretize(path, deadline=float("inf"))
+    replay(build_state_space(ts), init, prefix)
+    with pytest.raises(TimeoutError):
+        red.concretize(path, deadline=0.0)
