@@ -96,6 +96,9 @@ class CGenerator(Expressions, Statements, CspEvents, Tables):
                 self.static_bases.append(b)
                 b += self.packed.segments[t].size
         self.event_names: dict[str, int] = {}
+        self._taints: tuple[set[str], dict[int, bool]] | None = None  # gen_events.name_taints
+        self.prototypes += ["static int32_t br_evname(ctx_t *, const char *, int, const V *, const char *);",
+                            "static int32_t br_chev(ctx_t *, V, char, const V *, int);"]
         self.vector_tables: tuple[list[int], list[int]] = ([0], [])
         self.edge_ids: list[int] = []
         n = 0

@@ -5,6 +5,7 @@ IR fields it knows, where generated code runs (``_Ctx``, ``_Place``) and C liter
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from bridge.ir import (
     Process,
     Receive,
     Send,
+    Stmt,
     TransitionSystem,
     Type,
     Variable,
@@ -152,27 +154,31 @@ def _c_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _message_lengths(system: TransitionSystem) -> list[int]:
-    """Return the argument counts of every send and receive (in comms and effects)."""
-    found: list[int] = []
-
-    def walk(stmts) -> None:
-        for st in stmts:
-            if isinstance(st, Send | Receive):
-                found.append(len(st.args))
-            elif isinstance(st, If):
-                for _, body in st.branches:
-                    walk(body)
-                walk(st.otherwise)
-            elif isinstance(st, While):
-                walk(st.body)
-
+def edge_statements(system: TransitionSystem) -> Iterator[Stmt]:
+    """Yield every statement of every edge (its channel operation, its effect), nested
+    ones included."""
     for p in system.processes:
         for e in p.edges:
             if e.comm is not None:
-                walk((e.comm,))
-            walk(e.effect)
-    return found
+                yield e.comm
+            yield from flatten(e.effect)
+
+
+def flatten(stmts) -> Iterator[Stmt]:
+    """Yield every statement of ``stmts``, the bodies of ``if`` and ``while`` included."""
+    for st in stmts:
+        yield st
+        if isinstance(st, If):
+            for _, body in st.branches:
+                yield from flatten(body)
+            yield from flatten(st.otherwise)
+        elif isinstance(st, While):
+            yield from flatten(st.body)
+
+
+def _message_lengths(system: TransitionSystem) -> list[int]:
+    """Return the argument counts of every send and receive (in comms and effects)."""
+    return [len(st.args) for st in edge_statements(system) if isinstance(st, Send | Receive)]
 
 
 def _slen(ctx: _Ctx) -> str:

@@ -28,6 +28,7 @@ from bridge.ir import (
     Call,
     ChanPoll,
     ChanQuery,
+    ChanType,
     Conditional,
     ElseGuard,
     Enabled,
@@ -257,6 +258,12 @@ class Expressions:
                 raise self.unsupported(e.span, f"local variable '{e.name}' used outside its process")
             lslot = ctx.proc.locals.get(e.name)
             if lslot is None:
+                for ch in ctx.proc.channels:
+                    if ch.name == e.name:  # Promela ``c = d`` on a local channel: its id slot
+                        idx = ch.offset - 1
+                        _, exact = kind_of_type(ChanType())
+                        return _Place(f"{ctx.base} + {ctx.seg.offsets[idx]}", ChanType(),
+                                      ctx.seg.kinds[idx], exact=exact)
                 raise self.unsupported(e.span, f"unknown local variable '{e.name}'")
             _, exact = kind_of_type(lslot.type)
             return _Place(f"{ctx.base} + {ctx.seg.offsets[lslot.offset]}", lslot.type,

@@ -229,6 +229,7 @@ class Statements:
             lines.extend(body)
             lines.extend(last)
             event = self.event_id(e)
+            code = self.event_code(e, ctx)
             if event >= 0 and e.event is not None and self.space._hidden_sets:
                 # hidden above a composition and not a barrier: tau (statespace._gen_edge)
                 if not str(ctx.pid).isdigit():
@@ -237,8 +238,8 @@ class Statements:
                 name = event_constant(self.pygen, e.event)
                 hidden = self.space._hidden_sets.get(int(str(ctx.pid)), frozenset())
                 if name in hidden and (e.data_operation or name not in sync):
-                    event = -1
-            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {event});")
+                    code = "-1"
+            lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {code});")
             lines.append(f"{ind}}}")
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
@@ -339,7 +340,8 @@ class Statements:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{i3}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e, comm=True)});")
+            ev = self.event_code(e, ctx, "!", "_mv", str(n))
+            lines.append(f"{i3}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {ev});")
             lines.append(f"{i2}}}")
         else:
             pat, has, decl = self.pattern(comm.args, ctx)
@@ -374,7 +376,8 @@ class Statements:
             lines.extend(move)
             lines.extend(body)
             lines.extend(last)
-            lines.append(f"{i4}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {self.event_id(e, comm=True)});")
+            ev = self.event_code(e, ctx, "?", "_msg", "_ch.nf")
+            lines.append(f"{i4}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {ev});")
             if cond is not None:
                 lines.append(f"{i4}break;")
             lines.append(f"{i3}}}")
