@@ -80,9 +80,10 @@ class CspEvents:
         if e.event is None:
             assert e.comm is not None
             slot = self.static_channel(e.comm.channel)
-            if slot is not None and not self.name_taints()[1].get(slot.id, True):
-                return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
-            return "-2"
+            if slot is not None and self.name_taints()[1].get(slot.id, True):
+                return "-2"
+            # a channel known at run time only: br_chev reads whether it can be named
+            return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         kinds = [self.value_kind(x) for x in e.event.components]
         if any(k is None for k in kinds):
             return "-2"
@@ -175,7 +176,7 @@ class CspEvents:
                         chans[slot.id] = changed = True
                 elif isinstance(st, Receive):
                     slot = self.static_channel(st.channel)
-                    if slot is None or chans.get(slot.id, True):
+                    if any(chans.values()) if slot is None else chans.get(slot.id, True):
                         for a in st.args:
                             if isinstance(a, RecvBind):
                                 changed |= taint(a.target)

@@ -7,6 +7,7 @@ fairness, the match of an event atom) and two names never share one."""
 from __future__ import annotations
 
 import ctypes
+import re
 from pathlib import Path
 
 import pytest
@@ -70,7 +71,8 @@ def _python_names(ts) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp"])
+@pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
+                                  "computed_names_channel_array.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -89,3 +91,33 @@ def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     python = _python_names(ts)
     assert python <= set(table)
     assert set(table) - before <= python | {p.text.split("<>")[-1].strip() for p in holds}
+
+
+def _event_codes(source: str) -> dict[str, str]:
+    """Return per edge comment of the generated unit how its step's event is given:
+    ``br_evname``, ``br_chev``, ``-2`` (not rendered) or a constant id."""
+    out: dict[str, str] = {}
+    edge = ""
+    for line in source.splitlines():
+        if line.startswith("}"):
+            edge = ""  # the end of a location function
+        m = re.search(r"/\* edge \d+: (.*?) \*/", line)
+        if m:
+            edge = m.group(1)
+        m = re.search(r"succ_commit\(c, [^;]*?, (-2|br_\w+|\d+)", line)
+        if m and edge:
+            out[edge] = m.group(1)
+    return out
+
+
+def test_a_value_that_may_be_a_bool_is_not_rendered():
+    """Python shows a bool as True/False, an int as a number; C holds both as integers.
+    A comparison (a bool) and a bool variable (stored as 0 or 1) are rendered; a bool
+    sent on a channel stays a bool there, so the channel's steps and the name of the
+    variable bound from it are not (-2: the fair search hands them to Python)."""
+    ts = next(iter(api.load_model(str(MODELS / "computed_names_bool.csp")).systems))
+    codes = _event_codes(driver.generate_model(ts).source)
+    assert codes["e.b.(n == 1).n{b = !b; n = (n + 1) % 3}"] == "br_evname"
+    assert codes["d!b"] == codes["d?y"] == "br_chev"
+    assert codes["g.y"] == "br_evname"
+    assert [edge for edge, code in codes.items() if code == "-2"] == ["c!(n == 2", "c?x", "f.x"]
