@@ -537,11 +537,13 @@ LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
 _MAX_IWORDS = 1024
 
 
-COMPUTED_EVENT = ("a step's event name is computed at run time, and the C engine's fair "
-                  "search cannot match it against the formula's event atoms")
+COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
+                  "(a value that may be a bool or an int), or every event name is an "
+                  "annotation unit, and the C engine's fair search cannot match it")
 COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
-                   "event-level fairness (a CSP# event name computed at run time, or a "
-                   "barrier of a model that is not CSP#)")
+                   "event-level fairness (a CSP# event name computed at run time from a "
+                   "value that may be a bool or an int, or a barrier of a model that is "
+                   "not CSP#)")
 
 
 class _LtlParams(ctypes.Structure):
@@ -755,7 +757,7 @@ class _UnitTables:
     lab_unit: list[int]
     lab_mark: list[int]
     edge_units: list[tuple[int, int]]  # sorted (key, bit)
-    name_units: bool
+    name_units: int  # 0 none, 1 annotated names, 2 every event name is a unit
 
 
 def _unit_tables(system: TransitionSystem, space: CompiledStateSpace, events: list[str],
@@ -808,8 +810,9 @@ def _unit_tables(system: TransitionSystem, space: CompiledStateSpace, events: li
     edge_units.sort()
     names = [key[1] if key[0] == "event" else "" for key in units]
     ev_unit = [units.get(("event", name), -1) for name in events]
+    every = any(e.fairness not in (FairnessMark.WL, FairnessMark.SL) for e in marked)
     return _UnitTables(names, marks, ev_unit, lab_unit, lab_mark, edge_units,
-                       any(key[0] == "event" for key in units))
+                       2 if every else int(any(key[0] == "event" for key in units)))
 
 
 def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
@@ -884,6 +887,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         lib.bridge_event_name.argtypes = [ctypes.c_int32]
         lib.bridge_event_count.restype = ctypes.c_int32
         lib.bridge_event_count.argtypes = []
+        lib.bridge_event_intern.restype = ctypes.c_int32
+        lib.bridge_event_intern.argtypes = [ctypes.c_char_p]
         lib.bridge_process_words.restype = ctypes.c_int32
         lib.bridge_process_words.argtypes = []
         lib.bridge_ltl_free.restype = None
@@ -929,6 +934,16 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.all_sets = buchi.all_sets
     # event atoms: the bits of each named event (product.py: an atom holds on a step
     # whose event is exactly its name; the initial pseudo-step's event is "init")
+    # The names a step's event is compared with (the atoms', the annotated ones) are
+    # interned first: an event name computed at run time (br_evname, br_chev) equal to
+    # one of them gets its id, below n_events; every other gets a later id, no atom
+    # bit and no unit.
+    wanted = [a.name for a in atoms if isinstance(a, LtlEvent)] + [n for _, n in annotations]
+    wanted += [e.label for proc in system.processes for e in proc.edges
+               if e.label is not None and e.fairness is not None and model_annotations]
+    for name in wanted:
+        if lib.bridge_event_intern(name.encode("utf-8")) < 0:
+            raise CFallback("out of memory interning the event names of the formula")
     names = [lib.bridge_event_name(i).decode("utf-8") for i in range(lib.bridge_event_count())]
     bits: dict[str, int] = {}
     for i, a in enumerate(atoms):

@@ -89,7 +89,9 @@ struct ctx {
     uint8_t *buf;       /* n slots of BR_MAXVEC bytes */
     uint32_t *lens;
     int32_t *labels;    /* the step: see succ_commit */
-    int32_t *events;    /* its visible event: an index of BR_EVENT_NAMES, -1 tau, -2 computed */
+    int32_t *events;    /* its visible event: an id of br_name_id (BR_EVENT_NAMES first), -1
+                         * tau, -2 a name computed at run time and not rendered */
+    int names;          /* render computed event names (br_evname, br_chev): the fair search */
     uint64_t *procs;    /* BR_PWORDS words per successor: the processes that move */
     uint8_t *keep;
     size_t n, cap;

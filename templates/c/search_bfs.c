@@ -211,13 +211,24 @@ void bridge_free(void *hp) {
 __attribute__((visibility("default")))
 uint32_t bridge_max_vector(void) { return BR_MAXVEC; }
 
+/* Event names: the constant ones (BR_EVENT_NAMES) and those met at run time
+ * (br_name_id), by id. */
 __attribute__((visibility("default")))
 const char *bridge_event_name(int32_t i) {
+    if (i >= 0 && (size_t)i < br_names.n) return br_names.name[i];
     return (i >= 0 && i < BR_EVENT_COUNT) ? BR_EVENT_NAMES[i] : NULL;
 }
 
 __attribute__((visibility("default")))
-int32_t bridge_event_count(void) { return BR_EVENT_COUNT; }
+int32_t bridge_event_count(void) {
+    return br_names.n > (size_t)BR_EVENT_COUNT ? (int32_t)br_names.n : BR_EVENT_COUNT;
+}
+
+/* The id of an event name (interned when new: the formula's event atoms and annotated
+ * names before a fair search, so a name computed at run time equal to one of them gets
+ * its id); -2 when out of memory. */
+__attribute__((visibility("default")))
+int32_t bridge_event_intern(const char *name) { return br_name_id(name, strlen(name)); }
 
 /* The 64-bit words of a process set in this model (BR_PWORDS). */
 __attribute__((visibility("default")))

@@ -25,7 +25,9 @@
  *     (pid, -1), a rendezvous (the sender's and the receiver's (pid, edge)), a CSP#
  *     event name; a tau step (CSP# event -1) enables nothing and its engagement is
  *     never required. Actions are interned as met (ls_item) into bits of iwords words;
- *     a step whose CSP# event name is computed at run time (-2), or a barrier of a
+ *     a CSP# event name computed at run time is rendered and interned by the model
+ *     code (br_evname, br_chev: ctx.names) into an id after the constant names; one
+ *     it cannot render (-2: a value that may be a bool or an int), or a barrier of a
  *     model that is not CSP# (its action is the tuple of its edges), has an action the
  *     C search cannot name: it stops with BR_LTL_COMPUTED_ACTION (Python decides).
  * Fairness annotations (conditions.AnnotatedFairness, paper 000 Fig. 11 per mark) add
@@ -87,8 +89,9 @@ typedef struct {
     const int32_t *e_cubes; /* n_edges + 1 offsets into c_mask / c_value */
     const uint32_t *c_mask;
     const uint32_t *c_value;
-    /* event atoms: event_bits[i] are the bits of the atoms naming BR_EVENT_NAMES[i]; a
-     * step whose event is computed at run time (-2) cannot be matched here: with event
+    /* event atoms: event_bits[i] are the bits of the atoms naming event i (the
+     * caller interned the atoms' names first: a name met later is none of them); a
+     * step whose event name is not rendered (-2) cannot be matched here: with event
      * atoms in the formula the search then falls back to Python */
     const uint32_t *event_bits;
     int32_t n_events, event_atoms;
@@ -104,7 +107,8 @@ typedef struct {
     int32_t n_units;
     int32_t n_labels;
     int32_t n_edge_units;
-    int32_t name_units;     /* some unit names an event or label: a computed event stops */
+    int32_t name_units;     /* 1: some unit names an event or label, 2: every event name is
+                             * one (model marks): a name met at run time, or not rendered, stops */
     const int32_t *ev_unit;
     const int32_t *lab_unit;
     const int32_t *lab_mark;
@@ -368,7 +372,10 @@ static int ls_units(ls_t *s, size_t i, uint64_t *set) {
     const br_ltl_params_t *p = s->p;
     for (int k = s->bw; k < s->pw; k++) set[k] = 0;
     int32_t label = c->labels[i], ev = c->events[i];
-    if (ev == -2 && p->name_units) return ls_fail(s, BR_LTL_COMPUTED_EVENT, 0);
+    /* a name not rendered, or (every event name a unit: name_units 2) one met at run
+     * time, which has no unit here */
+    if (ev == -2 && p->name_units || ev >= p->n_events && p->name_units == 2)
+        return ls_fail(s, BR_LTL_COMPUTED_EVENT, 0);
     if (ev >= 0 && ev < p->n_events) ls_unit_add(s, set + s->bw, p->ev_unit[ev]);
     uint64_t *u = set + s->bw;
     if (label >= 0) {
@@ -1209,6 +1216,10 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     ls_t s;
     memset(&s, 0, sizeof s);
     s.p = p; s.r = r;
+    /* CSP# event names computed at run time are rendered and interned (br_evname,
+     * br_chev) when actions, event atoms or annotated names need them */
+    s.c.names = p->csp && (p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL
+                           || p->event_atoms || p->name_units);
     s.act = p->fairness == BR_LTL_WEAK || p->fairness == BR_LTL_STRONG_LOCAL;
     s.prc = p->fairness == BR_LTL_PROCESS_WEAK || p->fairness == BR_LTL_PROCESS_STRONG;
     s.ann = p->n_units > 0;

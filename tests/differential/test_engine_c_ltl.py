@@ -82,12 +82,21 @@ HANDED_OVER = "met a model error that the Python engine does not"
 VALUE_LEFT = "a value left what the C engine represents"
 
 
+# CSP# models with an event name the C engine cannot render as the Python engine does
+# (a value that may be a bool or an int: gen_events.value_kind): event-level fairness
+# and event atoms over it fall back to the Python engine, by name. Every other event
+# name computed at run time is rendered and interned in C.
+UNRENDERED_NAMES = {"computed_names_bool.csp"}
+
+
 def compare(system: TransitionSystem, limit: int, handed_over: bool = False,
-            annotations: tuple = (), notions: tuple = tuple(Fairness)) -> int:
+            annotations: tuple = (), notions: tuple = tuple(Fairness),
+            unrendered: bool = False) -> int:
     """Compare the engines on every LTL property of ``system`` under ``notions`` and
     the command-line ``annotations`` (and the model's own); return how many (property,
     notion) pairs the C engine checked. ``handed_over``: the C engine may hand a search
-    to the Python engine for a failing atom (``PROPOSITION_ERRORS``)."""
+    to the Python engine for a failing atom (``PROPOSITION_ERRORS``); ``unrendered``:
+    for an event name it cannot render (``UNRENDERED_NAMES``)."""
     compared = 0
     annotated = bool(annotations) or driver.model_has_marks(system)
     for prop in system.properties:
@@ -108,18 +117,21 @@ def compare(system: TransitionSystem, limit: int, handed_over: bool = False,
             py = api.check_property(system, prop, api.CheckOptions(engine="python", **options))
             if any(driver.COMPUTED_ACTION in n for n in c.notes):
                 # event-level fairness over a CSP# step whose event name is computed at
-                # run time (a channel step), or a barrier outside CSP#: the C search
-                # cannot name its action; the Python engine answered
+                # run time from a value that may be a bool, or a barrier outside CSP#:
+                # the C search cannot name its action; the Python engine answered
                 assert fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL)
                 assert system.language is not SourceLanguage.PROMELA
+                assert unrendered, (prop.text, fairness)
                 c = dataclasses.replace(c, notes=tuple(
                     n for n in c.notes if driver.COMPUTED_ACTION not in n))
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
                 continue
             if any(driver.COMPUTED_EVENT in n for n in c.notes):
                 # an event atom or an annotation against an event name computed at
-                # run time: the one fallback allowed here; the Python engine answered
+                # run time that C cannot render, or met when every event name is an
+                # annotation unit (model marks): the Python engine answered
                 assert annotated or any(not isinstance(a, LtlState) for a in na.binding.atoms)
+                assert unrendered or driver.model_has_marks(system), (prop.text, fairness)
                 c = dataclasses.replace(c, notes=tuple(
                     n for n in c.notes if driver.COMPUTED_EVENT not in n))
                 assert _fingerprint(c) == _fingerprint(py), (prop.text, fairness)
@@ -153,7 +165,8 @@ def _systems(path: Path) -> list[TransitionSystem]:
 @pytest.mark.parametrize("path", LTL_MODELS, ids=lambda p: p.name)
 def test_test_models_agree(path: Path) -> None:
     for ts in _systems(path):
-        compare(ts, LIMIT, handed_over=path.name in PROPOSITION_ERRORS)
+        compare(ts, LIMIT, handed_over=path.name in PROPOSITION_ERRORS,
+                unrendered=path.name in UNRENDERED_NAMES)
 
 
 @pytest.mark.parametrize("path", LTL_CASE_STUDIES, ids=lambda p: p.name)
@@ -244,7 +257,7 @@ def test_test_models_agree_with_annotations(path: Path) -> None:
     Python engine under every notion conjoined with command-line annotations."""
     for ts in _systems(path):
         compare(ts, 5000, handed_over=path.name in PROPOSITION_ERRORS,
-                annotations=cli_annotations(ts))
+                annotations=cli_annotations(ts), unrendered=path.name in UNRENDERED_NAMES)
 
 
 @pytest.mark.parametrize("path", LTL_CASE_STUDIES, ids=lambda p: p.name)

@@ -1,0 +1,421 @@
+"""The C generator's CSP# specifics: event names and their codes, the constants of a
+static instance (its parameters folded into its event names) and the check that
+every synchronisation vector is precomputed (issue 12).
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from bridge.engine_c.gen_base import (
+    _NO,
+    CUnsupported,
+    _c_string,
+    _Ctx,
+    edge_statements,
+)
+from bridge.ir import (
+    ArrayType,
+    Assign,
+    Binary,
+    BoolType,
+    Conditional,
+    Const,
+    Edge,
+    ElseGuard,
+    Expr,
+    Index,
+    IntType,
+    LocalVar,
+    Overflow,
+    Receive,
+    RecvBind,
+    RemoteVar,
+    Send,
+    TransitionSystem,
+    Type,
+    Unary,
+    Var,
+)
+from bridge.semantics.codegen import (
+    event_constant,
+    event_is_constant,
+    guard_mentions,
+)
+from bridge.semantics.statespace import MAX_SYNC_VECTORS, make_combiner
+
+
+class CspEvents:
+    """The CSP# half of ``codegen.CGenerator`` (a mixin: its state is there)."""
+
+    def intern_event(self, name: str) -> int:
+        """Return the index of a constant event name in ``BR_EVENT_NAMES``."""
+        if name not in self.event_names:
+            self.event_names[name] = len(self.event_names)
+        return self.event_names[name]
+
+    def event_id(self, e: Edge, comm: bool = False) -> int:
+        """Return the event code of a step of one edge, as the Python engine names it
+        (``statespace._gen_edge``): -1 tau, -2 a name computed at run time (a CSP#
+        channel step without an event, or components that are not constant), which
+        ``event_code`` renders."""
+        if e.event is None:
+            return -2 if comm and self.csp else -1
+        if not event_is_constant(self.pygen, e.event):
+            return -2
+        return self.intern_event(event_constant(self.pygen, e.event))
+
+    def event_code(self, e: Edge, ctx: _Ctx, comm: str = "", msg: str = "",
+                   nf: str = "") -> str:
+        """Return a C expression of the event code of a step of one edge: its constant
+        id, or for a name computed at run time the id ``br_evname`` interns it under
+        (components evaluated in ``ctx`` whether or not the search asks for names, as
+        the Python engine evaluates them: their model errors count), or for a CSP#
+        channel step without an event (``comm`` is ``!`` or ``?``) the id of
+        ``br_chev`` over the message ``msg`` of ``nf`` values; -2 when the name cannot
+        be rendered as the Python engine renders it (``value_kind``)."""
+        ev = self.event_id(e, comm=bool(comm))
+        if ev != -2:
+            return str(ev)
+        if e.event is None:
+            assert e.comm is not None
+            slot = self.static_channel(e.comm.channel)
+            if slot is not None and self.name_taints()[1].get(slot.id, True):
+                return "-2"
+            # a channel known at run time only: br_chev reads whether it can be named
+            return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
+        kinds = [self.value_kind(x) for x in e.event.components]
+        if any(k is None for k in kinds):
+            return "-2"
+        vals = ", ".join(self.expr(x, ctx) for x in e.event.components)
+        n = len(kinds)
+        return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
+                f"{_c_string(''.join(k or '' for k in kinds))})")
+
+    # Python's str() of a value: an int in decimal, a bool True or False. The C engine
+    # holds both as integers, so a name is rendered only where the kind of each value is
+    # known at generation time: ``value_kind``.
+
+    def value_kind(self, e: Expr) -> str | None:
+        """Return ``"i"`` when the Python engine's value of ``e`` is surely an int, ``"b"``
+        when surely a bool, None when it may be either (or something else): comparisons
+        and logic give bools; arithmetic ints; a variable ints unless a bool may be
+        stored into it unconverted (``name_taints``)."""
+        v = self.fold(e)
+        if v is not _NO:
+            return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else None
+        if isinstance(e, Binary):
+            if e.op in _BOOL_OPS:
+                return "b"
+            left, right = self.value_kind(e.left), self.value_kind(e.right)
+            if left is None or right is None:
+                return None
+            if e.op in _INT_OPS:
+                return "i"
+            return "i" if left == right == "i" else None  # bitwise: bool op bool is a bool
+        if isinstance(e, Unary):
+            if e.op == "!":
+                return "b"
+            return "i" if e.op in ("-", "~") and self.value_kind(e.operand) is not None else None
+        if isinstance(e, Conditional):
+            a, b = self.value_kind(e.then), self.value_kind(e.otherwise)
+            return a if a == b else None
+        if isinstance(e, Var | Index | RemoteVar):
+            name = _root_name(e)
+            return None if name is None or name in self.name_taints()[0] else "i"
+        return None
+
+    def name_taints(self) -> tuple[set[str], dict[int, bool]]:
+        """Return (the variable names that may hold a bool, per static channel id whether
+        a message may carry one): the Python engine stores a value unconverted into an
+        unbounded ``int`` variable or channel field (``store_code``), so a comparison
+        assigned or sent stays a bool there. A fixpoint over every assignment, send,
+        receive binding, initial value and instance argument; names are taken across
+        scopes (a name tainted anywhere is tainted everywhere)."""
+        if self._taints is not None:
+            return self._taints
+        names: set[str] = set()
+        chans: dict[int, bool] = {c.id: False for c in self.layout.channels}
+        any_chan = [False]
+        self._taints = (names, chans)
+        converting = _converting_names(self.system)
+        flat = list(edge_statements(self.system))
+
+        def taint(target: Expr | None) -> bool:
+            name = _root_name(target) if target is not None else None
+            if name is None or name in names or converting.get(name, False):
+                return False
+            names.add(name)
+            return True
+
+        for v in self.system.globals:
+            if isinstance(v.init, Const) and isinstance(v.init.value, bool):
+                taint(Var(v.name))
+        for p in self.system.processes:
+            for v in p.locals:
+                if isinstance(v.init, Const) and isinstance(v.init.value, bool):
+                    taint(Var(v.name))
+        changed = True
+        while changed:
+            changed = False
+            for st in flat:
+                if isinstance(st, Assign) and self.value_kind(st.value) != "i":
+                    changed |= taint(st.target)
+                elif isinstance(st, LocalVar) and st.init is not None and any(
+                        self.value_kind(x) != "i" for x in (
+                            st.init if isinstance(st.init, tuple) else (st.init,))):
+                    changed |= taint(Var(st.name))
+                elif isinstance(st, Send) and any(self.value_kind(a) != "i" for a in st.args):
+                    slot = self.static_channel(st.channel)
+                    if slot is None:
+                        if not any_chan[0]:
+                            any_chan[0] = changed = True
+                            for cid in chans:
+                                chans[cid] = True
+                    elif not chans.get(slot.id, True):
+                        chans[slot.id] = changed = True
+                elif isinstance(st, Receive):
+                    slot = self.static_channel(st.channel)
+                    if any(chans.values()) if slot is None else chans.get(slot.id, True):
+                        for a in st.args:
+                            if isinstance(a, RecvBind):
+                                changed |= taint(a.target)
+        return self._taints
+
+    def events_code(self) -> list[str]:
+        names = list(self.event_names) or [""]
+        quoted = ", ".join(_c_string(n) for n in names)
+        offsets, pairs = self.vector_tables
+        return [f"#define BR_EVENT_COUNT {len(self.event_names)}",
+                f"static const char *const BR_EVENT_NAMES[{len(names)}] = {{{quoted}}};",
+                *self.channel_names_code(),
+                _NAMES,
+                "/* the edges of synchronisation vector v: pairs (pid, edge label) "
+                "BR_VEC_OFF[v] .. BR_VEC_OFF[v + 1] - 1 of BR_VEC_EDGES */",
+                f"static const int32_t BR_VEC_OFF[{len(offsets)}] = "
+                f"{{{', '.join(map(str, offsets))}}};",
+                f"static const int32_t BR_VEC_EDGES[{max(1, len(pairs))}] = "
+                f"{{{', '.join(map(str, pairs)) or '0'}}};"]
+
+    def channel_names_code(self) -> list[str]:
+        """Return the channel tables of ``br_chev`` (CSP#, ``statespace._chev``): per
+        channel id its name, whether its messages carry their arity first
+        (``Channel.arity_tag``) and whether its messages can be rendered (no bool)."""
+        rl = self.space._static_layout
+        table = dict(rl.chan_names) if self.csp and rl is not None else {}
+        n = max(table, default=-1) + 1
+        tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
+        chans = self.name_taints()[1] if self.csp else {}
+        names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
+        flags = ", ".join(str(int(i in tagged) | 2 * int(i in table and not chans.get(i, True)))
+                          for i in range(n))
+        return [f"#define BR_NCHAN {n}",
+                f"static const char *const BR_CHAN_NAMES[{max(1, n)}] = {{{names or 'NULL'}}};",
+                "/* per channel id: 1 its messages carry their arity first, 2 they can be "
+                "named */",
+                f"static const uint8_t BR_CHAN_FLAGS[{max(1, n)}] = {{{flags or '0'}}};"]
+
+    # ------------------------------------------------------------------ instances
+
+    def set_instance_constants(self, pid: int) -> None:
+        """Fold the never-assigned locals of static instance ``pid`` (parameters, mostly)
+        as the Python engine does for its specialised instance code: CSP# event names
+        such as ``rule1.i.(i+1)%N`` become constants, so barriers are precomputed."""
+        key = self.space._static_layout.key
+        tpl, values = key[pid]
+        names = [n for n, _ in self.space._const_locals[tpl]]
+        self.pygen.consts = dict(zip(names, values, strict=True))
+
+    @contextlib.contextmanager
+    def instance_constants(self, pid: int) -> Iterator[None]:
+        self.set_instance_constants(pid)
+        try:
+            yield
+        finally:
+            self.pygen.consts = {}
+
+    def _check_vectors_precomputed(self) -> None:
+        """Raise ``CUnsupported`` when the Python engine combines barriers at run time
+        (more than ``MAX_SYNC_VECTORS`` vectors): the C engine has only precomputed
+        vectors. No vector at all (no barrier can ever be completed) is fine."""
+        offers: dict[int, list] = {}
+        lay = self.layout
+        for pid, t in enumerate(lay.initial_templates):
+            sync = self.space._sync_sets.get(pid, frozenset())
+            if not sync:
+                continue
+            with self.instance_constants(pid):
+                for k, e in enumerate(lay.processes[t].process.edges):
+                    if (e.comm is not None or e.event is None or e.data_operation
+                            or isinstance(e.guard, ElseGuard) or guard_mentions(e.guard, "timeout")
+                            or not event_is_constant(self.pygen, e.event)):
+                        continue
+                    name = event_constant(self.pygen, e.event)
+                    if name in sync:
+                        offers.setdefault(pid, []).append((name, ((pid, k),)))
+        composition = self.system.composition
+        if composition is not None and len(make_combiner(composition)(offers)) > MAX_SYNC_VECTORS:
+            raise CUnsupported("CSP barriers combined at run time (more synchronisation "
+                               f"vectors than the {MAX_SYNC_VECTORS} precomputed)")
+
+
+_BOOL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||", "xor"})
+_INT_OPS = frozenset({"+", "-", "*", "/", "%", "mod", "<<", ">>"})
+
+
+def _root_name(e: Expr | None) -> str | None:
+    """Return the name of the variable an lvalue or read ends in, or None."""
+    while isinstance(e, Index):
+        e = e.base
+    if isinstance(e, Var | RemoteVar):
+        return e.name
+    return None
+
+
+def _converting(t: Type) -> bool:
+    """Return True when ``store_code`` turns every stored value into an int for ``t``."""
+    if isinstance(t, BoolType):
+        return True
+    if isinstance(t, ArrayType):
+        return _converting(t.element)
+    return (isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None
+            and t.hi is not None)
+
+
+def _converting_names(system: TransitionSystem) -> dict[str, bool]:
+    """Return per declared name whether every declaration of it converts (``_converting``)."""
+    out: dict[str, bool] = {}
+
+    def add(name: str, t: Type) -> None:
+        out[name] = out.get(name, True) and _converting(t)
+
+    for v in system.globals:
+        add(v.name, v.type)
+    for p in system.processes:
+        for v in p.locals:
+            add(v.name, v.type)
+    for st in edge_statements(system):
+        if isinstance(st, LocalVar):
+            add(st.name, st.type)
+    return out
+
+
+# Event names met at run time (CSP#): a name whose components are computed, a channel
+# step's ``c!v`` / ``c?v``, a rendezvous' ``c.v``, rendered as the Python engine renders
+# them (statespace._gen_edge, _chev) and interned in one table with the constant names
+# first (the id of BR_EVENT_NAMES[i] is i), so a name has one id whichever step renders
+# it, as the Python engine compares names (statespace._step_for). Only the fair search
+# asks for them (ctx.names); the table lives as long as the library (ids only grow).
+_NAMES = r"""
+#define BR_NAME_MAX 1024
+static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; } br_names;
+
+static uint64_t br_name_hash(const char *s, size_t len) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++) { h ^= (uint8_t)s[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+/* The id of the name s[0..len-1], interned when new; -2 when out of memory. */
+static int32_t br_name_id(const char *s, size_t len);
+
+static int br_names_seed(void) {
+    br_names.slots = 256;
+    while (br_names.slots < 4 * (size_t)BR_EVENT_COUNT) br_names.slots *= 2;
+    br_names.slot = malloc(br_names.slots * sizeof *br_names.slot);
+    if (!br_names.slot) { br_names.slots = 0; return 0; }
+    for (size_t i = 0; i < br_names.slots; i++) br_names.slot[i] = -1;
+    for (int32_t i = 0; i < BR_EVENT_COUNT; i++)
+        if (br_name_id(BR_EVENT_NAMES[i], strlen(BR_EVENT_NAMES[i])) != i) return 0;
+    return 1;
+}
+
+static int32_t br_name_id(const char *s, size_t len) {
+    if (!br_names.slots && !br_names_seed()) return -2;
+    size_t mask = br_names.slots - 1, b = (size_t)br_name_hash(s, len) & mask;
+    for (int32_t id; (id = br_names.slot[b]) >= 0; b = (b + 1) & mask)
+        if (br_names.len[id] == len && memcmp(br_names.name[id], s, len) == 0) return id;
+    if (br_names.n >= 0x7FFFFFF0) return -2;
+    if (br_names.n == br_names.cap) {
+        size_t cap = br_names.cap ? br_names.cap * 2 : 64;
+        char **name = realloc(br_names.name, cap * sizeof *name);
+        if (!name) return -2;
+        br_names.name = name;
+        uint32_t *lens = realloc(br_names.len, cap * sizeof *lens);
+        if (!lens) return -2;
+        br_names.len = lens;
+        br_names.cap = cap;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) return -2;
+    memcpy(copy, s, len);
+    copy[len] = 0;
+    int32_t id = (int32_t)br_names.n++;
+    br_names.name[id] = copy;
+    br_names.len[id] = (uint32_t)len;
+    br_names.slot[b] = id;
+    if (br_names.n * 2 > br_names.slots) {  /* grow: rehash every id */
+        size_t slots = br_names.slots * 2;
+        int32_t *slot = malloc(slots * sizeof *slot);
+        if (slot) {
+            for (size_t i = 0; i < slots; i++) slot[i] = -1;
+            for (size_t i = 0; i < br_names.n; i++) {
+                size_t h = (size_t)br_name_hash(br_names.name[i], br_names.len[i]) & (slots - 1);
+                while (slot[h] >= 0) h = (h + 1) & (slots - 1);
+                slot[h] = (int32_t)i;
+            }
+            free(br_names.slot);
+            br_names.slot = slot;
+            br_names.slots = slots;
+        }
+    }
+    return id;
+}
+
+typedef struct { char b[BR_NAME_MAX]; size_t n; int over; } br_nm_t;
+
+static void nm_put(br_nm_t *m, const char *s, size_t k) {
+    if (m->over || m->n + k > sizeof m->b) { m->over = 1; return; }
+    memcpy(m->b + m->n, s, k);
+    m->n += k;
+}
+
+/* Python's str() of an int (kind 'i') or a bool (kind 'b'). */
+static void nm_value(br_nm_t *m, V v, char kind) {
+    if (kind == 'b') { if (v) nm_put(m, "True", 4); else nm_put(m, "False", 5); return; }
+    char t[24];
+    int k = snprintf(t, sizeof t, "%lld", (long long)v);
+    nm_put(m, t, (size_t)k);
+}
+
+/* The id of the event base.v1.v2... (statespace event_code); -2 when not asked for
+ * (ctx.names) or too long. */
+static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *kinds) {
+    if (!c->names) return -2;
+    br_nm_t m; m.n = 0; m.over = 0;
+    nm_put(&m, base, strlen(base));
+    for (int i = 0; i < n; i++) { nm_put(&m, ".", 1); nm_value(&m, vals[i], kinds[i]); }
+    return m.over ? -2 : br_name_id(m.b, m.n);
+}
+
+/* The id of the event of a channel step (statespace._chev): the channel's name, sep
+ * ('!' send, '?' receive, '.' rendezvous), the message's values joined by '.' (a
+ * channel with arity tags shows the message's own values only); -2 when not asked for
+ * or when the channel cannot be named. */
+static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
+    if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 2)) return -2;
+    int from = 0, to = nf;
+    if (BR_CHAN_FLAGS[cid] & 1) {
+        if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
+        from = 1; to = 1 + (int)msg[0];
+    }
+    br_nm_t m; m.n = 0; m.over = 0;
+    nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
+    nm_put(&m, &sep, 1);
+    for (int i = from; i < to; i++) {
+        if (i > from) nm_put(&m, ".", 1);
+        nm_value(&m, msg[i], 'i');
+    }
+    return m.over ? -2 : br_name_id(m.b, m.n);
+}
+"""
