@@ -435,9 +435,9 @@ static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
     if (id < 0) return -1;
     if (added) {
         size_t nq = (size_t)s->p->nq;
-        if (!br_grow((void **)&h->sys_letter, &h->sys_letter_cap, h->st.n, 4)
-            || !br_grow((void **)&h->sys_wait, &h->sys_wait_cap, h->st.n, 1)
-            || !br_grow((void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
+        if (!store_grow(&h->st, (void **)&h->sys_letter, &h->sys_letter_cap, h->st.n, 4)
+            || !store_grow(&h->st, (void **)&h->sys_wait, &h->sys_wait_cap, h->st.n, 1)
+            || !store_grow(&h->st, (void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
         for (size_t q = 0; q < nq; q++) h->node_of[(size_t)id * nq + q] = -1;
         uint32_t letter;
         if (!ls_letter(s, v, len, &letter)) return s->c.err ? -2 : -3;
@@ -477,9 +477,9 @@ static int64_t ls_node(ls_t *s, uint32_t sys, int q) {
     if (s->p->max_states && (int64_t)h->nn >= s->p->max_states)
         return ls_fail(s, BR_LTL_LIMIT, BR_LIMIT_STATES);
     if (h->nn >= 0x7FFFFFF0u) return ls_oom(s);
-    if (!br_grow((void **)&h->node_sys, &h->node_sys_cap, h->nn + 1, 4)
-        || !br_grow((void **)&h->node_q, &h->node_q_cap, h->nn + 1, 2)
-        || !br_grow((void **)&h->pos, &h->pos_cap, h->nn + 1, 4)) return ls_oom(s);
+    if (!store_grow(&h->st, (void **)&h->node_sys, &h->node_sys_cap, h->nn + 1, 4)
+        || !store_grow(&h->st, (void **)&h->node_q, &h->node_q_cap, h->nn + 1, 2)
+        || !store_grow(&h->st, (void **)&h->pos, &h->pos_cap, h->nn + 1, 4)) return ls_oom(s);
     if (s->p->max_memory && (int64_t)ltl_bytes(s) > s->p->max_memory) return ls_oom(s);
     n = (int32_t)h->nn++;
     h->node_of[k] = n;
@@ -1250,7 +1250,7 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
         || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
-        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0)) {
+        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
     }
