@@ -200,6 +200,22 @@ static uint64_t *store_rehash(const uint64_t *t, size_t cap, size_t ncap) {
     return nt;
 }
 
+/* Probe a table of hash32 << 32 | index + 1 slots (cap of them) whose keys are
+ * keys[index] for key x of hash32 hi: its index, or -1 with *slot the empty slot. */
+static inline int64_t store_probe(const uint64_t *table, size_t cap, const uint64_t *keys, uint64_t x,
+                                  uint32_t hi, size_t *slot) {
+    size_t mask = cap - 1;
+    size_t b = hi & mask;
+    for (;;) {
+        uint64_t e = table[b];
+        if (!e) break;
+        if ((uint32_t)(e >> 32) == hi && keys[(uint32_t)e - 1] == x) return (uint32_t)e - 1;
+        b = (b + 1) & mask;
+    }
+    *slot = b;
+    return -1;
+}
+
 /* The index of inner pair x (interned when new), or -1 when the memory limit (or
  * malloc) stops the table from growing. */
 static int64_t tree_pair(store_t *st, uint64_t x) {
@@ -212,16 +228,10 @@ static int64_t tree_pair(store_t *st, uint64_t x) {
         free(st->ptable);
         st->ptable = nt; st->ptcap = ncap;
     }
-    uint64_t h = br_hash_pair(x);
-    uint32_t hi = (uint32_t)(h >> 32);
-    size_t mask = st->ptcap - 1;
-    size_t b = hi & mask;
-    for (;;) {
-        uint64_t e = st->ptable[b];
-        if (!e) break;
-        if ((uint32_t)(e >> 32) == hi && st->pairs[(uint32_t)e - 1] == x) return (uint32_t)e - 1;
-        b = (b + 1) & mask;
-    }
+    uint32_t hi = (uint32_t)(br_hash_pair(x) >> 32);
+    size_t b;
+    int64_t found = store_probe(st->ptable, st->ptcap, st->pairs, x, hi, &b);
+    if (found >= 0) return found;
     if (st->npairs >= 0xFFFFFFF0u) return -1;
     if (st->npairs + 1 > st->pairs_cap) {
         size_t ncap = store_next_cap(st, st->pairs_cap, st->npairs + 1, 8);
@@ -341,14 +351,9 @@ static int64_t tree_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t
     uint64_t x = tree_root(st, v, len, &ok);
     if (!ok) return -1;
     uint32_t hi = (uint32_t)(br_hash_pair(x) >> 32);
-    size_t mask = st->tcap - 1;
-    size_t b = hi & mask;
-    for (;;) {
-        uint64_t e = st->table[b];
-        if (!e) break;
-        if ((uint32_t)(e >> 32) == hi && st->root[(uint32_t)e - 1] == x) return (uint32_t)e - 1;
-        b = (b + 1) & mask;
-    }
+    size_t b;
+    int64_t found = store_probe(st->table, st->tcap, st->root, x, hi, &b);
+    if (found >= 0) return found;
     if (!store_reserve(st, len)) return -1;
     size_t id = st->n++;
     st->root[id] = x;
