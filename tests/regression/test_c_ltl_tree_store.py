@@ -22,6 +22,7 @@ from bridge import api
 from bridge.engine_c.build import find_compiler
 from bridge.frontends.csp import load_csp
 from bridge.ir import Fairness, Outcome, TransitionSystem
+from tests.cli.conftest import run_bridge
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
@@ -37,7 +38,7 @@ P() = inc{x = (x + 1) % 5} -> P() [] reset{x = 0} -> P();
 """
 
 
-def _tc_r(n: int) -> TransitionSystem:
+def _tc_r_text(n: int) -> str:
     text = re.sub(r"#define N \d+;", f"#define N {n};", TC_R.read_text(encoding="utf-8"))
     body = "".join(f"InitNode{i}() = " + "\n    [] ".join(
         f"setup.{i}.{k}{{token[{i}] = {k % 2}; label[{i}] = {k // 2};}} -> Skip"
@@ -47,7 +48,11 @@ def _tc_r(n: int) -> TransitionSystem:
         f"InitNode{i}()" for i in range(n)) + ";", text)
     text = re.sub(r"#define oneToken \([^\n]*", "#define oneToken (" + " + ".join(
         f"token[{i}]" for i in range(n)) + " == 1);", text)
-    [system] = load_csp(str(TC_R), text=text).systems
+    return text
+
+
+def _tc_r(n: int) -> TransitionSystem:
+    [system] = load_csp(str(TC_R), text=_tc_r_text(n)).systems
     return system
 
 
@@ -97,3 +102,12 @@ def test_short_vectors_counts_are_the_python_engines(tmp_path, number, outcome):
     assert ("engine", "c") in c.statistics.extra
     assert _counts(c) == _counts(_check(system, "python", Fairness.WEAK, number))
     assert c.outcome is outcome
+
+
+def test_tree_store_memory_limit_stops_cleanly(tmp_path):
+    path = tmp_path / "tc_r_8.csp"
+    path.write_text(_tc_r_text(8))
+    result = run_bridge("check", "--engine", "c", "--fairness", "strong-global",
+                        "--max-memory", "1", str(path))
+    assert result.code == 3, result.err
+    assert "UNKNOWN (memory limit reached before a verdict)" in result.out
