@@ -5,8 +5,11 @@ per-node arrays grew by doubling: 244.5 bytes per product node at N = 11 strong 
 about 29 GB for N = 13 (89.5 million nodes; the run stopped at a 12 GB store). The fair
 search's store now keeps a fixed-length vector as a tree of interned pairs of 32-bit
 words (``templates/c/store.c``, after LTSmin's tree table): a state is its 8-byte root
-pair; the table fills to 3/4 and the big arrays grow by a quarter. N = 11 strong global
-then reports 52.6 bytes per node. The layout must change no count, no verdict and no
+pair; the table fills to 3/4 and the big arrays grow by a quarter; the letter of a
+system state takes 1 or 2 bytes when the formula has at most 8 or 16 propositions, the
+atomicity flags are kept only once a state has a holder (Promela atomic), and a node's
+automaton state only when the automaton has more than one. N = 11 strong global then
+reports 43.6 bytes per node. The layout must change no count, no verdict and no
 counterexample: the counts below are the Python engine's, and a violated check's lasso
 (built from vectors the C store decodes) is replayed on the Python semantics.
 """
@@ -85,12 +88,14 @@ def test_tc_r_counts_are_the_python_engines(n, fairness, outcome):
 
 def test_tc_r_bytes_per_node_stay_small():
     """N = 8: 87,381 nodes; the flat store reported 148.7 bytes a node, the tree store
-    53.4 (most of it the per-node arrays and the hash table: the pairs are shared)."""
+    53.4, and 44.4 once the letter took one byte (one proposition), the atomicity flags
+    none (CSP#) and the automaton state none (one automaton state): most of what is
+    left is the hash table and the per-node arrays (the pairs are shared)."""
     c = _check(_tc_r(8), "c", Fairness.STRONG_GLOBAL)
     extra = dict(c.statistics.extra)
     assert c.outcome is Outcome.HOLDS and c.statistics.states == (4 ** 9 - 1) // 3
     assert extra["engine"] == "c"
-    assert extra["bytes_per_state"] < 70
+    assert extra["bytes_per_state"] < 50
 
 
 @pytest.mark.parametrize("number,outcome", [(0, Outcome.HOLDS), (1, Outcome.VIOLATED)])
@@ -111,3 +116,22 @@ def test_tree_store_memory_limit_stops_cleanly(tmp_path):
                         "--max-memory", "1", str(path))
     assert result.code == 3, result.err
     assert "UNKNOWN (memory limit reached before a verdict)" in result.out
+
+
+@pytest.mark.parametrize("k", [3, 9, 17])
+def test_letters_of_one_two_and_four_bytes(tmp_path, k):
+    """A system state's letter takes 1, 2 or 4 bytes for k propositions: []<> a{k-1},
+    the highest one (the others only make k), holds and [] !a{k-1} fails; dropping its
+    bit would turn both."""
+    defines = "".join(f"#define a{i} (x == {i});\n" for i in range(k))
+    others = " && ".join(f"a{i}" for i in range(k - 1))
+    path = tmp_path / "letters.csp"
+    path.write_text(f"var x = 0;\nP() = inc{{x = (x + 1) % 20}} -> P();\n{defines}"
+                    f"#assert P() |= []<> (({others}) || a{k - 1});\n"
+                    f"#assert P() |= [] !a{k - 1};\n")
+    [system] = load_csp(str(path)).systems
+    for number, outcome in ((0, Outcome.HOLDS), (1, Outcome.VIOLATED)):
+        c = _check(system, "c", Fairness.NONE, number)
+        assert ("engine", "c") in c.statistics.extra
+        assert _counts(c) == _counts(_check(system, "python", Fairness.NONE, number))
+        assert c.outcome is outcome
