@@ -138,14 +138,16 @@ typedef struct {
 
 typedef struct {
     store_t st;             /* first: bridge_state reads a br_ltl_t as a br_handle_t */
-    uint32_t *sys_letter; size_t sys_letter_cap;
+    /* per system state its letter, in letter_bytes bytes (1, 2 or 4: n_ap bits) */
+    uint8_t *sys_letter; size_t sys_letter_cap; int letter_bytes;
     /* Promela atomicity (product.Product.sys_wait): 1 when the holder of atomicity in
      * the system state can move on (the automaton waits: idle edges into it), 0 when
-     * it cannot or nobody holds it, 2 while unknown */
+     * it cannot or nobody holds it, 2 while unknown; NULL until a state has a holder
+     * (then all 0 before it) */
     uint8_t *sys_wait; size_t sys_wait_cap;
     int32_t *node_of; size_t node_of_cap;      /* sys * nq + q -> node, -1: none */
     uint32_t *node_sys; size_t node_sys_cap;
-    uint16_t *node_q; size_t node_q_cap;
+    uint16_t *node_q; size_t node_q_cap;       /* NULL when nq = 1 (q is 0) */
     int32_t *pos; size_t pos_cap;              /* BR_UNSEEN, BR_DEAD or position in live */
     size_t nn;
     int32_t *part; int32_t *path;              /* the report */
@@ -248,7 +250,7 @@ typedef struct {
 
 static size_t ltl_bytes(const ls_t *s) {
     const br_ltl_t *h = s->h;
-    return store_bytes(&h->st) + h->sys_letter_cap * 4 + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
+    return store_bytes(&h->st) + h->sys_letter_cap * (size_t)h->letter_bytes + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
         + h->node_q_cap * 2 + h->pos_cap * 4 + s->live_cap * 4 + s->dfs_node_cap * 8
         + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8 + s->e_item_cap * 4
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
@@ -256,6 +258,17 @@ static size_t ltl_bytes(const ls_t *s) {
         + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
         + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24;
 }
+
+/* The letter of system state t. */
+static inline uint32_t ls_sys_letter(const br_ltl_t *h, size_t t) {
+    if (h->letter_bytes == 1) return h->sys_letter[t];
+    if (h->letter_bytes == 2) { uint16_t l; memcpy(&l, h->sys_letter + t * 2, 2); return l; }
+    uint32_t l; memcpy(&l, h->sys_letter + t * 4, 4);
+    return l;
+}
+
+/* The automaton state of node n. */
+static inline int ls_node_q(const br_ltl_t *h, size_t n) { return h->node_q ? h->node_q[n] : 0; }
 
 static int ls_fail(ls_t *s, int status, int limit_kind) {
     s->r->status = status;
@@ -442,14 +455,20 @@ static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
     if (id < 0) return -1;
     if (added) {
         size_t nq = (size_t)s->p->nq;
-        if (!br_grow((void **)&h->sys_letter, &h->sys_letter_cap, h->st.n, 4)
-            || !br_grow((void **)&h->sys_wait, &h->sys_wait_cap, h->st.n, 1)
-            || !br_grow((void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
+        int holder = model_holder(v) >= 0;
+        int fresh = holder && !h->sys_wait;
+        if (!store_grow(&h->st, (void **)&h->sys_letter, &h->sys_letter_cap, h->st.n, (size_t)h->letter_bytes)
+            || ((holder || h->sys_wait)
+                && !store_grow(&h->st, (void **)&h->sys_wait, &h->sys_wait_cap, h->st.n, 1))
+            || !store_grow(&h->st, (void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
+        if (fresh) memset(h->sys_wait, 0, h->st.n);
         for (size_t q = 0; q < nq; q++) h->node_of[(size_t)id * nq + q] = -1;
         uint32_t letter;
         if (!ls_letter(s, v, len, &letter)) return s->c.err ? -2 : -3;
-        h->sys_letter[id] = letter;
-        h->sys_wait[id] = model_holder(v) >= 0 ? 2 : 0;
+        if (h->letter_bytes == 1) h->sys_letter[id] = (uint8_t)letter;
+        else if (h->letter_bytes == 2) { uint16_t l = (uint16_t)letter; memcpy(h->sys_letter + (size_t)id * 2, &l, 2); }
+        else memcpy(h->sys_letter + (size_t)id * 4, &letter, 4);
+        if (h->sys_wait) h->sys_wait[id] = holder ? 2 : 0;
     }
     return id;
 }
@@ -484,14 +503,14 @@ static int64_t ls_node(ls_t *s, uint32_t sys, int q) {
     if (s->p->max_states && (int64_t)h->nn >= s->p->max_states)
         return ls_fail(s, BR_LTL_LIMIT, BR_LIMIT_STATES);
     if (h->nn >= 0x7FFFFFF0u) return ls_oom(s);
-    if (!br_grow((void **)&h->node_sys, &h->node_sys_cap, h->nn + 1, 4)
-        || !br_grow((void **)&h->node_q, &h->node_q_cap, h->nn + 1, 2)
-        || !br_grow((void **)&h->pos, &h->pos_cap, h->nn + 1, 4)) return ls_oom(s);
+    if (!store_grow(&h->st, (void **)&h->node_sys, &h->node_sys_cap, h->nn + 1, 4)
+        || (s->p->nq > 1 && !store_grow(&h->st, (void **)&h->node_q, &h->node_q_cap, h->nn + 1, 2))
+        || !store_grow(&h->st, (void **)&h->pos, &h->pos_cap, h->nn + 1, 4)) return ls_oom(s);
     if (s->p->max_memory && (int64_t)ltl_bytes(s) > s->p->max_memory) return ls_oom(s);
     n = (int32_t)h->nn++;
     h->node_of[k] = n;
     h->node_sys[n] = sys;
-    h->node_q[n] = (uint16_t)q;
+    if (h->node_q) h->node_q[n] = (uint16_t)q;
     h->pos[n] = BR_UNSEEN;
     return n;
 }
@@ -523,7 +542,7 @@ static size_t ls_moves(ls_t *s, int q, uint32_t letter) {
 static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     br_ltl_t *h = s->h;
     uint32_t sys = h->node_sys[w];
-    int q = h->node_q[w];
+    int q = ls_node_q(h, (size_t)w);
     uint32_t len;
     const uint8_t *v = store_vec(&h->st, sys, &len);
     memcpy(s->cur, v, len);
@@ -594,7 +613,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             }
         }
         size_t nm;
-        int waits = kept && h->sys_wait[t] ? ls_waits(s, t) : 0;
+        int waits = kept && h->sys_wait && h->sys_wait[t] ? ls_waits(s, t) : 0;
         if (waits == -1) return ls_oom(s);
         if (waits == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
         if (waits) {  /* inside an atomic sequence: the automaton waits */
@@ -602,7 +621,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             s->mv_q[0] = q; s->mv_acc[0] = s->idle_acc[q]; nm = 1;
             goto edges;
         }
-        uint32_t letter = h->sys_letter[t];
+        uint32_t letter = ls_sys_letter(h, t);
         if (kept && s->p->event_atoms) {
             int32_t ev = s->c.events[i];
             if (ev >= 0 && ev < s->p->n_events) {
@@ -1261,17 +1280,18 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
         || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
-        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0)) {
+        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
     }
+    s.h->letter_bytes = p->n_ap <= 8 ? 1 : p->n_ap <= 16 ? 2 : 4;
     int64_t s0 = ls_intern_sys(&s, init, init_len);
     if (s0 == -1) { ls_oom(&s); goto out; }
     if (s0 == -2) { ls_fail(&s, BR_LTL_MODEL_ERROR, 0); goto out; }
     if (s0 == -3) { ls_fail(&s, BR_LTL_FALLBACK, 0); goto out; }
     /* the initial nodes: the automaton's moves from q0 on the initial letter, each
      * edge separately (not merged), duplicates once (product.Product.__init__) */
-    uint32_t letter = s.h->sys_letter[s0] | p->init_letter;
+    uint32_t letter = ls_sys_letter(s.h, (size_t)s0) | p->init_letter;
     int32_t *roots = NULL; size_t nroots = 0, roots_cap = 0;
     for (int32_t e = p->q_edges[p->q0]; e < p->q_edges[p->q0 + 1]; e++) {
         int on = 0;
@@ -1324,7 +1344,7 @@ __attribute__((visibility("default")))
 int64_t bridge_ltl_node(void *hp, int64_t n, int32_t *q) {
     br_ltl_t *h = hp;
     if (!h || n < 0 || (size_t)n >= h->nn) return -1;
-    *q = h->node_q[n];
+    *q = ls_node_q(h, (size_t)n);
     return h->node_sys[n];
 }
 

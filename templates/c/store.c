@@ -12,6 +12,21 @@
  * engine and PAT). Parent links (4 bytes a state) give shortest traces from the BFS.
  * Every growth is checked against the memory limit and against malloc failing: the
  * search then stops with a clean "memory limit" result, never a crash.
+ *
+ * Tree compression (store_init with compact = 1: the fair search of search_ltl.c, on a
+ * fixed-length model without hidden bytes), after LTSmin's tree table (Laarman, van de
+ * Pol and Weber, "Parallel recursive state compression for free", SPIN 2011): the
+ * vector, cut into 32-bit words, is the leaves of a fixed binary tree; each inner node
+ * is the pair (left, right) of its children's values (a word at a leaf, else the index
+ * of the child's pair), interned in one table of pairs shared by all positions (the
+ * position decides how a pair decodes, so sharing is sound). A state is its root pair:
+ * 8 bytes a state in root[], plus its slot; inner pairs are shared between states, so
+ * TC_R's 101-byte vectors cost a few bytes each. The table then holds at most 3/4 of
+ * its slots, and the per-state arrays grow by a quarter past 64 MB (instead of
+ * doubling). Lookups and decoding are incremental: the last vector decoded (the state
+ * being expanded) is the reference, and only the subtrees over the words a vector
+ * changes are recomputed (the pairs of the others are the reference's). Ids, and so
+ * the search order and every count, are those of the flat store.
  */
 
 typedef struct {
@@ -24,6 +39,18 @@ typedef struct {
     uint32_t hidden;        /* bytes before the key */
     size_t mem_limit;       /* 0: none */
     int keep_parents;
+    int compact;            /* table load 3/4, slow growth past 64 MB (see the top) */
+    /* tree compression (see the top); tree = 0: the flat arena */
+    int tree;
+    uint32_t words;         /* leaves: 32-bit words of the vector, padded with zeros */
+    uint64_t *root;         /* per state: its root pair */
+    uint64_t *pairs; size_t npairs, pairs_cap;  /* inner pairs: index -> pair */
+    uint64_t *ptable; size_t ptcap;             /* their index: hash32 << 32 | index + 1 */
+    int32_t *t_lo, *t_hi, *t_l, *t_r;           /* inner node j: words lo..hi, children
+                                                 * (an inner node, or -(word + 1)) */
+    uint32_t *ref_w, *ref_n, *pre, *wbuf;       /* the reference: its words, its inner
+                                                 * nodes' values; scratch */
+    int ref_ok;
 } store_t;
 
 static inline uint64_t br_hash(const uint8_t *p, uint32_t len) {
@@ -44,11 +71,63 @@ static inline uint64_t br_hash(const uint8_t *p, uint32_t len) {
     return h;
 }
 
-static size_t store_bytes(const store_t *st) {
-    return st->arena_cap + st->tcap * 8 + st->cap * ((st->fixed ? 0 : 8) + (st->keep_parents ? 4 : 0));
+/* Bytes a state costs in the per-state arrays (arena offsets, parents, root pairs). */
+static inline size_t store_per_state(const store_t *st) {
+    return (st->fixed ? 0 : 8) + (st->keep_parents ? 4 : 0) + (st->tree ? 8 : 0);
 }
 
-static inline const uint8_t *store_vec(const store_t *st, size_t id, uint32_t *len) {
+static size_t store_bytes(const store_t *st) {
+    return st->arena_cap + st->tcap * 8 + st->cap * store_per_state(st)
+        + st->pairs_cap * 8 + st->ptcap * 8;
+}
+
+/* The next capacity of an array of cap elements of size bytes that needs need: double,
+ * or (compact) a quarter more once it holds 64 MB. */
+static inline size_t store_next_cap(const store_t *st, size_t cap, size_t need, size_t size) {
+    size_t n = cap ? cap : 4096;
+    while (n < need) n = st->compact && n * size >= ((size_t)64 << 20) ? n + n / 4 : n * 2;
+    return n;
+}
+
+/* br_grow for the arrays that hold an entry per state or node: with compact, a
+ * quarter more once they hold 64 MB. */
+static int store_grow(const store_t *st, void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t n = store_next_cap(st, *cap, need, size);
+    void *q = realloc(*p, n * size);
+    if (!q) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+static inline uint64_t br_hash_pair(uint64_t x) {
+    x *= 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 29; x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+/* Decode the subtree of inner node j whose pair is pair into ref_w / ref_n; a child
+ * whose value the reference already has is the same subtree, and is skipped. */
+static void tree_decode(store_t *st, int32_t j, uint64_t pair, int all) {
+    int32_t c[2] = { st->t_l[j], st->t_r[j] };
+    uint32_t v[2] = { (uint32_t)(pair >> 32), (uint32_t)pair };
+    for (int i = 0; i < 2; i++) {
+        if (c[i] < 0) { st->ref_w[-c[i] - 1] = v[i]; continue; }
+        if (!all && st->ref_n[c[i]] == v[i]) continue;
+        st->ref_n[c[i]] = v[i];
+        tree_decode(st, c[i], st->pairs[v[i]], all);
+    }
+}
+
+static inline const uint8_t *store_vec(store_t *st, size_t id, uint32_t *len) {
+    if (st->tree) {  /* the vector becomes the reference of the next lookups */
+        tree_decode(st, 0, st->root[id], !st->ref_ok);
+        st->ref_ok = 1;
+        *len = st->fixed;
+        return (const uint8_t *)st->ref_w;
+    }
     if (st->fixed) { *len = st->fixed; return st->arena + id * st->fixed; }
     const uint8_t *p = st->arena + st->off[id];
     uint16_t l; memcpy(&l, p, 2);
@@ -56,34 +135,151 @@ static inline const uint8_t *store_vec(const store_t *st, size_t id, uint32_t *l
     return p + 2;
 }
 
-static int store_init(store_t *st, uint32_t fixed, uint32_t hidden, size_t mem_limit, int keep_parents) {
+/* The inner nodes over words lo..hi (preorder from *next); returns the child value
+ * code of that range: an inner node, or -(word + 1) for a single word. */
+static int32_t tree_shape(store_t *st, int32_t lo, int32_t hi, int32_t *next) {
+    if (hi - lo == 1) return -lo - 1;
+    int32_t j = (*next)++;
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    st->t_lo[j] = lo; st->t_hi[j] = hi;
+    st->t_l[j] = tree_shape(st, lo, mid, next);
+    st->t_r[j] = tree_shape(st, mid, hi, next);
+    return j;
+}
+
+/* compact = 1: the fair search's store (see the top); the tree when the vectors have
+ * a fixed length and no hidden bytes. */
+static int store_init(store_t *st, uint32_t fixed, uint32_t hidden, size_t mem_limit, int keep_parents,
+                      int compact) {
     memset(st, 0, sizeof *st);
     st->fixed = fixed; st->hidden = hidden; st->mem_limit = mem_limit;
     st->keep_parents = keep_parents;
+    st->compact = compact;
     st->tcap = 1 << 10;
     st->table = calloc(st->tcap, 8);
-    return st->table != NULL;
+    if (!st->table) return 0;
+    if (compact && fixed && !hidden) {
+        uint32_t k = (fixed + 3) / 4;
+        if (k < 2) k = 2;
+        st->tree = 1;
+        st->words = k;
+        st->t_lo = malloc(k * 4); st->t_hi = malloc(k * 4);
+        st->t_l = malloc(k * 4); st->t_r = malloc(k * 4);
+        st->ref_w = calloc(k, 4); st->ref_n = calloc(k, 4);
+        st->pre = malloc((k + 1) * 4); st->wbuf = calloc(k, 4);
+        st->ptcap = 1 << 10;
+        st->ptable = calloc(st->ptcap, 8);
+        if (!st->t_lo || !st->t_hi || !st->t_l || !st->t_r || !st->ref_w || !st->ref_n || !st->pre
+            || !st->wbuf || !st->ptable) return 0;
+        int32_t next = 0;
+        tree_shape(st, 0, (int32_t)k, &next);
+    }
+    return 1;
 }
 
 static void store_free(store_t *st) {
     free(st->arena); free(st->off); free(st->parent); free(st->table);
+    free(st->root); free(st->pairs); free(st->ptable);
+    free(st->t_lo); free(st->t_hi); free(st->t_l); free(st->t_r);
+    free(st->ref_w); free(st->ref_n); free(st->pre); free(st->wbuf);
     memset(st, 0, sizeof *st);
+}
+
+/* Rehash an open-addressing table of hash32 << 32 | index + 1 slots into ncap slots. */
+static uint64_t *store_rehash(const uint64_t *t, size_t cap, size_t ncap) {
+    uint64_t *nt = calloc(ncap, 8);
+    if (!nt) return NULL;
+    size_t mask = ncap - 1;
+    for (size_t i = 0; i < cap; i++) {
+        uint64_t e = t[i];
+        if (!e) continue;
+        size_t b = (size_t)(e >> 32) & mask;
+        while (nt[b]) b = (b + 1) & mask;
+        nt[b] = e;
+    }
+    return nt;
+}
+
+/* Probe a table of hash32 << 32 | index + 1 slots (cap of them) whose keys are
+ * keys[index] for key x of hash32 hi: its index, or -1 with *slot the empty slot. */
+static inline int64_t store_probe(const uint64_t *table, size_t cap, const uint64_t *keys, uint64_t x,
+                                  uint32_t hi, size_t *slot) {
+    size_t mask = cap - 1;
+    size_t b = hi & mask;
+    for (;;) {
+        uint64_t e = table[b];
+        if (!e) break;
+        if ((uint32_t)(e >> 32) == hi && keys[(uint32_t)e - 1] == x) return (uint32_t)e - 1;
+        b = (b + 1) & mask;
+    }
+    *slot = b;
+    return -1;
+}
+
+/* The index of inner pair x (interned when new), or -1 when the memory limit (or
+ * malloc) stops the table from growing. */
+static int64_t tree_pair(store_t *st, uint64_t x) {
+    if ((st->npairs + 1) * 2 > st->ptcap) {
+        size_t ncap = st->ptcap * 2;
+        if (ncap > ((size_t)1 << 32)) return -1;
+        if (st->mem_limit && store_bytes(st) + ncap * 8 > st->mem_limit) return -1;
+        uint64_t *nt = store_rehash(st->ptable, st->ptcap, ncap);
+        if (!nt) return -1;
+        free(st->ptable);
+        st->ptable = nt; st->ptcap = ncap;
+    }
+    uint32_t hi = (uint32_t)(br_hash_pair(x) >> 32);
+    size_t b;
+    int64_t found = store_probe(st->ptable, st->ptcap, st->pairs, x, hi, &b);
+    if (found >= 0) return found;
+    if (st->npairs >= 0xFFFFFFF0u) return -1;
+    if (st->npairs + 1 > st->pairs_cap) {
+        size_t ncap = store_next_cap(st, st->pairs_cap, st->npairs + 1, 8);
+        if (st->mem_limit && store_bytes(st) + (ncap - st->pairs_cap) * 8 > st->mem_limit) return -1;
+        uint64_t *np = realloc(st->pairs, ncap * 8);
+        if (!np) return -1;
+        st->pairs = np; st->pairs_cap = ncap;
+    }
+    size_t id = st->npairs++;
+    st->pairs[id] = x;
+    st->ptable[b] = ((uint64_t)hi << 32) | (uint64_t)(id + 1);
+    return (int64_t)id;
+}
+
+/* The value of child c (an inner node, or -(word + 1)) of the vector in wbuf: the
+ * reference's where none of its words differ; -1 out of memory. */
+static int64_t tree_value(store_t *st, int32_t c) {
+    if (c < 0) return st->wbuf[-c - 1];
+    if (st->ref_ok && st->pre[st->t_hi[c]] == st->pre[st->t_lo[c]]) return st->ref_n[c];
+    int64_t a = tree_value(st, st->t_l[c]);
+    if (a < 0) return -1;
+    int64_t b = tree_value(st, st->t_r[c]);
+    if (b < 0) return -1;
+    return tree_pair(st, ((uint64_t)a << 32) | (uint64_t)b);
+}
+
+/* The root pair of vector v (its inner pairs interned); 0 with *ok = 0 out of memory. */
+static uint64_t tree_root(store_t *st, const uint8_t *v, uint32_t len, int *ok) {
+    uint32_t *w = st->wbuf;
+    w[st->words - 2] = w[st->words - 1] = 0;  /* the padding */
+    memcpy(w, v, len);
+    if (st->ref_ok) {
+        uint32_t d = 0;
+        st->pre[0] = 0;
+        for (uint32_t i = 0; i < st->words; i++) { d += w[i] != st->ref_w[i]; st->pre[i + 1] = d; }
+    }
+    int64_t a = tree_value(st, st->t_l[0]);
+    int64_t b = a < 0 ? -1 : tree_value(st, st->t_r[0]);
+    *ok = b >= 0;
+    return ((uint64_t)(uint32_t)a << 32) | (uint64_t)(uint32_t)b;
 }
 
 static int store_grow_table(store_t *st) {
     size_t ncap = st->tcap * 2;
     if (ncap > ((size_t)1 << 32)) return 0;
     if (st->mem_limit && store_bytes(st) + ncap * 8 > st->mem_limit) return 0;
-    uint64_t *nt = calloc(ncap, 8);
+    uint64_t *nt = store_rehash(st->table, st->tcap, ncap);
     if (!nt) return 0;
-    size_t mask = ncap - 1;
-    for (size_t i = 0; i < st->tcap; i++) {
-        uint64_t e = st->table[i];
-        if (!e) continue;
-        size_t b = (size_t)(e >> 32) & mask;
-        while (nt[b]) b = (b + 1) & mask;
-        nt[b] = e;
-    }
     free(st->table);
     st->table = nt;
     st->tcap = ncap;
@@ -91,7 +287,7 @@ static int store_grow_table(store_t *st) {
 }
 
 static int store_reserve(store_t *st, uint32_t len) {
-    size_t need = st->arena_len + len + (st->fixed ? 0 : 2);
+    size_t need = st->tree ? 0 : st->arena_len + len + (st->fixed ? 0 : 2);
     if (need > st->arena_cap) {
         size_t ncap = st->arena_cap ? st->arena_cap : (1 << 12);
         while (ncap < need) ncap = ncap < ((size_t)1 << 30) ? ncap * 2 : ncap + ((size_t)1 << 30);
@@ -101,9 +297,14 @@ static int store_reserve(store_t *st, uint32_t len) {
         st->arena = a; st->arena_cap = ncap;
     }
     if (st->n + 1 > st->cap) {
-        size_t ncap = st->cap ? st->cap * 2 : 4096;
-        size_t per = (st->fixed ? 0 : 8) + (st->keep_parents ? 4 : 0);
+        size_t per = store_per_state(st);
+        size_t ncap = store_next_cap(st, st->cap, st->n + 1, per ? per : 1);
         if (st->mem_limit && store_bytes(st) + (ncap - st->cap) * per > st->mem_limit) return 0;
+        if (st->tree) {
+            uint64_t *r = realloc(st->root, ncap * 8);
+            if (!r) return 0;
+            st->root = r;
+        }
         if (!st->fixed) {
             uint64_t *o = realloc(st->off, ncap * 8);
             if (!o) return 0;
@@ -125,15 +326,18 @@ static int store_reserve(store_t *st, uint32_t len) {
  * requested first). Hints only: nothing is read that a later insert depends on. */
 #define BR_PREFETCH_MAX 64
 static inline size_t store_slot(const store_t *st, const uint8_t *v, uint32_t len) {
+    if (st->tree) return 0;  /* the slot depends on the root pair: no hint */
     uint64_t h = br_hash(v + st->hidden, len - st->hidden);
     return (size_t)(h >> 32) & (st->tcap - 1);
 }
 
 static inline void store_prefetch_slot(const store_t *st, size_t b) {
+    if (st->tree) return;
     __builtin_prefetch(&st->table[b]);
 }
 
 static inline void store_prefetch_vector(const store_t *st, size_t b) {
+    if (st->tree) return;
     uint64_t e = st->table[b];
     if (!e) return;
     uint32_t id = (uint32_t)e - 1;
@@ -141,12 +345,32 @@ static inline void store_prefetch_vector(const store_t *st, size_t b) {
     else __builtin_prefetch(st->off + id);
 }
 
+/* store_insert on a tree store. */
+static int64_t tree_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t parent, int *added) {
+    int ok;
+    uint64_t x = tree_root(st, v, len, &ok);
+    if (!ok) return -1;
+    uint32_t hi = (uint32_t)(br_hash_pair(x) >> 32);
+    size_t b;
+    int64_t found = store_probe(st->table, st->tcap, st->root, x, hi, &b);
+    if (found >= 0) return found;
+    if (!store_reserve(st, len)) return -1;
+    size_t id = st->n++;
+    st->root[id] = x;
+    if (st->keep_parents) st->parent[id] = parent;
+    st->table[b] = ((uint64_t)hi << 32) | (uint64_t)(id + 1);
+    *added = 1;
+    return (int64_t)id;
+}
+
 /* Insert a vector; returns its id, and *added = 1 when it is new. Returns -1 when the
  * memory limit (or malloc) stops the store from growing. */
 static int64_t store_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t parent, int *added) {
     *added = 0;
-    if ((st->n + 1) * 2 > st->tcap && !store_grow_table(st)) return -1;
+    if ((st->compact ? (st->n + 1) * 4 > st->tcap * 3 : (st->n + 1) * 2 > st->tcap)
+        && !store_grow_table(st)) return -1;
     if (st->n >= 0xFFFFFFF0u) return -1;
+    if (st->tree) return tree_insert(st, v, len, parent, added);
     const uint8_t *key = v + st->hidden;
     uint32_t klen = len - st->hidden;
     uint64_t h = br_hash(key, klen);
