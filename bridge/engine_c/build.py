@@ -28,7 +28,10 @@ from bridge.diagnostics import BackendError
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu11", "-w", "-fvisibility=hidden")
 COMPILE_TIMEOUT = 300.0
-MAX_CACHED = 512  # libraries kept in the cache; the least recently used go first
+# Libraries kept in the cache; the least recently used go first. The whole test suite
+# builds more than 512 (about 68 KB each): with 512, a run pruned libraries its other
+# tests had just built, and tests that rely on a built library found none.
+MAX_CACHED = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,29 +106,44 @@ def build_library(source: str) -> Library:
     directory.mkdir(parents=True, exist_ok=True)
     library = directory / f"model-{digest}.so"
     seconds = 0.0
-    cached = library.exists()
-    if not cached:
-        started = time.perf_counter()
-        with tempfile.TemporaryDirectory(dir=directory, prefix="build-") as work:
-            c_file = Path(work) / "model.c"
-            c_file.write_text(source, encoding="utf-8")
-            out = Path(work) / "model.so"
-            argv = [compiler, *FLAGS, "-o", str(out), str(c_file)]
-            _run_compiler(argv, work)
-            os.replace(out, library)  # atomic: a concurrent build finds a whole file
-        seconds = time.perf_counter() - started
-        _prune(directory, keep=library)
-    else:
-        library.touch()  # recently used
-    try:
-        handle = ctypes.CDLL(str(library))
-    except OSError as error:
-        library.unlink(missing_ok=True)  # a damaged cache entry: rebuilt next time
-        raise BackendError((), None, message=f"cannot load the compiled model {library}: "
-                                             f"{error}") from None
+    handle: ctypes.CDLL | None = None
+    for attempt in range(2):
+        cached = library.exists()
+        if cached:
+            try:
+                os.utime(library)  # recently used (never ``touch``: it would create it)
+            except FileNotFoundError:
+                cached = False  # pruned by a concurrent build since the check
+        if not cached:
+            started = time.perf_counter()
+            _compile(compiler, source, directory, library)
+            seconds = time.perf_counter() - started
+            _prune(directory, keep=library)
+        try:
+            handle = ctypes.CDLL(str(library))
+            break
+        except OSError as error:
+            if attempt == 0 and not library.exists():
+                continue  # pruned between the check and the load: build it again
+            library.unlink(missing_ok=True)  # a damaged cache entry: rebuilt next time
+            raise BackendError((), None, message=f"cannot load the compiled model {library}: "
+                                                 f"{error}") from None
+    assert handle is not None
     result = Library(handle, library, seconds, cached)
     _LOADED[digest] = result
     return result
+
+
+def _compile(compiler: str, source: str, directory: Path, library: Path) -> None:
+    """Compile ``source`` into ``library`` (through a private build directory; the result
+    is moved into place atomically, so a concurrent build finds a whole file)."""
+    with tempfile.TemporaryDirectory(dir=directory, prefix="build-") as work:
+        c_file = Path(work) / "model.c"
+        c_file.write_text(source, encoding="utf-8")
+        out = Path(work) / "model.so"
+        argv = [compiler, *FLAGS, "-o", str(out), str(c_file)]
+        _run_compiler(argv, work)
+        os.replace(out, library)
 
 
 def _prune(directory: Path, keep: Path) -> None:

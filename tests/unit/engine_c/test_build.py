@@ -66,3 +66,28 @@ def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.delenv("BRIDGE_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert build.cache_dir() == tmp_path / "bridge"
+
+
+def test_a_library_pruned_after_the_cache_check_is_built_again(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch):
+    """Regression (CI with two workers and a full cache): another process's prune deleted
+    a cached library between ``exists()`` and the load; ``touch`` then created an empty
+    file in its place and the load failed ("cannot load the compiled model")."""
+    monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
+    source, _, _ = generate(build_state_space(_counter(5)), [])
+    build._LOADED.clear()
+    first = build.build_library(source)
+    build._LOADED.clear()  # a new process
+    real_exists = Path.exists
+
+    def pruned_after_the_check(self: Path) -> bool:
+        present = real_exists(self)
+        if self == first.path and present:
+            self.unlink()  # the concurrent prune, right after this check
+        return present
+
+    monkeypatch.setattr(Path, "exists", pruned_after_the_check)
+    again = build.build_library(source)
+    monkeypatch.setattr(Path, "exists", real_exists)
+    assert again.path == first.path and again.path.stat().st_size > 0
+    assert not again.cached  # rebuilt
