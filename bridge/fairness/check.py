@@ -545,9 +545,10 @@ def check_ltl(
     engine_statistics: Statistics | None = None
     if options.timeout is not None:
         # the time limit is the whole check's: building the state space and translating
-        # the formula (seconds at 10,000 instances) count, as in its statistics
+        # the formula (seconds at 10,000 instances) count, as in its statistics (never 0:
+        # the C engine reads 0 as no limit)
         options = dataclasses.replace(
-            options, timeout=max(0.0, options.timeout - (time.monotonic() - started)))
+            options, timeout=max(1e-3, options.timeout - (time.monotonic() - started)))
     search = (search or run_fair_search)(space, system, na.buchi, _state_letter(space, na, prop.formula),
                                          _event_letter(na), fairness, options, stats)
     engine_statistics = search.statistics

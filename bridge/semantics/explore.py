@@ -43,7 +43,7 @@ from bridge.semantics.trace import make_steps, make_trace
 ProgressCallback = Callable[[int, int, float], None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExploreOptions:
     """Options of ``explore``/``check_property``.
 
@@ -51,8 +51,9 @@ class ExploreOptions:
     ``ignore_end_states``: SAFETY does not report invalid end states (``pan -E``);
     ``progress``: True prints ``states, transitions, states/s`` to stderr about every
     second; a callable receives ``(states, transitions, seconds)`` instead.
-    ``max_memory``: bytes of the process's peak resident memory (checked about every
-    1024 states, like the time limit).
+    ``max_memory``: bytes of the process's peak resident memory (checked with the time
+    limit, about every ``CLOCK_GAP`` seconds). Keyword-only: tests that passed
+    ``(max_states, timeout, False)`` set ``max_memory`` to False without knowing it.
     """
 
     max_states: int | None = None
@@ -185,9 +186,9 @@ class _Search:
                     elif gap > CLOCK_GAP:
                         check_every = max(1, check_every // 4)
                     next_check = head + check_every
-                    if timeout is not None and now - start > timeout:
+                    if timeout and now - start > timeout:
                         raise _Limit(f"time limit {timeout}s reached")
-                    if options.max_memory is not None and _resident_bytes() > options.max_memory:
+                    if options.max_memory and _resident_bytes() > options.max_memory:
                         raise _Limit(f"memory limit {options.max_memory} bytes reached")
                     if progress and now - last_print >= 1.0:
                         last_print = now

@@ -58,7 +58,7 @@ def _native(system: TransitionSystem, number: int, fairness: Fairness) -> Outcom
         return check_ltl(system, prop, LtlOptions(fairness=fairness, timeout=60)).outcome
     from bridge.semantics.explore import ExploreOptions, check_property
 
-    return check_property(system, prop, ExploreOptions(None, 60, False)).outcome
+    return check_property(system, prop, ExploreOptions(max_states=None, timeout=60)).outcome
 
 
 def _spin(system: TransitionSystem, number: int, encoding: str, fairness: Fairness) -> Outcome:

@@ -68,7 +68,7 @@ def test_spin_agrees_on_deadlock(name: str, expected: Outcome) -> None:
     system = next(s for s in _systems(name)
                   if any(p.kind.name == "DEADLOCK_FREE" for p in s.properties))
     prop = next(p for p in system.properties if p.kind.name == "DEADLOCK_FREE")
-    assert check_property(system, prop, ExploreOptions(None, 60, False)).outcome is expected
+    assert check_property(system, prop, ExploreOptions(max_states=None, timeout=60)).outcome is expected
     assert _spin_deadlock(system) is expected
 
 
@@ -81,7 +81,7 @@ def test_macros_translate() -> None:
             "#assert P deadlockfree;")
     system = load_csp("t.csp", text).systems[0]
     prop = system.properties[0]
-    assert check_property(system, prop, ExploreOptions(None, 60, False)).outcome is \
+    assert check_property(system, prop, ExploreOptions(max_states=None, timeout=60)).outcome is \
         Outcome.HOLDS
     assert _spin_deadlock(system) is Outcome.HOLDS
 

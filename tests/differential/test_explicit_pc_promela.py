@@ -48,6 +48,7 @@ REFUSED = {
     "m57_typedef_channel": "process-local channel",
     "m65_trace": "trace/notrace",
     "m68_channel_reassigned": "process-local channel",
+    "m68b_channel_assigned_per_instance": "process-local channel",
     "m66_notrace": "trace/notrace",
 }
 # ltl blocks the explicit-pc style refuses (np_: SPIN's own non-progress variable; P@L

@@ -30,7 +30,7 @@ def _native(system: TransitionSystem, prop: Property, fairness: Fairness) -> Out
         return check_ltl(system, prop, LtlOptions(fairness=fairness, timeout=60)).outcome
     from bridge.semantics.explore import ExploreOptions, check_property
 
-    verdict = check_property(system, prop, ExploreOptions(None, 60, False))
+    verdict = check_property(system, prop, ExploreOptions(max_states=None, timeout=60))
     return verdict.outcome
 
 

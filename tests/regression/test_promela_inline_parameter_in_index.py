@@ -25,5 +25,5 @@ active proctype P() {
 def test_parameter_inside_an_index_is_substituted() -> None:
     system = load_promela("inline_index.pml", MODEL).systems[0]
     safety = next(p for p in system.properties if p.name == "safety")
-    verdict = check_property(system, safety, ExploreOptions(10_000, 60, False))
+    verdict = check_property(system, safety, ExploreOptions(max_states=10_000, timeout=60))
     assert verdict.outcome is Outcome.HOLDS

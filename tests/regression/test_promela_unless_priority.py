@@ -46,7 +46,7 @@ active proctype Q() { y = 1 }
 def _verdict(text: str) -> Outcome:
     system = load_promela("unless.pml", text).systems[0]
     safety = next(p for p in system.properties if p.name == "safety")
-    return check_property(system, safety, ExploreOptions(100_000, 60, True)).outcome
+    return check_property(system, safety, ExploreOptions(max_states=100_000, timeout=60)).outcome
 
 
 def test_escape_pre_empts_sibling_options() -> None:

@@ -21,7 +21,7 @@ active proctype B() provided (done == 0) { done = 1 }
 def _safety(text: str):
     system = load_promela("provided_death.pml", text).systems[0]
     safety = next(p for p in system.properties if p.name == "safety")
-    return system, check_property(system, safety, ExploreOptions(10_000, 60, False))
+    return system, check_property(system, safety, ExploreOptions(max_states=10_000, timeout=60))
 
 
 def test_provided_clause_blocks_removal() -> None:
