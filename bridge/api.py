@@ -24,7 +24,7 @@ from typing import Any
 
 from bridge.diagnostics import ConfigurationError, ResourceLimitReached
 from bridge.ir.model import FairnessMark, ModelFile, RefusedAssertion, TransitionSystem
-from bridge.ir.property import Fairness, Property, PropertyKind
+from bridge.ir.property import Fairness, LtlState, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
 
 __all__ = [
@@ -388,13 +388,13 @@ def check_property(system: TransitionSystem, prop: Property,
             use_c = _use_c_ltl(system, prop, options, fairness, notes, reduced)
             verdict = _check_ltl(system, prop, options, fairness, notes, use_c, reduced)
         elif prop.kind is PropertyKind.NEVER:
-            _use_c_engine(system, prop, options, notes)  # says why not
-            verdict = _check_ltl(system, prop, options, fairness, notes)
+            use_c = _use_c_ltl(system, prop, options, fairness, notes)
+            verdict = _check_ltl(system, prop, options, fairness, notes, use_c)
         elif prop.kind is PropertyKind.REFINES:
             verdict = _check_refinement(system, prop, options, fairness, notes)
         elif prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
-            _use_c_engine(system, prop, options, notes)  # says why not
-            verdict = _check_label_cycles(system, prop, options, fairness, notes)
+            use_c = _use_c_ltl(system, prop, options, fairness, notes)
+            verdict = _check_label_cycles(system, prop, options, fairness, notes, use_c)
         else:
             if fairness is not Fairness.NONE:
                 notes.append(f"fairness ({fairness.value}) applies to LTL assertions "
@@ -416,10 +416,10 @@ def check_property(system: TransitionSystem, prop: Property,
 
 
 def _check_label_cycles(system: TransitionSystem, prop: Property, options: CheckOptions,
-                        fairness: Fairness, notes: list[str]) -> Verdict:
+                        fairness: Fairness, notes: list[str], use_c: bool = False) -> Verdict:
     """Return the verdict of SPIN's non-progress or acceptance cycles of ``progress`` /
     ``accept`` labels under fairness (``bridge.fairness.cycles``), always on the full
-    state space."""
+    state space; by the compiled engine's fair search when ``use_c``."""
     run = _room("bridge.fairness.cycles", "check_label_cycles",
                 "the non-progress and acceptance cycle checker")
     ltl_options = _room("bridge.fairness.check", "LtlOptions", "the fair LTL checker")
@@ -429,6 +429,8 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
     if options.por or options.symmetry or options.counter_abstraction:
         notes.append("--por/--symmetry/--counter-abstraction: not used: "
                      f"{prop.text} are checked on the full state space")
+    if use_c:
+        return _fair_on_c(run, system, prop, settings, options, notes)
     return run(system, prop, settings)
 def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOptions,
                       fairness: Fairness, notes: list[str]) -> Verdict:
@@ -628,7 +630,7 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     reduced = reduced if reduced is not None else _Reduced()
 
     def ask() -> tuple[bool, str]:
-        if options.por or options.counter_abstraction:
+        if prop.kind is PropertyKind.LTL and (options.por or options.counter_abstraction):
             return False, ("the reductions --por and --counter-abstraction run on the "
                            "Python engine")
         if options.symmetry and prop.kind is PropertyKind.LTL:
@@ -640,13 +642,41 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                 if not ok:
                     return False, f"the C engine does not take {why}"
         supports = _room("bridge.engine_c", "ltl_supports", "the compiled engine")
-        translate = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")
-        assert prop.formula is not None
-        na = translate(prop.formula)
-        return supports(system, prop, list(na.binding.atoms), fairness, na.buchi.num_sets,
-                        na.buchi.num_states, options.annotations)
+        atoms, buchi = _fair_search_automaton(system, prop)
+        return supports(system, prop, atoms, fairness, buchi.num_sets, buchi.num_states,
+                        options.annotations)
 
     return _use_c_engine(system, prop, options, notes, ask)
+
+
+def _fair_search_automaton(system: TransitionSystem, prop: Property,
+                           translate: bool = True) -> tuple[list[Any], Any]:
+    """Return ``(atoms, automaton)`` of the fair search of ``prop``: for LTL the
+    automaton of the negation (Spot) and its atoms; for a never claim the claim read as
+    an automaton (``fairness.never.claim_automaton``, which refuses a claim with side
+    effects) and its guards; for non-progress and acceptance cycles SPIN's automaton
+    (``fairness.cycles``) over ``engine_c.LabelAtom``s. ``translate`` False: the atoms
+    only (the automaton is None for LTL, no Spot call)."""
+    if prop.kind is PropertyKind.LTL:
+        assert prop.formula is not None
+        if not translate:
+            bind = _room("bridge.automata.ltl", "bind_atoms", "the LTL translator")
+            return list(bind(prop.formula)[1].atoms), None
+        na = _room("bridge.automata.ltl", "translate_formula", "the LTL translator")(prop.formula)
+        return list(na.binding.atoms), na.buchi
+    if prop.kind is PropertyKind.NEVER:
+        if system.never is None:
+            raise ConfigurationError(f"model {system.name!r} has no never claim")
+        claim_automaton = _room("bridge.fairness.never", "claim_automaton",
+                                "the never-claim checker")
+        claim = claim_automaton(system.never)
+        return [LtlState(a, "") for a in claim.atoms], claim.buchi
+    label_atom = _room("bridge.engine_c", "LabelAtom", "the compiled engine")
+    if prop.kind is PropertyKind.NON_PROGRESS:
+        make = _room("bridge.fairness.cycles", "non_progress_automaton", "the cycle checker")
+        return [label_atom("np_")], make()
+    make = _room("bridge.fairness.cycles", "acceptance_automaton", "the cycle checker")
+    return [label_atom("accept")], make()
 
 
 def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptions,
@@ -666,9 +696,7 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     the same quotient, and its report is rebuilt on the Python quotient product)."""
     engine_c = importlib.import_module("bridge.engine_c")
     fcheck = importlib.import_module("bridge.fairness.check")
-    atoms_of = _room("bridge.automata.ltl", "bind_atoms", "the LTL translator")
-    assert prop.formula is not None
-    atoms = list(atoms_of(prop.formula)[1].atoms)
+    atoms, _ = _fair_search_automaton(system, prop, translate=False)
 
     def search(space: Any, system_: TransitionSystem, buchi: Any, state_letter: Any,
                event_letter: Any, fairness: Fairness, ltl_options: Any, stats: Any) -> Any:
@@ -940,36 +968,46 @@ def _check_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
                          "the full state space")
         else:
             return _check_counter_abstraction(system, prop, options, fairness)
-    if use_c:
-        space = _reduced_once(system, prop, fairness, options, notes, reduced) \
-            if options.symmetry else None
-        action = space.group_action() if space is not None else None
-        warm = _warm_up_limit(system, options)
-        if warm is not None and (options.max_states is None or options.max_states > warm):
-            verdict = run(system, prop, dataclasses.replace(settings, max_states=warm),
-                          space=space)
-            if verdict.reason != "state limit reached before a verdict":
-                return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
-        started = time.perf_counter()
-        verdict = run(system, prop, settings, space=space,
-                      search=_c_fair_search(system, prop, options, notes, action))
-        # the full search for a counterexample gets what is left of --timeout
-        return _with_counterexample(verdict, space, lambda: run(
-            system, prop, dataclasses.replace(settings, timeout=_remaining(options, started)),
-            search=_c_fair_search(system, prop, options, notes)))
-    if not (options.por or options.symmetry):
-        return run(system, prop, settings)
-    if prop.kind is PropertyKind.NEVER:
+    if prop.kind is PropertyKind.NEVER and (options.por or options.symmetry):
         # The reductions judge visibility from the formula's atoms; a claim's guards are
         # not a formula they can see, so reducing would be unsound.
         notes.append("--por/--symmetry: not used: reductions are not applied to never "
                      "claims (their guards are not visible to the reductions)")
+    if use_c:
+        space = _reduced_once(system, prop, fairness, options, notes, reduced) \
+            if options.symmetry and prop.kind is PropertyKind.LTL else None
+        return _fair_on_c(run, system, prop, settings, options, notes, space)
+    if prop.kind is PropertyKind.NEVER or not (options.por or options.symmetry):
         return run(system, prop, settings)
     space = _reduced_once(system, prop, fairness, options, notes, reduced)
     if space is None:
         return run(system, prop, settings)
     verdict = run(system, prop, settings, space=space)
     return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+
+
+def _fair_on_c(run: Callable[..., Verdict], system: TransitionSystem, prop: Property,
+               settings: Any, options: CheckOptions, notes: list[str], space: Any = None
+               ) -> Verdict:
+    """Return ``run``'s verdict (``check_ltl``, ``check_never`` or
+    ``check_label_cycles``) with the compiled engine's fair search (``_c_fair_search``):
+    with ``auto`` and a library not built yet, the Python engine first tries
+    ``AUTO_PYTHON_STATES`` states. ``space``: a symmetry quotient to search (LTL only;
+    a violation there is searched again in full for a counterexample, with what is
+    left of the timeout)."""
+    action = space.group_action() if space is not None else None
+    warm = _warm_up_limit(system, options)
+    if warm is not None and (options.max_states is None or options.max_states > warm):
+        verdict = run(system, prop, dataclasses.replace(settings, max_states=warm), space=space)
+        if verdict.reason != "state limit reached before a verdict":
+            return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+    started = time.perf_counter()
+    verdict = run(system, prop, settings, space=space,
+                  search=_c_fair_search(system, prop, options, notes, action))
+    # the full search for a counterexample gets what is left of --timeout
+    return _with_counterexample(verdict, space, lambda: run(
+        system, prop, dataclasses.replace(settings, timeout=_remaining(options, started)),
+        search=_c_fair_search(system, prop, options, notes)))
 
 
 def _with_counterexample(verdict: Verdict, space: Any, run_full: Callable[[], Verdict]

@@ -24,12 +24,15 @@ processes (``procs``), step label and event (``labels``/``events``, see
 from bridge.engine_c.build import cache_dir, find_compiler
 from bridge.engine_c.codegen import CUnsupported
 from bridge.engine_c.driver import (
+    FAIR_SEARCH_KINDS,
     LTL_FAIRNESS,
     CFallback,
     EngineDisagreement,
+    LabelAtom,
     LtlResult,
     SearchOptions,
     check_property_c,
+    claim_guards,
     compile_model,
     explore_c,
     fair_search_c,
@@ -41,7 +44,8 @@ from bridge.engine_c.driver import (
     symmetry_supports,
 )
 
-__all__ = ["LTL_FAIRNESS", "CFallback", "CUnsupported", "EngineDisagreement", "LtlResult",
-           "SearchOptions", "cache_dir", "check_property_c", "compile_model", "explore_c",
+__all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "CUnsupported",
+           "EngineDisagreement", "LabelAtom", "LtlResult", "SearchOptions", "cache_dir",
+           "check_property_c", "claim_guards", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
            "ltl_supports", "supports", "symmetry_supports"]

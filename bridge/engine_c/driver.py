@@ -3,8 +3,10 @@
 ``supports(system, prop)`` answers before anything runs (STYLE.md section 2, Storm's
 ``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
 (assertions and invalid end states), invariants and ``reaches`` (with min/max), and
-explores; LTL assertions go to the C fair search (``ltl_supports``, ``fair_search_c``:
-every fairness notion, with annotations); never claims, ``deterministic``/
+explores; LTL assertions, never claims and SPIN's non-progress and acceptance cycles
+go to the C fair search (``ltl_supports``, ``fair_search_c``: every fairness notion,
+with annotations; a claim's guards are compiled expressions, ``np_`` and "some instance
+at an accept location" generated predicates, ``LabelAtom``); ``deterministic``/
 ``divergencefree`` and any construct the generator does not translate go to the
 Python engine.
 
@@ -61,6 +63,10 @@ SUPPORTED_KINDS = frozenset({
     PropertyKind.DEADLOCK_FREE, PropertyKind.NONTERMINATING, PropertyKind.SAFETY,
     PropertyKind.INVARIANT, PropertyKind.REACHES,
 })
+
+# The kinds the C fair search checks (ltl_supports, fair_search_c)
+FAIR_SEARCH_KINDS = frozenset({PropertyKind.LTL, PropertyKind.NEVER, PropertyKind.NON_PROGRESS,
+                               PropertyKind.ACCEPTANCE})
 
 _MODES = {PropertyKind.DEADLOCK_FREE: 1, PropertyKind.NONTERMINATING: 2,
           PropertyKind.SAFETY: 3, PropertyKind.INVARIANT: 4, PropertyKind.REACHES: 5}
@@ -125,6 +131,32 @@ class CompiledModel:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class LabelAtom:
+    """A proposition of the C fair search over the location slots of the running
+    instances (Promela ``run`` included), generated in C (``gen_tables``): ``"np_"`` is
+    SPIN's ``np_`` (no instance at a progress location) in a state with a step, false
+    where the run ends (``fairness.cycles``: pan's ``np_`` is false on the stutter
+    step); ``"accept"``: some instance is at an accept location."""
+
+    kind: str
+
+
+# Their codes in search_ltl.c's ap_expr (BR_AP_NP, BR_AP_ACCEPT)
+_LABEL_ATOM_CODES = {"np_": -2, "accept": -3}
+
+
+def claim_guards(system: TransitionSystem) -> list[Expr]:
+    """Return the guard expressions of the never claim's edges (no ``else``), in edge
+    order: the propositions of the claim's automaton (``fairness.never``)."""
+    from bridge.ir.expr import ElseGuard
+
+    if system.never is None:
+        return []
+    return [e.guard for e in system.never.edges
+            if e.guard is not None and not isinstance(e.guard, ElseGuard)]
+
+
 def ltl_state_atoms(formula: Ltl) -> list[Expr]:
     """Return the expressions of the state atoms of ``formula``, in first-seen order."""
     return [node.expr for node in ltl_nodes(formula) if isinstance(node, LtlState)]
@@ -135,6 +167,7 @@ def _expressions(system: TransitionSystem) -> list[Expr]:
     for prop in system.properties:
         if prop.kind is PropertyKind.LTL and prop.formula is not None:
             found.extend(ltl_state_atoms(prop.formula))
+    found.extend(claim_guards(system))
     for prop in system.properties:
         if prop.condition is not None:
             found.append(prop.condition)
@@ -256,10 +289,8 @@ def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bo
     translates; the compiler does not run.
     """
     if prop is not None and prop.kind not in SUPPORTED_KINDS:
-        if prop.kind is PropertyKind.LTL:
-            return False, "LTL properties go to the C fair search (ltl_supports)"
-        if prop.kind is PropertyKind.NEVER:
-            return False, "the C engine does not check never claims yet"
+        if prop.kind in FAIR_SEARCH_KINDS:
+            return False, f"{prop.kind.value} properties go to the C fair search (ltl_supports)"
         return False, f"the C engine does not check '{prop.kind.value}' properties"
     try:
         model = generate_model(system)
@@ -819,8 +850,10 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
                  fairness: Fairness, num_sets: int, num_states: int,
                  annotations: Annotations = (), model_annotations: bool = True
                  ) -> tuple[bool, str]:
-    """Return ``(True, "")`` when the C fair search can check ``prop`` (an LTL property
-    whose formula has the atoms ``atoms``: ``ir`` state or event atoms, in AP order)
+    """Return ``(True, "")`` when the C fair search can check ``prop`` (an LTL property,
+    a never claim, non-progress or acceptance cycles: one of ``FAIR_SEARCH_KINDS``,
+    whose automaton has the atoms ``atoms``: ``ir`` state or event atoms or
+    ``LabelAtom``s, in AP order)
     under ``fairness`` and the annotations (``annotations`` from the command line, the
     model's own when ``model_annotations``), else ``(False, why)``. Generates the C
     source to find out."""
@@ -838,7 +871,9 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
     except (UnsupportedError, ModelRuntimeError) as error:
         return False, f"the Python engine rejects the model ({error})"
     if any(isinstance(a, LtlState) and a.expr not in model.expressions for a in atoms):
-        return False, "the C engine does not translate a proposition of the formula"
+        what = "a guard of the never claim" if prop.kind is PropertyKind.NEVER else \
+            "a proposition of the formula"
+        return False, f"the C engine does not translate {what}"
     if annotations or model_annotations and model_has_marks(system):
         try:
             _unit_tables(system, model.space, [], annotations,
@@ -853,8 +888,9 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                   annotations: Annotations = (), model_annotations: bool = True,
                   symmetry: Any = None) -> LtlResult:
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
-    (an ``automata.buchi.Buchi``: the automaton of the negation; its AP ``i`` is
-    ``atoms[i]``, a state or event atom) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
+    (an ``automata.buchi.Buchi``: the automaton of the negation, a never claim's or
+    SPIN's non-progress or acceptance automaton; its AP ``i`` is ``atoms[i]``, a state
+    or event atom or a ``LabelAtom``) under ``fairness`` (one of ``LTL_FAIRNESS``): the C twin
     of ``fairness.onthefly.find_fair_subgraph_on_the_fly`` with early reports and, for
     the strong notions, the Fig. 5 recursion (paper 000) on complete components. The
     caller rebuilds and re-checks what it reports on the Python semantics. Raises
@@ -969,8 +1005,9 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
          params.eu_bit) = unit_arrays
     else:
         unit_arrays = []
-    keep = [arr(ctypes.c_int32, [model.expressions[a.expr] if isinstance(a, LtlState) else -1
-                                 for a in atoms]),
+    keep = [arr(ctypes.c_int32, [model.expressions[a.expr] if isinstance(a, LtlState)
+                                 else _LABEL_ATOM_CODES[a.kind] if isinstance(a, LabelAtom)
+                                 else -1 for a in atoms]),
             arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
             arr(ctypes.c_uint64, e_acc), arr(ctypes.c_int32, e_cubes),
             arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value),
@@ -1066,6 +1103,6 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     return out
 
 
-__all__ = ["LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LtlResult", "SearchOptions",
-           "check_property_c", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
+__all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LabelAtom",
+           "LtlResult", "SearchOptions", "check_property_c", "claim_guards", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
            "ltl_supports", "supports", "symmetry_supports"]

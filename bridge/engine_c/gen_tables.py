@@ -264,7 +264,7 @@ class Tables:
 
     def structure_code(self) -> list[str]:
         """Return segment sizes, instance/template helpers, remote references, ``np_``,
-        ``is_terminal`` and ``is_valid_end``."""
+        "some instance at an accept location", ``is_terminal`` and ``is_valid_end``."""
         lay = self.layout
         segs = self.packed.segments
         lines = [f"static const uint32_t SEG_SIZE[{max(1, len(segs))}] = "
@@ -289,6 +289,8 @@ class Tables:
         for purpose, sets in (("terminal", self.space._terminal_sets), ("end", self.space._end_sets),
                               ("atomic", self.space._atomic_sets), ("progress", [
                                   frozenset(x.id for x in p.process.locations if x.progress)
+                                  for p in lay.processes]), ("accept", [
+                                  frozenset(x.id for x in p.process.locations if x.accept)
                                   for p in lay.processes])):
             lines.append(f"static int loc_{purpose}(int tpl, V loc) {{")
             lines.append("  switch (tpl) {")
@@ -327,6 +329,13 @@ class Tables:
         lines.append("  for (int pid = 0; pid < n; pid++) { int tpl = model_template(s, pos, pid);")
         lines.append("    if (loc_progress(tpl, loc_at(s, pos, tpl))) return 0; pos += SEG_SIZE[tpl]; }")
         lines.append("  return 1;")
+        lines.append("}")
+        # some running instance at an accept location (cycles._acceptance_letter)
+        lines.append("static V model_accept(const uint8_t *s) {")
+        lines.append("  uint32_t pos = BR_STATIC_BYTES; int n = model_nproc(s);")
+        lines.append("  for (int pid = 0; pid < n; pid++) { int tpl = model_template(s, pos, pid);")
+        lines.append("    if (loc_accept(tpl, loc_at(s, pos, tpl))) return 1; pos += SEG_SIZE[tpl]; }")
+        lines.append("  return 0;")
         lines.append("}")
         lines.append(_REMOTE_HELPERS)
         return lines

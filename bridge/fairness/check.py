@@ -427,9 +427,11 @@ def describe_fairness(fairness: Fairness, options: LtlOptions, system: Transitio
 
 
 def automaton_statistics(product: Product | None, buchi: Any, automaton: str,
-                         stats: SearchStatistics, started: float) -> Statistics:
+                         stats: SearchStatistics, started: float,
+                         engine: Statistics | None = None) -> Statistics:
     """Return the statistics of a search of the product with a hand-made automaton (a
-    never claim, SPIN's non-progress or acceptance automaton)."""
+    never claim, SPIN's non-progress or acceptance automaton); ``engine``: the counts
+    and seconds of another engine's search, as ``_statistics``."""
     extra: tuple[tuple[str, Any], ...] = (
         ("automaton", automaton),
         ("automaton_states", buchi.num_states),
@@ -440,6 +442,8 @@ def automaton_statistics(product: Product | None, buchi: Any, automaton: str,
         ("subgraphs_checked", stats.subgraphs),
         ("pruned_states", stats.pruned),
     )
+    if engine is not None:
+        return dataclasses.replace(engine, extra=tuple(engine.extra) + extra)
     seconds = time.monotonic() - started
     if product is None:
         return Statistics(seconds=seconds, peak_memory_bytes=_peak_memory_bytes(), extra=extra)

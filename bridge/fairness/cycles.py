@@ -32,7 +32,7 @@ from typing import Any
 
 from bridge.automata.buchi import Buchi, BuchiEdge
 from bridge.diagnostics import ConfigurationError, ModelRuntimeError
-from bridge.fairness.check import LtlOptions, _validate
+from bridge.fairness.check import FairSearch, LtlOptions, _validate
 from bridge.fairness.emptiness import FairLasso
 from bridge.fairness.never import check_automaton
 from bridge.fairness.product import Product
@@ -107,6 +107,7 @@ def check_label_cycles(
     prop: Property,
     options: LtlOptions | None = None,
     space: StateSpace | None = None,
+    search: Callable[..., FairSearch] | None = None,
 ) -> Verdict:
     """Return the verdict of a non-progress-cycle or acceptance-cycle property under
     fairness (see the module docstring).
@@ -115,7 +116,9 @@ def check_label_cycles(
     cycle (reason ``non-progress cycle``, ``acceptance cycle`` or, for a run that ends
     at an accept location, ``accept stutter``); VIOLATED with a ``Trace`` on a model
     error met during the search; UNKNOWN when ``max_states``/``timeout`` stop it.
-    ``space`` must be a compiled state space of ``system`` (its layout is read).
+    ``space`` must be a compiled state space of ``system`` (its layout is read);
+    ``search``: another engine's fair search, as in ``check_ltl`` (the compiled
+    engine's, whose ``np_`` and accept predicates are generated C: ``engine_c.LabelAtom``).
     """
     started = time.monotonic()
     if options is None:
@@ -144,7 +147,7 @@ def check_label_cycles(
         return what
 
     return check_automaton(system, prop, options, space, buchi, letter,
-                           what + " automaton", (atom,), reason, started)
+                           what + " automaton", (atom,), reason, started, search)
 
 
 __all__ = ["LABEL_CYCLE_KINDS", "acceptance_automaton", "check_label_cycles",

@@ -32,6 +32,7 @@ assignments, ``assert``, sends/receives) and claim-local variables.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +40,7 @@ from typing import Any
 from bridge.automata.buchi import Buchi, BuchiEdge, Condition
 from bridge.diagnostics import ConfigurationError, UnsupportedError
 from bridge.fairness.check import (
+    FairSearch,
     LtlOptions,
     _lasso,
     _unused_annotations,
@@ -144,6 +146,7 @@ def check_never(
     prop: Property,
     options: LtlOptions | None = None,
     space: StateSpace | None = None,
+    search: Callable[..., FairSearch] | None = None,
 ) -> Verdict:
     """Return the verdict of the model's never claim (``prop.kind is NEVER``) under
     fairness.
@@ -154,8 +157,8 @@ def check_never(
     being a fair continuation); VIOLATED with a ``Trace`` on a model error met during
     the search; UNKNOWN when ``max_states``/``timeout`` stop the search. Paper 000
     section 3.2 (product with the automaton of the negation) and Fig. 5 (fair SCCs);
-    SPIN's never-claim semantics as in the module docstring. ``space`` as in
-    ``check_ltl``.
+    SPIN's never-claim semantics as in the module docstring. ``space`` and ``search``
+    (another engine's fair search: the compiled engine's) as in ``check_ltl``.
     """
     started = time.monotonic()
     if options is None:
@@ -182,7 +185,7 @@ def check_never(
              "system step, starting with the initial state",)
     return check_automaton(system, prop, options, space, claim.buchi,
                            _state_letter(space, claim.atoms), "never claim", notes, reason,
-                           started)
+                           started, search)
 
 
 def check_automaton(
@@ -196,6 +199,7 @@ def check_automaton(
     notes: tuple[str, ...],
     reason: Callable[[Product, FairLasso], str],
     started: float,
+    search: Callable[..., FairSearch] | None = None,
 ) -> Verdict:
     """Return the verdict of the fair search of ``space`` x ``buchi`` (an automaton over
     state letters only, written by hand: a never claim, SPIN's non-progress or
@@ -204,26 +208,34 @@ def check_automaton(
     HOLDS without a fair accepting lasso; VIOLATED with the lasso (``reason`` says
     why) or with the trace of a model error; UNKNOWN at a limit (paper 000 Fig. 5 by
     ``run_fair_search``). ``automaton`` names the automaton in the statistics,
-    ``notes`` open the verdict's notes.
+    ``notes`` open the verdict's notes. ``search``: the fair search to run instead of
+    ``run_fair_search`` (``check_ltl``'s contract: the compiled engine's, whose
+    statistics are the verdict's).
     """
     fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     stats = SearchStatistics()
     fair_name = describe_fairness(fairness, options, system)
 
+    engine: Any = None
+
     def verdict(outcome: Outcome, why: str = "", product: Product | None = None,
                 extra_notes: tuple[str, ...] = (), **kw: Any) -> Verdict:
-        st = automaton_statistics(product, buchi, automaton, stats, started)
+        st = automaton_statistics(product, buchi, automaton, stats, started, engine)
         return Verdict(model=system.name, property=prop.name, outcome=outcome, reason=why,
                        fairness=fair_name, statistics=st, notes=notes + extra_notes, **kw)
 
-    search = run_fair_search(space, system, buchi, state_letter, _no_events, fairness,
-                             options, stats)
-    product, condition, found = search.product, search.condition, search.found
-    if search.early is not None:
-        outcome, why, kw = search.early
+    if options.timeout is not None:  # the whole check's, as check_ltl (never 0)
+        options = dataclasses.replace(
+            options, timeout=max(1e-3, options.timeout - (time.monotonic() - started)))
+    found_by = (search or run_fair_search)(space, system, buchi, state_letter, _no_events,
+                                           fairness, options, stats)
+    engine = found_by.statistics
+    product, condition, found = found_by.product, found_by.condition, found_by.found
+    if found_by.early is not None:
+        outcome, why, kw = found_by.early
         return verdict(outcome, why, product, **kw)
     assert product is not None and condition is not None
-    unused = _unused_annotations(product, options)
+    unused = _unused_annotations(product, options, found_by.annotations_seen)
     if found is None:
         return verdict(Outcome.HOLDS, "", product, extra_notes=unused)
     lasso = _lasso(space, product, condition, found)

@@ -82,7 +82,9 @@ typedef struct {
     int32_t iwords;         /* words of an action set (weak, strong-local) */
     uint64_t all_sets;
     uint32_t init_letter;   /* the event letter of the pseudo-step init */
-    const int32_t *ap_expr; /* n_ap: model_expr index of each proposition, -1: an event */
+    const int32_t *ap_expr; /* n_ap: model_expr index of each proposition, -1: an event,
+                             * BR_AP_NP: SPIN's np_ in a state with a step (cycles.py),
+                             * BR_AP_ACCEPT: some instance at an accept location */
     const int32_t *q_edges; /* nq + 1: edges of q are q_edges[q] .. q_edges[q+1]-1 */
     const int32_t *e_target;
     const uint64_t *e_acc;
@@ -132,6 +134,11 @@ typedef struct {
     double seconds;
     uint8_t *units_seen;    /* n_units flags (set by the caller): some explored step has it */
 } br_ltl_result_t;
+
+/* The propositions over the location slots of the running instances (model_np,
+ * model_accept of the generated model): SPIN's non-progress and acceptance cycles. */
+#define BR_AP_NP (-2)
+#define BR_AP_ACCEPT (-3)
 
 #define BR_UNSEEN (-1)
 #define BR_DEAD (-2)
@@ -426,12 +433,41 @@ static void ls_masks(ls_t *s) {
     }
 }
 
-/* The letter of a new system state: the OR of the bits of its true propositions. */
+/* Whether system state v has a step (the product does not stutter there): 1 or 0; a
+ * model error there counts as a step (it is met when v is expanded, as
+ * cycles._non_progress_letter); -1 out of memory, -3 fallback. */
+static int ls_has_step(ls_t *s, const uint8_t *v, uint32_t len) {
+    memcpy(s->cur2, v, len);
+    br_expand(&s->c2, s->cur2, len);
+    if (s->c2.oom) return -1;
+    if (s->c2.fallback) return -3;
+    if (s->c2.err) return 1;
+    for (size_t i = 0; i < s->c2.n; i++)
+        if (s->c2.keep[i]) return 1;
+    return 0;
+}
+
+/* The letter of a new system state: the OR of the bits of its true propositions
+ * (returns 1; 0 on a model error or a fallback in one, c.err / c.fallback set; -1 out
+ * of memory). */
 static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) {
     uint32_t l = 0;
     s->c.err = 0; s->c.fallback = 0;
     for (int i = 0; i < s->p->n_ap; i++) {
         int e = s->p->ap_expr[i];
+        if (e == BR_AP_ACCEPT) {
+            if (model_accept(v)) l |= (uint32_t)1 << i;
+            continue;
+        }
+        if (e == BR_AP_NP) {  /* np_, false where the run ends (pan: np_ is false on
+                               * the claim's stutter step) */
+            if (!model_np(v)) continue;
+            int live = ls_has_step(s, v, len);
+            if (live == -1) return -1;
+            if (live == -3) { s->c.fallback = 1; return 0; }
+            if (live) l |= (uint32_t)1 << i;
+            continue;
+        }
         if (e < 0) continue;
         V b = model_expr(&s->c, e, v, len);
         if (s->c.err || s->c.fallback) return 0;
@@ -464,7 +500,9 @@ static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
         if (fresh) memset(h->sys_wait, 0, h->st.n);
         for (size_t q = 0; q < nq; q++) h->node_of[(size_t)id * nq + q] = -1;
         uint32_t letter;
-        if (!ls_letter(s, v, len, &letter)) return s->c.err ? -2 : -3;
+        int ok = ls_letter(s, v, len, &letter);
+        if (ok < 0) return -1;
+        if (!ok) return s->c.err ? -2 : -3;
         if (h->letter_bytes == 1) h->sys_letter[id] = (uint8_t)letter;
         else if (h->letter_bytes == 2) { uint16_t l = (uint16_t)letter; memcpy(h->sys_letter + (size_t)id * 2, &l, 2); }
         else memcpy(h->sys_letter + (size_t)id * 4, &letter, 4);
