@@ -7,6 +7,8 @@ safety/LTL comparison (``test_promela_vs_spin.py``) does not cover.
 * **Acceptance cycles**: every test model with an ``accept`` label in a proctype,
   bridge's ``acceptance-cycles`` assertion against ``pan -a`` on pan.c compiled with
   ``-DNOCLAIM`` (no ltl claim: only the labels), without and with ``-f``.
+  Both cycle checks run on the Python engine and on the compiled engine's fair search
+  (``--engine c``).
 * **Priorities** are used by pan as SPIN builds it by default (``#define HAS_PRIORITY``;
   partial order reduction stays on, with SPIN's own warning "use of priorities requires
   -DNOREDUCE"): the safety verdict of every priority model is the same with the default
@@ -75,9 +77,10 @@ def _cycle_cases() -> list:
         for prop in _load(model).properties:
             if prop.kind in (PropertyKind.NON_PROGRESS, PropertyKind.ACCEPTANCE):
                 for fair in (False, True):
-                    cases.append(pytest.param(
-                        model, prop.name, fair,
-                        id=f"{model.stem}-{prop.name}-{'f' if fair else 'nf'}"))
+                    for engine in ("python", "c"):
+                        cases.append(pytest.param(
+                            model, prop.name, fair, engine,
+                            id=f"{model.stem}-{prop.name}-{'f' if fair else 'nf'}-{engine}"))
     return cases
 
 
@@ -86,21 +89,21 @@ def test_label_cycle_models_exist() -> None:
     assert names == {"non-progress-cycles", "acceptance-cycles"}
 
 
-@pytest.mark.parametrize("model,name,fair", _cycle_cases())
-def test_label_cycles_match_pan(model: Path, name: str, fair: bool) -> None:
+@pytest.mark.parametrize("model,name,fair,engine", _cycle_cases())
+def test_label_cycles_match_pan(model: Path, name: str, fair: bool, engine: str) -> None:
     missing = _tools_missing()
     if missing:
         pytest.skip(missing)
-    from bridge.fairness.check import LtlOptions
-    from bridge.fairness.cycles import check_label_cycles
+    from bridge import api
     from bridge.ir import Fairness, Outcome, PropertyKind
 
     system = _load(model)
     prop = next(p for p in system.properties if p.name == name)
     fairness = Fairness.PROCESS_WEAK if fair else Fairness.NONE
-    verdict = check_label_cycles(system, prop, LtlOptions(fairness=fairness,
-                                                          max_states=2_000_000))
+    verdict = api.check_property(system, prop, api.CheckOptions(
+        engine=engine, fairness=fairness, max_states=2_000_000))
     assert verdict.outcome is not Outcome.UNKNOWN, verdict
+    assert (("engine", "c") in verdict.statistics.extra) == (engine == "c"), verdict.notes
     if prop.kind is PropertyKind.NON_PROGRESS:
         defines, flags = ("-DNOREDUCE", "-DNP", "-DNOCLAIM", "-DNFAIR=4"), ("-l",)
     else:

@@ -1,8 +1,9 @@
 """check_never: a Promela never claim checked in the fair product, compared with SPIN.
 
 Each model's verdict without fairness is compared with ``pan -a`` on the same text
-(SPIN tests are marked ``spin``); fairness tests check that the shared fairness
-machinery applies to never claims too.
+(SPIN tests are marked ``spin``; on the Python engine and on the compiled engine's
+fair search); fairness tests check that the shared fairness machinery applies to never
+claims too.
 """
 
 from __future__ import annotations
@@ -235,13 +236,24 @@ def test_expected_verdict(name: str) -> None:
     assert _ours(text) is expected
 
 
+def _engine(system, prop, engine: str, fairness: Fairness | None = None):  # noqa: ANN001, ANN202
+    """Return the verdict of ``bridge.api`` on ``engine`` (checking that it ran there)."""
+    from bridge import api
+
+    verdict = api.check_property(system, prop, api.CheckOptions(engine=engine,
+                                                                fairness=fairness))
+    assert (("engine", "c") in verdict.statistics.extra) == (engine == "c"), verdict.notes
+    return verdict
+
+
 @pytest.mark.spin
 @needs_spin
+@pytest.mark.parametrize("engine", ["python", "c"])
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_agrees_with_spin(name: str) -> None:
+def test_agrees_with_spin(name: str, engine: str) -> None:
     text, _expected = CASES[name]
     system, prop = _never(text)
-    ours = check_never(system, prop)
+    ours = _engine(system, prop, engine)
     outcome, kind = _spin_verdict(text)
     assert ours.outcome is outcome
     if kind == "claim violated":  # pan: the claim reached its closing brace
@@ -290,12 +302,14 @@ def test_fairness_applies_to_never_claims() -> None:
 
 @pytest.mark.spin
 @needs_spin
-def test_fairness_agrees_with_spin_weak_fairness() -> None:
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_fairness_agrees_with_spin_weak_fairness(engine: str) -> None:
     from bridge.backends.spin.run import SpinOptions, run_spin
 
     result = run_spin(FAIRNESS, SpinOptions(acceptance=True, weak_fairness=True, processes=2))
     spin = Outcome.VIOLATED if result.errors > 0 else Outcome.HOLDS
-    assert _ours(FAIRNESS, Fairness.PROCESS_WEAK) is spin
+    system, prop = _never(FAIRNESS)
+    assert _engine(system, prop, engine, Fairness.PROCESS_WEAK).outcome is spin
 
 
 def test_side_effects_in_claim_are_rejected() -> None:
