@@ -29,6 +29,7 @@ from bridge.ir import Fairness, Outcome, PropertyKind, TransitionSystem
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS
 from tests.differential.test_engine_c_ltl import cli_annotations
+from tests.unit.fairness.test_never_claim import WITH_ELSE
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -137,36 +138,11 @@ active proctype P() { x = 0; do :: x = 2 :: x = 0 od }
 never { do :: x == 1 -> break :: else od }
 """
 
-# else: the claim accepts "y == 0 until y != 0, then y != 0 for ever". P cycles y
-# 0,1,2,0 (the claim then blocks: holds without fairness?) but may stop at y == 1 (the
-# run stutters there: violated; acceptance cycle of the stutter). Mutation caught: an
-# else edge read as true (the claim would not block at y == 0).
-WITH_ELSE = """
-byte y;
-active proctype P() {
-  do
-  :: y < 2 -> y++
-  :: y == 2 -> y = 0
-  :: y == 1 -> break
-  od
-}
-never {
-T0_init:
-  if
-  :: y == 0 -> goto T0_init
-  :: else -> goto accept_S
-  fi;
-accept_S:
-  if
-  :: y == 0 -> goto stop
-  :: else -> goto accept_S
-  fi;
-stop:
-  if
-  :: false
-  fi
-}
-"""
+# else (test_never_claim.WITH_ELSE): the claim accepts "y == 0 until y != 0, then y != 0
+# for ever". P cycles y 0, 1, 2, 0 (back at y == 0 the claim blocks in ``stop``) or
+# stops at y == 1, where the run stutters and the claim's accept_S loop accepts it:
+# violated under every notion (a state without steps stutters fairly), the run ends.
+# Mutation caught: the C cubes of an else edge (the claim would block at once).
 
 # The progress label is in W, started by run; init toggles b for ever. Without fairness
 # init's loop alone is a non-progress cycle; under every notion W must move and
