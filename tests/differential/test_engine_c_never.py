@@ -17,18 +17,25 @@ kinds (``pan -a``, ``pan -l``, ``-f``) run on both engines too
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from bridge import api
 from bridge.diagnostics import UnsupportedError
+from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.frontends.promela import load_promela
 from bridge.ir import Fairness, Outcome, PropertyKind, TransitionSystem
+from bridge.ir.expr import ElseGuard
+from bridge.ir.property import Property
 from tests.conftest import in_ci
-from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS
+from tests.differential.test_engine_c import CASE_STUDIES, TEST_MODELS, VARS, random_systems
 from tests.differential.test_engine_c_ltl import cli_annotations
+from tests.irbuild import G, edge, eq, process
 from tests.unit.fairness.test_never_claim import WITH_ELSE
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
@@ -265,3 +272,47 @@ def test_claims_the_python_engine_refuses_stay_refused() -> None:
     for engine in ("c", "auto", "python"):
         with pytest.raises(UnsupportedError, match="never claim statement 'printf"):
             api.check_property(system, prop, api.CheckOptions(engine=engine))
+
+
+# ---------------------------------------------------------------------------------
+# Random systems (the generator of test_engine_c.py) with random progress and accept
+# locations and a random never claim, under every notion: the same verdicts, counts
+# and notes on both engines.
+
+
+@st.composite
+def random_labelled_systems(draw):  # noqa: ANN201
+    ts = draw(random_systems())
+    assume(ts.composition is None)  # Promela-like: np_ and never claims are Promela's
+    processes = []
+    for p in ts.processes:
+        locations = tuple(dataclasses.replace(loc, progress=draw(st.integers(0, 2)) == 0,
+                                              accept=draw(st.integers(0, 2)) == 0)
+                          for loc in p.locations)
+        processes.append(dataclasses.replace(p, locations=locations))
+    atom = eq(G(draw(st.sampled_from(VARS))), draw(st.integers(0, 3)))
+    if draw(st.booleans()):  # "eventually always atom": an accepting loop
+        claim = process("never", [edge(0, 0), edge(0, 1, guard=atom), edge(1, 1, guard=atom)])
+        claim = dataclasses.replace(claim, locations=(
+            claim.locations[0], dataclasses.replace(claim.locations[1], accept=True)))
+    else:  # "atom some time": the claim terminates
+        claim = process("never", [edge(0, 1, guard=atom), edge(0, 0, guard=ElseGuard())],
+                        terminal=[1])
+    properties = (Property("never", PropertyKind.NEVER, "never claim"),
+                  Property("non-progress-cycles", PropertyKind.NON_PROGRESS,
+                           "non-progress cycles"),
+                  Property("acceptance-cycles", PropertyKind.ACCEPTANCE, "acceptance cycles"))
+    return dataclasses.replace(ts, processes=tuple(processes), never=claim,
+                               properties=properties)
+
+
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.filter_too_much])
+@given(random_labelled_systems())
+def test_random_systems_agree_under_every_notion(ts: TransitionSystem) -> None:
+    ok, why = driver.supports(ts)
+    if not ok:
+        assert "does not translate" in why or "rejects the model" in why, why
+        return
+    compare(ts, 3000)
