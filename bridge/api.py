@@ -910,7 +910,7 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
     stats = dataclasses.replace(result.statistics, seconds=result.statistics.seconds
                                 + time.perf_counter() - started)
     return fcheck.FairSearch(product, early=(Outcome.VIOLATED, reason, {"trace": trace}),
-                             statistics=stats)
+                             statistics=stats, part_start=start)
 
 
 def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None

@@ -587,6 +587,9 @@ class FairSearch:
     statistics: Statistics | None = None  # set by a search of another engine
     events_seen: frozenset[str] | None = None  # the formula's events it met, likewise
     annotations_seen: frozenset[str] | None = None  # the annotated names it met, likewise
+    # a fair part another engine checked as a whole (``early`` says so, its trace ends
+    # there): the product node where it starts
+    part_start: int | None = None
 
 
 def run_fair_search(

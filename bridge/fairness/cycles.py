@@ -147,7 +147,8 @@ def check_label_cycles(
         return what
 
     return check_automaton(system, prop, options, space, buchi, letter,
-                           what + " automaton", (atom,), reason, started, search)
+                           what + " automaton", (atom,), reason, started, search,
+                           lambda _product, _node: what)
 
 
 __all__ = ["LABEL_CYCLE_KINDS", "acceptance_automaton", "check_label_cycles",

@@ -174,18 +174,22 @@ def check_never(
     if space is None:
         space = build_state_space(system)
 
-    def reason(product: Product, found: FairLasso) -> str:
-        if product.node_q[found.loop_start] in claim.terminal:
+    def part(product: Product, node: int) -> str:
+        if product.node_q[node] in claim.terminal:
             return "never claim terminated (the claim reached its closing brace)"
-        if all(product.steps[k].stutter for _u, k, _v in found.loop):
-            return "acceptance cycle (the run ends: its last state stutters)"
         return "acceptance cycle"
+
+    def reason(product: Product, found: FairLasso) -> str:
+        if all(product.steps[k].stutter for _u, k, _v in found.loop) \
+                and product.node_q[found.loop_start] not in claim.terminal:
+            return "acceptance cycle (the run ends: its last state stutters)"
+        return part(product, found.loop_start)
 
     notes = ("never claim read with SPIN's convention: it reads each state before the "
              "system step, starting with the initial state",)
     return check_automaton(system, prop, options, space, claim.buchi,
                            _state_letter(space, claim.atoms), "never claim", notes, reason,
-                           started, search)
+                           started, search, part)
 
 
 def check_automaton(
@@ -200,6 +204,7 @@ def check_automaton(
     reason: Callable[[Product, FairLasso], str],
     started: float,
     search: Callable[..., FairSearch] | None = None,
+    part_reason: Callable[[Product, int], str] | None = None,
 ) -> Verdict:
     """Return the verdict of the fair search of ``space`` x ``buchi`` (an automaton over
     state letters only, written by hand: a never claim, SPIN's non-progress or
@@ -210,7 +215,10 @@ def check_automaton(
     ``run_fair_search``). ``automaton`` names the automaton in the statistics,
     ``notes`` open the verdict's notes. ``search``: the fair search to run instead of
     ``run_fair_search`` (``check_ltl``'s contract: the compiled engine's, whose
-    statistics are the verdict's).
+    statistics are the verdict's). ``part_reason``: what a fair part starting at a
+    product node shows, for a part the compiled engine checked as a whole (a strong
+    globally fair part too large to print a loop, ``api._certified_part``): its reason
+    names the part "acceptance cycle", replaced by this.
     """
     fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)
     stats = SearchStatistics()
@@ -233,6 +241,10 @@ def check_automaton(
     product, condition, found = found_by.product, found_by.condition, found_by.found
     if found_by.early is not None:
         outcome, why, kw = found_by.early
+        head = "acceptance cycle"
+        if found_by.part_start is not None and part_reason is not None \
+                and product is not None and why.startswith(head + ":"):
+            why = part_reason(product, found_by.part_start) + why[len(head):]
         return verdict(outcome, why, product, **kw)
     assert product is not None and condition is not None
     unused = _unused_annotations(product, options, found_by.annotations_seen)
