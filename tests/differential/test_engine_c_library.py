@@ -144,3 +144,15 @@ def _calls(node) -> list[str]:
         elif isinstance(x, tuple | list):
             stack.extend(x)
     return out
+
+
+@pytest.mark.parametrize("name", ["pat35_library_set.csp", "pat35_library_queue_stack.csp",
+                                  "pat35_library_list_table.csp", "pat35_library_error.csp",
+                                  "library_set_orders.csp", "library_table_overwrite.csp"])
+def test_auto_picks_c(name: str) -> None:
+    """``--engine auto`` checks every assertion of the library test models in C."""
+    path = Path(__file__).resolve().parents[1] / "models" / "csp" / name
+    for ts in api.load_model(str(path)).systems:
+        for prop in ts.properties:
+            verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
+            assert ("engine", "c") in verdict.statistics.extra, (name, prop.text, verdict.notes)
