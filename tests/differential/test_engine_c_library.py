@@ -96,21 +96,23 @@ def library_models(draw) -> str:
             "#assert Sys() |= []<> one;\n")
 
 
+def _systems(text: str, tmp_path_factory) -> list:
+    path = tmp_path_factory.mktemp("lib") / "random_library.csp"
+    path.write_text(text, encoding="utf-8")
+    return list(api.load_model(str(path)).systems)
+
+
 @given(text=library_models())
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 def test_random_library_operations_agree(text: str, tmp_path_factory) -> None:
-    path = tmp_path_factory.mktemp("lib") / "random_library.csp"
-    path.write_text(text, encoding="utf-8")
-    for ts in api.load_model(str(path)).systems:
+    for ts in _systems(text, tmp_path_factory):
         assert assert_engines_agree(ts, limit=1000) > 0, text
 
 
 @given(text=library_models())
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 def test_random_library_operations_agree_under_fairness(text: str, tmp_path_factory) -> None:
-    path = tmp_path_factory.mktemp("lib") / "random_library_ltl.csp"
-    path.write_text(text, encoding="utf-8")
-    for ts in api.load_model(str(path)).systems:
+    for ts in _systems(text, tmp_path_factory):
         compare(ts, 1000, notions=(Fairness.NONE, Fairness.WEAK, Fairness.PROCESS_STRONG))
 
 
