@@ -36,6 +36,7 @@ from bridge.engine_c.gen_base import (
 )
 from bridge.engine_c.gen_events import CspEvents
 from bridge.engine_c.gen_expressions import Expressions
+from bridge.engine_c.gen_library import LibraryValues
 from bridge.engine_c.gen_statements import Statements
 from bridge.engine_c.gen_tables import Tables
 from bridge.engine_c.layout import (
@@ -45,8 +46,12 @@ from bridge.engine_c.layout import (
     pack_layout,
 )
 from bridge.ir import (
+    ArrayType,
     Expr,
+    ObjectType,
     SourceLanguage,
+    TransitionSystem,
+    Type,
 )
 from bridge.semantics.codegen import (
     Generator,
@@ -54,7 +59,7 @@ from bridge.semantics.codegen import (
 from bridge.semantics.statespace import CompiledStateSpace
 
 
-class CGenerator(Expressions, Statements, CspEvents, Tables):
+class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables):
     """Builds the C source of one system (see the module docstring)."""
 
     def __init__(self, space: CompiledStateSpace, expressions: list[Expr]) -> None:
@@ -66,6 +71,9 @@ class CGenerator(Expressions, Statements, CspEvents, Tables):
         self.promela = self.language is SourceLanguage.PROMELA
         check_known_fields(self.system)  # before the layout: a new construct may add slots
         self.packed: PackedLayout = pack_layout(self.layout)
+        if self.layout.dynamic and _has_library_locals(self.system):
+            raise CUnsupported("values of PAT's library classes in processes started at run "
+                               "time")
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
         self.functions: list[str] = []  # C function definitions
@@ -161,7 +169,7 @@ class CGenerator(Expressions, Statements, CspEvents, Tables):
                                  keep_trailing_newline=True, autoescape=False,
                                  undefined=jinja2.StrictUndefined)
         static = {name: (template_dir() / "c" / name).read_text(encoding="utf-8")
-                  for name in ("runtime.h", "store.c", "search_bfs.c", "symmetry.c",
+                  for name in ("runtime.h", "library.c", "store.c", "search_bfs.c", "symmetry.c",
                                    "search_ltl.c")}
         return env.get_template("c/model.c.j2").render(
             model=self.system.name.replace("*/", "* /"),
@@ -172,7 +180,8 @@ class CGenerator(Expressions, Statements, CspEvents, Tables):
             fixed=0 if self.layout.dynamic else self.max_vector,
             pwords=self.process_words(),
             pslots=256 if self.layout.dynamic else 1,
-            runtime=static["runtime.h"], store=static["store.c"], search=static["search_bfs.c"],
+            runtime=static["runtime.h"], library=static["library.c"], store=static["store.c"],
+            search=static["search_bfs.c"],
             symmetry=static["symmetry.c"], search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
             prototypes="\n".join(self.prototypes),
@@ -192,3 +201,13 @@ def generate(space: CompiledStateSpace, expressions: list[Expr]) -> tuple[str, l
 
 
 __all__ = ["KINDS", "CUnsupported", "_c_string", "check_known_fields", "generate"]
+
+
+def _has_library_locals(system: TransitionSystem) -> bool:
+    """Return True when a process of ``system`` has a variable of a library class."""
+    def lib(t: Type) -> bool:
+        while isinstance(t, ArrayType):
+            t = t.element
+        return isinstance(t, ObjectType)
+
+    return any(lib(v.type) for p in system.processes for v in p.locals)

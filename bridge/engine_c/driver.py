@@ -276,6 +276,9 @@ def _compile(system: TransitionSystem) -> CompiledModel:
                                     ctypes.c_uint32]
     handle.bridge_free.restype = None
     handle.bridge_free.argtypes = [ctypes.c_void_p]
+    handle.bridge_lib_value.restype = ctypes.c_int64
+    handle.bridge_lib_value.argtypes = [ctypes.c_void_p, ctypes.c_int64,
+                                        ctypes.POINTER(ctypes.c_int64), ctypes.c_int64]
     return CompiledModel(system, generated.space, generated.packed, handle,
                          generated.expressions, library.compile_seconds, library.cached,
                          generated.initial)
@@ -332,13 +335,13 @@ class _Run:
                    ("states_per_second", round(rate)), ("engine", "c"),
                    ("compile_seconds", round(self.model.compile_seconds, 3))))
 
-    def vector(self, sid: int) -> list[int]:
+    def vector(self, sid: int) -> list[Any]:
         cap = 65536
         buf = ctypes.create_string_buffer(cap)
         n = self.model.library.bridge_state(self.handle, sid, buf, cap)
         if n == 0:
             raise EngineDisagreement(f"C engine: no state {sid}")
-        return self.model.packed.unpack(buf.raw[:n])
+        return library_values(self.model, self.handle, self.model.packed.unpack(buf.raw[:n]))
 
     def path_ids(self, sid: int) -> list[int]:
         ids = [sid]
@@ -376,6 +379,35 @@ class _Run:
         path, _ = self.replay(sid)
         space = self.model.space
         return make_trace(space, space.initial_states()[0], path)
+
+
+def library_values(model: CompiledModel, handle: int | None, values: list[Any]) -> list[Any]:
+    """Return the canonical list of a C state with each library id (``templates/c/
+    library.c``, in the table of search ``handle``) replaced by the Python engine's
+    tuple of that value (``semantics/library.py``: a HashTable's pairs as pairs), so
+    it compares with ``PackedLayout.canonical`` of a Python state."""
+    slots = model.packed.library_slots
+    if not slots:
+        return values
+    cache: dict[int, tuple] = {}
+    lib = model.library
+    for i in slots:
+        vid = values[i]
+        value = cache.get(vid)
+        if value is None:
+            out = (ctypes.c_int64 * 64)()
+            code = lib.bridge_lib_value(handle, vid, out, 64)
+            if code >> 1 > 64:  # longer: again with room for all of it
+                out = (ctypes.c_int64 * (code >> 1))()
+                code = lib.bridge_lib_value(handle, vid, out, code >> 1)
+            if code < 0:
+                raise EngineDisagreement(f"C engine: no library value {vid}")
+            items = list(out[: code >> 1])
+            value = tuple(zip(items[::2], items[1::2], strict=True)) if code & 1 \
+                else tuple(items)
+            cache[vid] = value
+        values[i] = value
+    return values
 
 
 def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int = -1,
@@ -650,6 +682,9 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     moved = [slot for cells, _ in action.families for pos in cells for slot in pos]
     if any(slot < hidden or slot >= len(table) for slot in moved):
         raise CUnsupported("symmetry reduction that moves a hidden variable")
+    if set(moved) & set(model.packed.library_slots):
+        raise CUnsupported("symmetry reduction that moves a value of a library class (the "
+                           "C engine would order ids, the Python engine tuples)")
 
     def arr(kind: Any, values: list[int]) -> Any:
         return (kind * max(1, len(values)))(*values)
@@ -1088,7 +1123,8 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
         n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
         if n == 0:
             raise EngineDisagreement(f"C engine: no product state {node}")
-        return tuple(model.packed.unpack(buf.raw[:n])[hidden:]), q.value
+        values = library_values(model, handle, model.packed.unpack(buf.raw[:n]))
+        return tuple(values[hidden:]), q.value
 
     out = LtlResult("empty", "", stats, r.sccs, r.nontrivial_sccs, bool(r.early_report),
                     r.subgraphs, r.pruned)

@@ -17,6 +17,7 @@ from bridge.engine_c.gen_base import (
     _Place,
     _slen,
 )
+from bridge.engine_c.gen_library import signature
 from bridge.engine_c.layout import (
     kind_of_type,
 )
@@ -36,6 +37,7 @@ from bridge.ir import (
     GetPriority,
     Index,
     IntType,
+    ObjectType,
     Overflow,
     RecvMatch,
     RemoteLabel,
@@ -46,6 +48,7 @@ from bridge.ir import (
     Var,
     scalar_count,
 )
+from bridge.ir.library import METHODS
 from bridge.semantics.state import ChannelSlot
 
 # PAT.Math's Pow as semantics/library.py's _pow: (int)Math.Pow(a, b) in C#, exact on
@@ -137,8 +140,15 @@ class Expressions:
     def call(self, e: Call, ctx: _Ctx) -> str:
         """Return a call of a function of PAT's math library (``semantics/library.py``:
         ``Pow`` is C#'s ``(int)Math.Pow``, a result outside 32 bits or ``Pow(0, b < 0)``
-        a model runtime error). The library classes (``Set``, ``Queue``, ...) keep tuples
-        in a slot, which the packed state cannot hold: refused by name."""
+        a model runtime error), or of a library class that returns an int
+        (``gen_library.py``); a call returning a library value is refused here (it
+        yields an id, which only ``library_value`` may use)."""
+        sig = signature(e.function)
+        if sig is not None:
+            if sig[1] in METHODS:
+                raise self.unsupported(e.span, f"a value of library class {sig[1]} used as "
+                                               f"an integer ('{e.function}')")
+            return self.library_call(e, ctx)
         args = [self.expr(a, ctx) for a in e.args]
         if e.function == "Math.Abs" and len(args) == 1:
             a = self.fresh("_a")
@@ -153,8 +163,7 @@ class Expressions:
                 self.prototypes.append("static V lib_pow(ctx_t *c, V a, V b);")
                 self.functions.append(_LIB_POW)
             return f"lib_pow(c, {args[0]}, {args[1]})"
-        raise self.unsupported(e.span, f"Call of the library function '{e.function}' (PAT's "
-                                       "library classes keep values the packed state cannot hold)")
+        raise self.unsupported(e.span, f"Call of the library function '{e.function}'")
 
     def cond(self, e: Expr, ctx: _Ctx) -> str:
         """Return a C expression whose truth is the truth of ``e`` in Python: where only
@@ -172,6 +181,10 @@ class Expressions:
         if op in ("&&", "||"):
             # a boolean, 0 or 1, with C's short-circuit (as the Python engine)
             return f"((V)({self.cond(e.left, ctx)} {op} {self.cond(e.right, ctx)}))"
+        if self.packed.library_slots:
+            lib = self.library_compare(op, e.left, e.right, ctx)
+            if lib is not None:
+                return lib
         a = self.expr(e.left, ctx)
         b = self.expr(e.right, ctx)
         if op == "xor":
@@ -304,13 +317,18 @@ class Expressions:
             return e.name not in self.layout.globals
         return ctx.proc is not None and e.name not in ctx.proc.locals
 
-    def read(self, e: Expr, ctx: _Ctx) -> str:
-        """Return C code reading a scalar variable."""
+    def read(self, e: Expr, ctx: _Ctx, library: bool = False) -> str:
+        """Return C code reading a scalar variable (``library``: one of a library class,
+        whose id only ``gen_library.py`` may use)."""
         if self.is_channel_name(e, ctx):
             return self.channel_id(e, ctx)
         p = self.place(e, ctx)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(e, "span", None), "a whole array used as a value")
+        if isinstance(p.type, ObjectType) and not library:
+            raise self.unsupported(getattr(e, "span", None), f"a value of library class "
+                                   f"{p.type.library} used as an integer (an event name, a "
+                                   "message, a process argument or an int variable)")
         if p.block is not None:
             return f"{p.block}[{p.offset}]" if p.offset else p.block
         assert p.kind is not None
@@ -416,6 +434,9 @@ class Expressions:
         p = self.place(target, ctx, write=True)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(target, "span", None), "storing into a whole array")
+        if isinstance(p.type, ObjectType):
+            raise self.unsupported(getattr(target, "span", None), "an integer stored in a "
+                                   f"variable of library class {p.type.library}")
         conv, exact = self.convert(value, p.type, literal)
         out.append(ind + self.write(p, conv, exact, ctx))
 

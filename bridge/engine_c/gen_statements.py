@@ -17,6 +17,7 @@ from bridge.ir import (
     Expr,
     If,
     LocalVar,
+    ObjectType,
     Print,
     Receive,
     RecvBind,
@@ -43,6 +44,9 @@ class Statements:
 
     def stmt(self, st: Stmt, ctx: _Ctx, out: list[str], ind: str) -> None:
         if isinstance(st, Assign):
+            if self.packed.library_slots and self.library_class(st.target, ctx) is not None:
+                self.library_store(st.target, st.value, ctx, out, ind)
+                return
             if self._is_array_value(st.value, ctx):
                 self.copy_array(st.target, st.value, ctx, out, ind)
                 return
@@ -67,6 +71,8 @@ class Statements:
             self.stmts(st.body, ctx, out, ind + "  ")
             out.append(f"{ind}}} }}")
         elif isinstance(st, LocalVar):
+            if isinstance(st.type, ObjectType):
+                raise self.unsupported(st.span, "a block variable of a library class")
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
             if size > MAX_LOCAL_ARRAY:

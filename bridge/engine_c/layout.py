@@ -22,8 +22,18 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from bridge.ir import ArrayType, BoolType, ChanType, EnumType, IntType, Overflow, Type
+from bridge.ir import (
+    ArrayType,
+    BoolType,
+    ChanType,
+    EnumType,
+    IntType,
+    ObjectType,
+    Overflow,
+    Type,
+)
 from bridge.semantics.state import StateLayout
 from bridge.semantics.successors import StateVector
 
@@ -46,6 +56,10 @@ I16 = Kind("i16", 2, -32768, 32767, "h")
 U32 = Kind("u32", 4, 0, 2**32 - 1, "I")
 I32 = Kind("i32", 4, -(2**31), 2**31 - 1, "i")
 KINDS = (U8, I8, U16, I16, I32, U32)
+
+
+LIBRARY_ID_MAX = 2**31 - 1
+"""The largest id of a library value (``templates/c/library.c``; id 0 is the empty value)."""
 
 
 def kind_for_range(lo: int, hi: int) -> Kind | None:
@@ -78,6 +92,8 @@ def value_range(t: Type) -> tuple[int, int] | None:
         return None
     if isinstance(t, ChanType):
         return None
+    if isinstance(t, ObjectType):
+        return (0, LIBRARY_ID_MAX)  # the id of a value interned by templates/c/library.c
     return None
 
 
@@ -118,6 +134,9 @@ class PackedLayout:
     segments: list[Segment]
     # Python's initial templates (static systems: fixed bases)
     static_bases: tuple[int, ...] = ()
+    # the slots (positions in the canonical list) of a library class: the C vector
+    # holds an id of templates/c/library.c there, the Python state the value's tuple
+    library_slots: tuple[int, ...] = ()
 
     def canonical(self, space, state: StateVector) -> list[int]:
         """Return the C engine's int list of a Python state (see the module doc)."""
@@ -132,9 +151,16 @@ class PackedLayout:
             out.extend(state[b: b + lay.processes[tpl].size])
         return out
 
-    def pack(self, values: Sequence[int]) -> bytes:
+    def pack(self, values: Sequence[Any]) -> bytes:
         """Return the bytes of a canonical int list (ValueError if a value does not
-        fit its slot)."""
+        fit its slot). A library slot may hold the empty value ``()``, id 0 in every
+        table; another library value has no id before a search interns it."""
+        if self.library_slots:
+            values = list(values)
+            for i in self.library_slots:
+                if values[i] != ():
+                    raise ValueError(f"the library value {values[i]!r} has no id yet")
+                values[i] = 0
         fmt, _ = self._format(values)
         try:
             return struct.pack(fmt, *values)
@@ -245,6 +271,8 @@ def pack_layout(layout: StateLayout) -> PackedLayout:
         pos += k.width
     static_bytes = pos
     hidden_bytes = sum(k.width for k in static_kinds[: layout.hidden_count])
+    library: list[int] = [slot.offset + j for v in system.globals if _is_library(v.type)
+                          for slot in [layout.globals[v.name]] for j in range(slot.size)]
     segments: list[Segment] = []
     head = 1 if layout.dynamic else 0
     for p in layout.processes:
@@ -271,5 +299,15 @@ def pack_layout(layout: StateLayout) -> PackedLayout:
             offsets.append(pos)
             pos += k.width
         segments.append(Segment(seg_kinds, offsets, pos, head))
+    if not layout.dynamic:  # a dynamic layout's slots move: the generator refuses it
+        for tpl, base in zip(layout.initial_templates, layout.initial_bases, strict=True):
+            p = layout.processes[tpl]
+            library += [base + p.locals[v.name].offset + j for v in p.process.locals
+                        if _is_library(v.type) for j in range(p.locals[v.name].size)]
     return PackedLayout(layout, layout.dynamic, static_kinds, static_offsets, static_bytes,
-                        hidden_bytes, segments, layout.initial_bases)
+                        hidden_bytes, segments, layout.initial_bases, tuple(sorted(library)))
+
+
+def _is_library(t: Type) -> bool:
+    """Return True when a variable of type ``t`` holds values of a library class."""
+    return isinstance(_element(t), ObjectType)

@@ -12,7 +12,7 @@ tag   body                                    used when (first that applies)
 1     two bytes per slot (``'h'``)             every slot in -2**15..2**15-1
 2     four bytes per slot (``'i'``)            every slot fits 32 bits
 3     eight bytes per slot (``'q'``)           every slot fits 64 bits
-4     ``marshal`` of the tuple                 anything else (non-int slots)
+4     ``marshal`` (version 2) of the tuple     anything else (non-int slots)
 ====  ======================================  =================================
 
 The choice depends on the state alone, so a state has exactly one packing and packed
@@ -67,7 +67,10 @@ def _pack_wide(state: StateVector) -> bytes:
             continue
         except TypeError:
             break
-    return marshal.dumps(tuple(state)) + b"\x04"
+    # version 2: no references to objects met before, whose use depends on reference
+    # counts (marshal 3+ flags an object shared elsewhere), so two equal states holding
+    # library values (tuples) would pack differently and count twice
+    return marshal.dumps(tuple(state), 2) + b"\x04"
 
 
 def unpack_state(data: bytes) -> StateVector:

@@ -113,6 +113,8 @@ struct ctx {
     /* enabled(): the context one level down (allocated on first use) and its depth */
     struct ctx *sub;
     int depth;
+    /* the search's table of library values (templates/c/library.c) */
+    struct br_lib *lib;
 };
 
 

@@ -41,6 +41,7 @@ typedef struct {
 
 typedef struct {
     store_t st;
+    br_lib_t lib;           /* second: br_ltl_t has it at the same place */
 } br_handle_t;
 
 static double br_now(void) {
@@ -85,6 +86,7 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         return NULL;
     }
     store_t *st = &h->st;
+    c.lib = &h->lib;
     int added;
     if (store_insert(st, init, init_len, UINT32_MAX, &added) < 0) {
         r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
@@ -174,7 +176,7 @@ out:
     r->transitions = transitions;
     r->explored = (int64_t)head;
     r->states = (int64_t)st->n;
-    r->memory_bytes = (int64_t)store_bytes(st);
+    r->memory_bytes = (int64_t)(store_bytes(st) + br_lib_bytes(&h->lib));
     r->seconds = br_now() - start;
     ctx_free(&c);
     free(cur);
@@ -205,7 +207,21 @@ void bridge_free(void *hp) {
     br_handle_t *h = hp;
     if (!h) return;
     store_free(&h->st);
+    br_lib_free(&h->lib);
     free(h);
+}
+
+/* The elements of library value id of a search (BFS or LTL handle) into out (at most
+ * cap of them); returns 2 * count + kind (library.c), or -1 when id is unknown. */
+__attribute__((visibility("default")))
+int64_t bridge_lib_value(void *hp, int64_t id, int64_t *out, int64_t cap) {
+    br_handle_t *h = hp;
+    if (!h) return -1;
+    size_t n;
+    const V *el = br_lib_get(&h->lib, id, &n);
+    if (!el && id != 0) return -1;
+    for (size_t i = 0; i < n && (int64_t)i < cap; i++) out[i] = el[i];
+    return 2 * (int64_t)n + (id ? h->lib.kind[id] : 0);
 }
 
 __attribute__((visibility("default")))

@@ -145,6 +145,7 @@ typedef struct {
 
 typedef struct {
     store_t st;             /* first: bridge_state reads a br_ltl_t as a br_handle_t */
+    br_lib_t lib;           /* second: so does bridge_lib_value */
     /* per system state its letter, in letter_bytes bytes (1, 2 or 4: n_ap bits) */
     uint8_t *sys_letter; size_t sys_letter_cap; int letter_bytes;
     /* Promela atomicity (product.Product.sys_wait): 1 when the holder of atomicity in
@@ -257,7 +258,7 @@ typedef struct {
 
 static size_t ltl_bytes(const ls_t *s) {
     const br_ltl_t *h = s->h;
-    return store_bytes(&h->st) + h->sys_letter_cap * (size_t)h->letter_bytes + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
+    return store_bytes(&h->st) + br_lib_bytes(&h->lib) + h->sys_letter_cap * (size_t)h->letter_bytes + h->sys_wait_cap + h->node_of_cap * 4 + h->node_sys_cap * 4
         + h->node_q_cap * 2 + h->pos_cap * 4 + s->live_cap * 4 + s->dfs_node_cap * 8
         + s->e_dst_cap * 4 + s->e_acc_cap * 8 + s->e_eng_cap * 8 + s->e_item_cap * 4
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
@@ -1322,6 +1323,7 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
     }
+    s.c.lib = s.c2.lib = &s.h->lib;
     s.h->letter_bytes = p->n_ap <= 8 ? 1 : p->n_ap <= 16 ? 2 : 4;
     int64_t s0 = ls_intern_sys(&s, init, init_len);
     if (s0 == -1) { ls_oom(&s); goto out; }
@@ -1391,6 +1393,7 @@ void bridge_ltl_free(void *hp) {
     br_ltl_t *h = hp;
     if (!h) return;
     store_free(&h->st);
+    br_lib_free(&h->lib);
     free(h->sys_letter); free(h->sys_wait); free(h->node_of); free(h->node_sys); free(h->node_q); free(h->pos);
     free(h->part); free(h->path);
     free(h);

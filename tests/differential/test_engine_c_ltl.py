@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import bridge.engine_c
 from bridge import api
 from bridge.automata.ltl import translate_formula
-from bridge.diagnostics import ConfigurationError
+from bridge.diagnostics import ConfigurationError, ModelRuntimeError
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.ir import Fairness, Outcome, PropertyKind, SourceLanguage, TransitionSystem
@@ -228,7 +228,11 @@ def annotation_names(system: TransitionSystem, states: int = 300) -> list[str]:
     queue = list(space.initial_states())
     while queue and len(seen) < states:
         state = queue.pop(0)
-        for step, nxt in space.successors(state):
+        try:
+            steps = space.successors(state)
+        except ModelRuntimeError:  # a model error there: no names (the verdict is it)
+            continue
+        for step, nxt in steps:
             if step.event is not None:
                 names.add(step.event)
             for inst, idx in step.edges:

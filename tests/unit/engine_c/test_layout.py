@@ -57,3 +57,25 @@ def test_dynamic_layout_round_trips_promela(tmp_path):
         canonical = packed.canonical(space, s)
         assert packed.unpack(packed.pack(canonical)) == canonical
     assert G("x")  # the builder stays importable for the other tests
+
+
+def test_library_slots_hold_ids_and_pack_the_empty_value_as_0():
+    """A variable of a library class is an i32 slot holding an id of library.c's table
+    (``library_slots`` says where); the empty value packs as id 0, any other value has
+    no id before a search interns it."""
+    from pathlib import Path
+
+    import pytest
+
+    path = Path(__file__).resolve().parents[2] / "models" / "csp" / "pat35_library_set.csp"
+    ts = api.load_model(str(path)).systems[0]
+    space = build_state_space(ts)
+    packed = pack_layout(space.layout)
+    assert packed.library_slots == (0, 1)  # s, t
+    assert [packed.static_kinds[i] for i in packed.library_slots] == [I32, I32]
+    state = space.initial_states()[0]
+    canonical = packed.canonical(space, state)
+    assert canonical[:2] == [(), ()]
+    assert packed.unpack(packed.pack(canonical))[:2] == [0, 0]
+    with pytest.raises(ValueError, match="no id"):
+        packed.pack([(1, 2)] + canonical[1:])
