@@ -21,7 +21,11 @@ Properties left to other work are counted apart and not asked about: never claim
 progress and accept labels (``non-progress``/``acceptance``), ``deterministic``/
 ``divergencefree``, and ``refines`` (checked by the Python engine by design). The
 refusal messages are tallied by reason (the message with its numbers and quoted names
-blanked). Nothing is compiled: ``supports`` only generates the C source.
+blanked). ``supports`` only generates the C source; with ``--compile`` the child also
+builds the library of each system the C engine takes (``driver.compile_model``; set
+``BRIDGE_CACHE_DIR`` to keep these libraries out of the usual cache), so a source the C
+compiler rejects is a refusal too, and the compile time is recorded (noisy: the
+machine is shared).
 """
 
 from __future__ import annotations
@@ -58,23 +62,26 @@ class ModelResult:
     system: str = ""  # "" (runs in C) or the refusal
     properties: dict[str, str] = field(default_factory=dict)  # name -> "" or refusal
     apart: list[str] = field(default_factory=list)  # kinds not asked about
+    compile_seconds: float | None = None  # with --compile: the first system's build
 
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else text
 
 
-def worker(path: str) -> dict:
-    """Return the engine choice of ``--engine auto`` for the model in ``path``."""
+def worker(path: str, build: bool = False) -> dict:
+    """Return the engine choice of ``--engine auto`` for the model in ``path``; with
+    ``build``, the C library of the first system is built too."""
     sys.path.insert(0, str(ROOT))
     from bridge import api
     from bridge.automata.ltl import translate_formula
     from bridge.diagnostics import BridgeError
-    from bridge.engine_c.driver import ltl_supports, supports
+    from bridge.engine_c.driver import compile_model, ltl_supports, supports
+    from bridge.engine_c.gen_base import CUnsupported
     from bridge.ir import Fairness, PropertyKind
 
     out: dict = {"load": "", "message": "", "instances": 0, "system": "",
-                 "properties": {}, "apart": []}
+                 "properties": {}, "apart": [], "compile_seconds": None}
     try:
         model = api.load_model(path)
         pairs = model.properties()
@@ -112,6 +119,11 @@ def worker(path: str) -> dict:
             if len(systems) == 1:
                 out["instances"] = len(system.processes)
                 out["system"] = ask(system, None)
+                if build and not out["system"]:
+                    try:
+                        out["compile_seconds"] = compile_model(system).compile_seconds
+                    except CUnsupported as why:
+                        out["system"] = f"the C engine does not translate {why}"
         if prop.kind.value in LEFT_APART:
             out["apart"].append(prop.kind.value)
             continue
@@ -124,10 +136,10 @@ def worker(path: str) -> dict:
     return out
 
 
-def run_worker(model: Path, timeout: float) -> dict:
+def run_worker(model: Path, timeout: float, build: bool = False) -> dict:
     """Return ``worker``'s answer for ``model`` from a child process (limits applied)."""
-    status, out = _run([sys.executable, __file__, "--worker", str(model)], ROOT, timeout,
-                       memory_mb=6000)
+    argv = [sys.executable, __file__, "--worker", str(model)] + (["--compile"] if build else [])
+    status, out = _run(argv, ROOT, timeout, memory_mb=6000)
     if status is None:
         return {"load": "timeout", "message": f"no answer within {timeout:.0f} s"}
     for line in reversed(out.splitlines()):
@@ -182,6 +194,14 @@ def tally(results: list[ModelResult], language: str) -> list[str]:
         f"- properties asked about: {len(props)}; the C engine takes **{len(props_ok)}**",
         "- properties not asked about (other work): "
         + (", ".join(f"{k} {n}" for k, n in sorted(apart.items())) or "none"),
+    ]
+    built = sorted((r.compile_seconds, r.name) for r in loads if r.compile_seconds is not None)
+    if built:
+        median = built[len(built) // 2][0]
+        lines.append(f"- libraries built (`--compile`): {len(built)}; compile time median "
+                     f"{median:.1f} s, longest {built[-1][0]:.1f} s ({built[-1][1]}; "
+                     "noisy: shared machine)")
+    lines += [
         "",
         "| refusal (particulars blanked) | models (system) | properties |",
         "|---|---|---|",
@@ -215,19 +235,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csp", action="append", default=[], type=Path)
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds for loading one model and asking about it")
+    parser.add_argument("--compile", action="store_true",
+                        help="also build the C library of each system the C engine takes")
     parser.add_argument("--only", help="survey only models whose name contains this")
     parser.add_argument("--json", help="write the raw results to this file")
     parser.add_argument("--markdown", help="write the tally to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.worker)))
+        print(json.dumps(worker(args.worker, args.compile)))
         return 0
     results = []
     for language, name, path in models(args.promela, args.csp):
         if args.only and args.only not in name:
             continue
-        answer = run_worker(path.resolve(), args.timeout)
+        answer = run_worker(path.resolve(), args.timeout, args.compile)
         result = ModelResult(language, name, **answer)
         refusals = [v for v in result.properties.values() if v]
         print(f"{name}: {result.load} {result.message} system: {result.system or 'C'}; "
