@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from survey_csp import model_file as csp_model_file  # noqa: E402
 from survey_csp import read_manifest as csp_manifest  # noqa: E402
-from survey_promela import _run  # noqa: E402
+from survey_promela import child_answer  # noqa: E402
 from survey_promela import read_manifest as promela_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,14 +139,7 @@ def worker(path: str, build: bool = False) -> dict:
 def run_worker(model: Path, timeout: float, build: bool = False) -> dict:
     """Return ``worker``'s answer for ``model`` from a child process (limits applied)."""
     argv = [sys.executable, __file__, "--worker", str(model)] + (["--compile"] if build else [])
-    status, out = _run(argv, ROOT, timeout, memory_mb=6000)
-    if status is None:
-        return {"load": "timeout", "message": f"no answer within {timeout:.0f} s"}
-    for line in reversed(out.splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    tail = out.strip().splitlines()[-1:] or ["(no output)"]
-    return {"load": "crashed", "message": f"exit {status}: {tail[0]}"}
+    return child_answer(argv, timeout)
 
 
 def models(promela: list[Path], csp: list[Path]) -> list[tuple[str, str, Path]]:
