@@ -205,6 +205,8 @@ def tally(results: list[ModelResult], language: str) -> list[str]:
                       key=lambda k: (-by_system[k] - by_prop[k], k)):
         cell = key.replace("|", "\\|")
         lines.append(f"| {cell} | {by_system[key]} | {by_prop[key]} |")
+    if not by_system and not by_prop:
+        lines.append("| (none) | 0 | 0 |")
     not_loaded = [r for r in mine if r.load != "loads"]
     if not_loaded:
         lines += ["", "Not loaded within the survey's limits: " + "; ".join(
