@@ -212,7 +212,12 @@ def run_worker(model: Path, check: bool, timeout: float, max_states: int) -> dic
     """Return ``worker``'s answer for ``model`` from a child process (limits applied)."""
     argv = [sys.executable, __file__, "--worker", str(model), "--timeout", str(timeout),
             "--max-states", str(max_states)] + (["--check"] if check else [])
-    budget = 120 + (timeout * 8 if check else 0)
+    return child_answer(argv, 120 + (timeout * 8 if check else 0))
+
+
+def child_answer(argv: list[str], budget: float) -> dict:
+    """Return the JSON object a worker child (``argv``) prints last, or a ``load`` of
+    ``timeout``/``crashed`` when it gives none within ``budget`` seconds and 6 GB."""
     status, out = _run(argv, ROOT, budget, memory_mb=6000)
     if status is None:
         return {"load": "timeout", "message": f"no answer within {budget:.0f} s"}

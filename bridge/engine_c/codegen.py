@@ -33,6 +33,7 @@ from bridge.engine_c.gen_base import (
     _c_string,
     _message_lengths,
     check_known_fields,
+    starts_processes,
 )
 from bridge.engine_c.gen_events import CspEvents
 from bridge.engine_c.gen_expressions import Expressions
@@ -85,7 +86,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables):
         if self.layout.dynamic and self.system.max_instances > MAX_PROCESSES:
             raise CUnsupported(f"more than {MAX_PROCESSES} processes")
         max_seg = max((s.size for s in self.packed.segments), default=0)
-        if self.layout.dynamic:
+        if self.layout.dynamic and starts_processes(self.system):
             self.max_vector = self.packed.static_bytes + min(
                 self.system.max_instances, MAX_PROCESSES) * max_seg
         else:

@@ -22,6 +22,7 @@ from bridge.ir import (
     Location,
     Process,
     Receive,
+    Run,
     Send,
     Stmt,
     TransitionSystem,
@@ -104,6 +105,22 @@ def check_known_fields(system: TransitionSystem) -> None:
             stack.extend(node.children)
     for node in nodes:
         _check_fields(node)
+
+
+def starts_processes(system: TransitionSystem) -> bool:
+    """Return True when some edge of ``system`` may start a process (a ``Run`` anywhere
+    in its guards, channel operations or effects): without one, no state holds more
+    process instances than the initial state (the bound of the packed vector)."""
+    stack: list[Any] = [(e.guard, e.comm, e.effect) for p in system.processes for e in p.edges]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Run):
+            return True
+        if isinstance(node, tuple | list):
+            stack.extend(node)
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+    return False
 
 
 @dataclass

@@ -185,6 +185,9 @@ class Expressions:
             lib = self.library_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib
+        if op in ("==", "!=") and (self._is_array_value(e.left, ctx)
+                                   or self._is_array_value(e.right, ctx)):
+            return self.array_equality(e, ctx)
         a = self.expr(e.left, ctx)
         b = self.expr(e.right, ctx)
         if op == "xor":
@@ -473,6 +476,29 @@ class Expressions:
                     else f"{p.block}[{j}] = {value};")
         assert p.kind is not None
         return f"wr_ck(c, {_kind_const(p.kind)}, {ctx.src}, {p.offset} + {j * p.kind.width}, {value});"
+
+    def array_equality(self, e: Binary, ctx: _Ctx) -> str:
+        """Return C code of ``a == b`` / ``a != b`` on two whole arrays of the state, as
+        the Python engine compares them: two tuples of their cells, equal when they have
+        the same length and the same cells (reading them cannot fail). Block arrays
+        (Python lists: never equal to a tuple) and remote arrays stay refused."""
+        places = []
+        for side in (e.left, e.right):
+            p = self.place(side, ctx) if isinstance(side, Var) else None
+            if (p is None or p.block is not None or p.remote or p.kind is None
+                    or not isinstance(p.type, ArrayType)
+                    or scalar_count(p.type) > MAX_LOCAL_ARRAY):
+                raise self.unsupported(getattr(side, "span", None) or e.span,
+                                       "a whole array used as a value")
+            places.append(p)
+        left, right = places
+        n = scalar_count(left.type)
+        if n != scalar_count(right.type):
+            same = "0"
+        else:
+            same = " && ".join(f"{self._element(left, j, ctx)} == {self._element(right, j, ctx)}"
+                               for j in range(n)) or "1"
+        return f"((V)({'' if e.op == '==' else '!'}({same})))"
 
     def _is_array_value(self, e: Expr, ctx: _Ctx) -> bool:
         if not isinstance(e, Var | Index | RemoteVar) or self.is_channel_name(e, ctx):

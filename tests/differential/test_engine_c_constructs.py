@@ -1,8 +1,8 @@
 """Constructs the C engine translates since issue 12's last round, against the Python
 engine (the reference): a Promela trace's end-state rule (``end_condition``), CSP#
 atomic parts inside a process (``Edge.atomic``), hiding above ``||``
-(``Parallel.hidden``), channels carrying messages of several arities (``arity_tag``)
-and PAT's math library (``call(Pow, a, b)``, ``Abs``, ``Max``, ``Min``).
+(``Parallel.hidden``), channels carrying messages of several arities (``arity_tag``),
+``==``/``!=`` between whole arrays and PAT's math library (``call(Pow, a, b)``, ``Abs``, ``Max``, ``Min``).
 
 The test models of ``tests/models`` that use them are compared in
 ``test_engine_c.py::test_test_models_agree``; here small models of our own pin the
@@ -149,3 +149,30 @@ def test_trace_end_condition_agrees(tmp_path: Path) -> None:
             safety = next(p for p in ts.properties if p.kind.value == "safety")
             got = driver.check_property_c(ts, safety, driver.SearchOptions())
             assert got.outcome is expected
+
+
+# ------------------------------------------------------------------ whole arrays compared
+
+
+def test_array_equality_agrees(tmp_path: Path) -> None:
+    """``a == b``/``a != b`` on whole arrays of the state (equal lengths, equal or not;
+    different lengths are never equal) in guards and conditions, on both engines; the
+    goal is reached only if each comparison gives the Python engine's value."""
+    text = ("var a = [1, 2, 3];\nvar b = [1, 2, 4];\nvar c[2];\nvar r = 0;\n"
+            "P() = [a != b && a != c && !(a == c)] x{b[2] = 3; if (a == b) { r = 1; }} -> "
+            "([a == b] y -> Stop [] [a != b] z -> Stop);\n"
+            "#define goal r == 1;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n")
+    (ts,) = _agree(tmp_path, "array_eq.csp", text)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+def test_block_array_equality_stays_refused(tmp_path: Path) -> None:
+    """A block array is a Python list, never equal to a state array's tuple: the C
+    engine refuses the comparison by name rather than answer otherwise."""
+    path = tmp_path / "block_eq.csp"
+    path.write_text("var a = [1, 2];\nvar r = 0;\n"
+                    "P() = x{var t = [1, 2]; if (t == a) { r = 1; }} -> Stop;\n"
+                    "#assert P() deadlockfree;\n", encoding="utf-8")
+    (ts,) = api.load_model(str(path)).systems
+    ok, why = driver.supports(ts)
+    assert not ok and "a whole array used as a value" in why
