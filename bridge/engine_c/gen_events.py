@@ -308,7 +308,13 @@ def _converting_names(system: TransitionSystem) -> dict[str, bool]:
 # asks for them (ctx.names); the table lives as long as the library (ids only grow).
 _NAMES = r"""
 #define BR_NAME_MAX 1024
-static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; } br_names;
+static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; size_t text; } br_names;
+
+/* The bytes the table holds (counted against the searches' memory limit). */
+static size_t br_names_bytes(void) {
+    return br_names.cap * (sizeof *br_names.name + sizeof *br_names.len)
+        + br_names.slots * sizeof *br_names.slot + br_names.text;
+}
 
 static uint64_t br_name_hash(const char *s, size_t len) {
     uint64_t h = 1469598103934665603ULL;
@@ -350,6 +356,7 @@ static int32_t br_name_id(const char *s, size_t len) {
     if (!copy) return -2;
     memcpy(copy, s, len);
     copy[len] = 0;
+    br_names.text += len + 1;
     int32_t id = (int32_t)br_names.n++;
     br_names.name[id] = copy;
     br_names.len[id] = (uint32_t)len;

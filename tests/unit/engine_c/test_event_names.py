@@ -6,7 +6,6 @@ fairness, the match of an event atom) and two names never share one."""
 
 from __future__ import annotations
 
-import ctypes
 import re
 from pathlib import Path
 
@@ -23,16 +22,6 @@ pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C comp
 MODELS = Path(__file__).resolve().parents[2] / "models" / "csp"
 
 
-def _typed(lib):
-    lib.bridge_event_name.restype = ctypes.c_char_p
-    lib.bridge_event_name.argtypes = [ctypes.c_int32]
-    lib.bridge_event_count.restype = ctypes.c_int32
-    lib.bridge_event_count.argtypes = []
-    lib.bridge_event_intern.restype = ctypes.c_int32
-    lib.bridge_event_intern.argtypes = [ctypes.c_char_p]
-    return lib
-
-
 def _table(lib) -> list[str]:
     return [lib.bridge_event_name(i).decode() for i in range(lib.bridge_event_count())]
 
@@ -43,7 +32,7 @@ def test_interning_gives_one_dense_id_per_name():
     ts = system([process("P", [edge(0, 0, guard=lt(G("x"), 3), event="tick.0",
                                     effect=[assign("x", add(G("x"), 1))])])],
                 globals_=[int_var("x", 0)])
-    lib = _typed(driver.compile_model(ts).library)
+    lib = driver._type_library(driver.compile_model(ts).library)
     assert lib.bridge_event_intern(b"tick.0") == 0  # a constant name keeps its index
     first = lib.bridge_event_count()
     names = [f"interned.{i}.{i * 7 % 13}".encode() for i in range(3000)]  # grows, rehashes
@@ -79,7 +68,7 @@ def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     rendered is one the Python engine gives (a name rendered differently, or two names
     under one id, fails here)."""
     ts = next(iter(api.load_model(str(MODELS / name)).systems))
-    lib = _typed(driver.compile_model(ts).library)
+    lib = driver._type_library(driver.compile_model(ts).library)
     before = set(_table(lib))
     holds = [p for p in ts.properties if p.kind is PropertyKind.LTL]
     verdicts = [api.check_property(ts, p, api.CheckOptions(engine="c", fairness=Fairness.WEAK))
