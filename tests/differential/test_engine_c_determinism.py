@@ -3,7 +3,8 @@ engine (issue 12): same verdicts, reasons, counts, traces and lassos, on small m
 written for the cases that can go wrong: a choice on one event that leads to one state
 (not a violation), two steps on one computed event name to different states, a tau
 cycle reachable only through hiding, one inside a ``|||``, a two-step cycle entered
-after a visible prefix. The test models and case studies with these assertions are
+after a visible prefix, a bool received from a channel named f.True beside a constant
+f.1 (two events: rendered 1, they would be one). The test models and case studies with these assertions are
 compared by ``test_engine_c.py`` (``SUPPORTED_KINDS``)."""
 
 from __future__ import annotations
@@ -36,12 +37,15 @@ Hidden() = start -> (P() \\ {a});
 Inter() = Q() ||| (start -> (P() \\ {a}));
 Visible() = P() ||| Q();
 Count() = [n < 3] inc{n = n + 1} -> Count() [] [n == 3] done -> ((P2() ||| Q()) \\ {a, b});
+channel c 1;
+Bools() = c!(x == 0) -> c?y -> ((f.y -> Bools()) [] (f.1{x = 1} -> Bools()));
 #assert Split() deterministic;
 #assert SameState() deterministic;
 #assert SameProcess() deterministic;
 #assert Inner() deterministic;
 #assert Named() deterministic;
 #assert Count() deterministic;
+#assert Bools() deterministic;
 #assert Hidden() divergencefree;
 #assert Inter() divergencefree;
 #assert Visible() divergencefree;
@@ -59,6 +63,7 @@ EXPECTED = {
     "Inner() deterministic": ("holds", "", 4, 4, 0),
     "Named() deterministic": ("violated", "nondeterministic on event 'e.0'", 1, 2, 0),
     "Count() deterministic": ("holds", "", 6, 8, 0),
+    "Bools() deterministic": ("holds", "", 6, 8, 0),
     "Hidden() divergencefree": ("violated", "divergence", 2, 2, 1),
     "Inter() divergencefree": ("violated", "divergence", 2, 4, 1),
     "Visible() divergencefree": ("holds", "", 1, 2, 0),
