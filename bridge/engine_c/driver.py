@@ -395,6 +395,8 @@ def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int =
         raise interrupted[0]
     if result.status == _FALLBACK:
         run.close()
+        if result.found_kind == _FOUND_NONDETERMINISTIC:
+            raise CFallback(UNNAMED_EVENT)
         raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
                         "packed state slot); the Python engine (unbounded integers) ran it")
     return run
@@ -615,6 +617,8 @@ LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
 _MAX_IWORDS = 1024
 
 
+UNNAMED_EVENT = ("the deterministic check met a step whose event name is computed at run "
+                 "time from a value that may be a bool or an int, which C cannot render")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
                   "(a value that may be a bool or an int), or every event name is an "
                   "annotation unit, and the C engine's fair search cannot match it")

@@ -252,7 +252,10 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
             for (size_t i = 0; i < c.n && !found; i++) {
                 int32_t ev = c.events[i];
                 if (!c.keep[i] || ev == -1) continue;
-                if (ev < 0) { r->status = BR_FALLBACK; r->state = (int64_t)head; goto out; }
+                if (ev < 0) {  /* a name C cannot render: the Python engine decides */
+                    r->status = BR_FALLBACK; r->found_kind = BR_FOUND_NONDETERMINISTIC;
+                    r->state = (int64_t)head; goto out;
+                }
                 for (size_t j = i; j-- > 0; ) {
                     if (!c.keep[j] || c.events[j] != ev) continue;
                     const uint8_t *a = c.buf + i * (size_t)BR_MAXVEC, *b = c.buf + j * (size_t)BR_MAXVEC;

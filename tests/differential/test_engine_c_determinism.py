@@ -153,3 +153,22 @@ def test_the_event_name_table_counts_against_max_memory(tmp_path: Path) -> None:
     assert named.statistics.peak_memory_bytes > store
     limited = _check(ts, "N() deterministic", named.statistics.peak_memory_bytes - 1)
     assert limited.outcome is Outcome.UNKNOWN and "memory limit" in limited.reason
+
+
+def test_a_name_of_unknown_kind_hands_deterministic_to_python(tmp_path: Path) -> None:
+    """x holds a comparison or a number (channel c carries both): the explorer names
+    h.True or h.1 by the state it kept, which C cannot tell; the check goes to the
+    Python engine with a note that says why, and ``auto`` gives its verdict."""
+    path = tmp_path / "mixed.csp"
+    path.write_text("var n = 0;\nchannel c 1;\n"
+                    "P() = step{n = (n + 1) % 3} -> c!(n == 2) -> c!n -> P();\n"
+                    "Q() = c?x -> h.x -> Q();\nSys = P() ||| Q();\n"
+                    "#assert Sys deterministic;\n", encoding="utf-8")
+    ts = next(iter(api.load_model(str(path)).systems))
+    prop = ts.properties[0]
+    with pytest.raises(driver.CFallback, match="bool or an int"):
+        driver.check_property_c(ts, prop)
+    verdict = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+    expected = python_engine.check_property(ts, prop, python_engine.ExploreOptions())
+    assert verdict.outcome is expected.outcome and verdict.reason == expected.reason
+    assert any(driver.UNNAMED_EVENT in note for note in verdict.notes)
