@@ -2,13 +2,13 @@
 
 ``supports(system, prop)`` answers before anything runs (STYLE.md section 2, Storm's
 ``canHandle``): the C engine checks deadlock freedom, non-termination, Promela safety
-(assertions and invalid end states), invariants and ``reaches`` (with min/max), and
-explores; LTL assertions, never claims and SPIN's non-progress and acceptance cycles
-go to the C fair search (``ltl_supports``, ``fair_search_c``: every fairness notion,
-with annotations; a claim's guards are compiled expressions, ``np_`` and "some instance
-at an accept location" generated predicates, ``LabelAtom``); ``deterministic``/
-``divergencefree`` and any construct the generator does not translate go to the
-Python engine.
+(assertions and invalid end states), invariants, ``reaches`` (with min/max), CSP#'s
+``deterministic`` and ``divergencefree``, and explores; LTL assertions, never claims
+and SPIN's non-progress and acceptance cycles go to the C fair search
+(``ltl_supports``, ``fair_search_c``: every fairness notion, with annotations; a
+claim's guards are compiled expressions, ``np_`` and "some instance at an accept
+location" generated predicates, ``LabelAtom``); any construct the generator does not
+translate goes to the Python engine.
 
 ``explore_c``/``check_property_c`` give the same results as
 ``semantics.explore.explore``/``check_property``: same counts, same verdicts, and the
@@ -43,6 +43,7 @@ from bridge.engine_c.layout import PackedLayout
 from bridge.ir import (
     Expr,
     Fairness,
+    Lasso,
     Outcome,
     Property,
     PropertyKind,
@@ -53,15 +54,17 @@ from bridge.ir import (
 )
 from bridge.ir.model import FairnessMark
 from bridge.ir.property import Ltl, LtlEvent, LtlState, ltl_nodes
+from bridge.semantics.explore import nondeterministic_event
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
-from bridge.semantics.trace import make_trace
+from bridge.semantics.trace import make_steps, make_trace
 
 Progress = Callable[[int, int, float], None]
 
 SUPPORTED_KINDS = frozenset({
     PropertyKind.DEADLOCK_FREE, PropertyKind.NONTERMINATING, PropertyKind.SAFETY,
-    PropertyKind.INVARIANT, PropertyKind.REACHES,
+    PropertyKind.INVARIANT, PropertyKind.REACHES, PropertyKind.DETERMINISTIC,
+    PropertyKind.DIVERGENCE_FREE,
 })
 
 # The kinds the C fair search checks (ltl_supports, fair_search_c)
@@ -69,9 +72,11 @@ FAIR_SEARCH_KINDS = frozenset({PropertyKind.LTL, PropertyKind.NEVER, PropertyKin
                                PropertyKind.ACCEPTANCE})
 
 _MODES = {PropertyKind.DEADLOCK_FREE: 1, PropertyKind.NONTERMINATING: 2,
-          PropertyKind.SAFETY: 3, PropertyKind.INVARIANT: 4, PropertyKind.REACHES: 5}
+          PropertyKind.SAFETY: 3, PropertyKind.INVARIANT: 4, PropertyKind.REACHES: 5,
+          PropertyKind.DETERMINISTIC: 9, PropertyKind.DIVERGENCE_FREE: 10}
 _FOUND_REASONS = {1: "deadlock", 2: "terminated", 3: "invalid end state",
                   4: "invariant violated", 5: "reached"}
+_FOUND_NONDETERMINISTIC, _FOUND_DIVERGENCE = 6, 7
 _PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_double)
 
 
@@ -265,23 +270,41 @@ def _compile(system: TransitionSystem) -> CompiledModel:
         library = build_library(generated.source)
     except BackendError as error:
         raise CUnsupported(f"a model the C compiler rejected ({error})") from None
-    handle = library.handle
-    handle.bridge_search.restype = ctypes.c_void_p
-    handle.bridge_search.argtypes = [ctypes.POINTER(_Params), ctypes.c_char_p, ctypes.c_uint32,
-                                     ctypes.POINTER(_Result)]
-    handle.bridge_parent.restype = ctypes.c_int64
-    handle.bridge_parent.argtypes = [ctypes.c_void_p, ctypes.c_int64]
-    handle.bridge_state.restype = ctypes.c_uint32
-    handle.bridge_state.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_char_p,
-                                    ctypes.c_uint32]
-    handle.bridge_free.restype = None
-    handle.bridge_free.argtypes = [ctypes.c_void_p]
-    handle.bridge_lib_value.restype = ctypes.c_int64
-    handle.bridge_lib_value.argtypes = [ctypes.c_void_p, ctypes.c_int64,
-                                        ctypes.POINTER(ctypes.c_int64), ctypes.c_int64]
+    handle = _type_library(library.handle)
     return CompiledModel(system, generated.space, generated.packed, handle,
                          generated.expressions, library.compile_seconds, library.cached,
                          generated.initial)
+
+
+def _type_library(lib: Any) -> Any:
+    """Return ``lib`` (a loaded model library) with the ctypes signatures of every
+    function the driver calls (``templates/c/search_bfs.c``, ``search_ltl.c``)."""
+    void_p, i32, i64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
+    signatures: dict[str, tuple[Any, list[Any]]] = {
+        "bridge_search": (void_p, [ctypes.POINTER(_Params), ctypes.c_char_p, ctypes.c_uint32,
+                                   ctypes.POINTER(_Result)]),
+        "bridge_parent": (i64, [void_p, i64]),
+        "bridge_state": (ctypes.c_uint32, [void_p, i64, ctypes.c_char_p, ctypes.c_uint32]),
+        "bridge_free": (None, [void_p]),
+        "bridge_lib_value": (i64, [void_p, i64, ctypes.POINTER(i64), i64]),
+        "bridge_cycle_length": (i64, [void_p]),
+        "bridge_cycle_step": (i64, [void_p, i64, ctypes.POINTER(i64)]),
+        "bridge_event_name": (ctypes.c_char_p, [i32]),
+        "bridge_event_count": (i32, []),
+        "bridge_event_intern": (i32, [ctypes.c_char_p]),
+        "bridge_process_words": (i32, []),
+        "bridge_ltl_search": (void_p, [ctypes.POINTER(_LtlParams), ctypes.c_char_p,
+                                       ctypes.c_uint32, ctypes.POINTER(_LtlResult)]),
+        "bridge_ltl_part": (i32, [void_p, i64]),
+        "bridge_ltl_path": (i32, [void_p, i64]),
+        "bridge_ltl_node": (i64, [void_p, i64, ctypes.POINTER(i32)]),
+        "bridge_ltl_free": (None, [void_p]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return lib
 
 
 def supports(system: TransitionSystem, prop: Property | None = None) -> tuple[bool, str]:
@@ -433,6 +456,8 @@ def _search(model: CompiledModel, mode: int, options: SearchOptions, pred: int =
         raise interrupted[0]
     if result.status == _FALLBACK:
         run.close()
+        if result.found_kind == _FOUND_NONDETERMINISTIC:
+            raise CFallback(UNNAMED_EVENT)
         raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
                         "packed state slot); the Python engine (unbounded integers) ran it")
     return run
@@ -555,8 +580,9 @@ def _verdict_of(run: _Run, prop: Property, options: SearchOptions) -> Verdict:
     r = run.result
     name = run.model.system.name
 
-    def verdict(outcome: Outcome, reason: str, trace: Trace | None = None, **kw: Any) -> Verdict:
-        return Verdict(name, prop.name, outcome, reason, "none", trace, None,
+    def verdict(outcome: Outcome, reason: str, trace: Trace | None = None,
+                lasso: Lasso | None = None, **kw: Any) -> Verdict:
+        return Verdict(name, prop.name, outcome, reason, "none", trace, lasso,
                        run.statistics(), **kw)
 
     if r.status == _LIMIT:
@@ -564,6 +590,19 @@ def _verdict_of(run: _Run, prop: Property, options: SearchOptions) -> Verdict:
     if r.status == _MODEL_ERROR:
         error, trace = _python_error(run, r.state, prop)
         return verdict(Outcome.VIOLATED, error.kind, trace, notes=(str(error),))
+    if r.status == _FOUND and r.found_kind == _FOUND_NONDETERMINISTIC:
+        path, state = run.replay(r.state)
+        space = run.model.space
+        event = nondeterministic_event(space, space.successors(state))
+        if event is None:
+            raise EngineDisagreement(f"the C engine found state {r.state} nondeterministic; "
+                                     "the Python semantics does not")
+        trace = make_trace(space, space.initial_states()[0], path)
+        return verdict(Outcome.VIOLATED, f"nondeterministic on event '{event}'", trace)
+    if r.status == _FOUND and r.found_kind == _FOUND_DIVERGENCE:
+        trace = run.trace(r.state)
+        return verdict(Outcome.VIOLATED, "divergence", trace,
+                       lasso=Lasso(trace, _tau_loop(run)))
     if r.status == _FOUND:
         trace = run.trace(r.state)
         reason = _FOUND_REASONS[r.found_kind]
@@ -576,6 +615,45 @@ def _verdict_of(run: _Run, prop: Property, options: SearchOptions) -> Verdict:
                            value=_best_value(run, prop))
         return verdict(Outcome.VIOLATED, "condition not reachable")
     return verdict(Outcome.HOLDS, "")
+
+
+def _tau_loop(run: _Run) -> tuple:
+    """Return the steps of the tau cycle the C search found (divergencefree), replayed
+    on the Python semantics as ``check_property`` shows it: each step is the first
+    internal step of its source's stored state to a state with the key of its target,
+    and shows that target's stored state (the first one reached, as the Python engine
+    keeps it)."""
+    lib = run.model.library
+    space = run.model.space
+    packed = run.model.packed
+    hidden = hidden_slots(space)
+    stored: dict[int, StateVector] = {}
+
+    def state_of(sid: int) -> StateVector:
+        if sid not in stored:
+            stored[sid] = run.replay(sid)[1]
+        return stored[sid]
+
+    dst = ctypes.c_int64()
+    loop: list[tuple[Step, StateVector]] = []
+    entry = at = lib.bridge_cycle_step(run.handle, 0, ctypes.byref(dst))
+    for k in range(lib.bridge_cycle_length(run.handle)):
+        src = lib.bridge_cycle_step(run.handle, k, ctypes.byref(dst))
+        if src != at:
+            raise EngineDisagreement("the C engine's tau cycle is not a path")
+        at = dst.value
+        want = run.vector(dst.value)[hidden:]
+        for step, nxt in space.successors(state_of(src)):
+            if step.event is None and not step.stutter \
+                    and packed.canonical(space, nxt)[hidden:] == want:
+                loop.append((step, state_of(dst.value)))
+                break
+        else:
+            raise EngineDisagreement(f"a tau step of the C engine's cycle (state {src} to "
+                                     f"{dst.value}) is not a step of the Python semantics")
+    if not loop or at != entry:
+        raise EngineDisagreement("the C engine's tau cycle does not close")
+    return make_steps(space, state_of(entry), loop)
 
 
 def _best_value(run: _Run, prop: Property) -> Any:
@@ -600,6 +678,8 @@ LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
 _MAX_IWORDS = 1024
 
 
+UNNAMED_EVENT = ("the deterministic check met a step whose event name is computed at run "
+                 "time from a value that may be a bool or an int, which C cannot render")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
                   "(a value that may be a bool or an int), or every event name is an "
                   "annotation unit, and the C engine's fair search cannot match it")
@@ -944,27 +1024,6 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     none or strong global) and must not combine it with annotations."""
     model = compile_model(system)
     lib = model.library
-    if not getattr(lib, "_ltl_typed", False):
-        lib.bridge_ltl_search.restype = ctypes.c_void_p
-        lib.bridge_ltl_search.argtypes = [ctypes.POINTER(_LtlParams), ctypes.c_char_p,
-                                          ctypes.c_uint32, ctypes.POINTER(_LtlResult)]
-        for name in ("bridge_ltl_part", "bridge_ltl_path"):
-            getattr(lib, name).restype = ctypes.c_int32
-            getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_int64]
-        lib.bridge_ltl_node.restype = ctypes.c_int64
-        lib.bridge_ltl_node.argtypes = [ctypes.c_void_p, ctypes.c_int64,
-                                        ctypes.POINTER(ctypes.c_int32)]
-        lib.bridge_event_name.restype = ctypes.c_char_p
-        lib.bridge_event_name.argtypes = [ctypes.c_int32]
-        lib.bridge_event_count.restype = ctypes.c_int32
-        lib.bridge_event_count.argtypes = []
-        lib.bridge_event_intern.restype = ctypes.c_int32
-        lib.bridge_event_intern.argtypes = [ctypes.c_char_p]
-        lib.bridge_process_words.restype = ctypes.c_int32
-        lib.bridge_process_words.argtypes = []
-        lib.bridge_ltl_free.restype = None
-        lib.bridge_ltl_free.argtypes = [ctypes.c_void_p]
-        lib._ltl_typed = True
     q_edges, e_target, e_acc, e_cubes, c_mask, c_value = [0], [], [], [0], [], []
     for out in buchi.edges:
         for e in out:

@@ -13,6 +13,7 @@ from bridge.engine_c.gen_base import (
     _c_string,
     _Ctx,
     edge_statements,
+    flatten,
 )
 from bridge.ir import (
     ArrayType,
@@ -28,6 +29,7 @@ from bridge.ir import (
     IntType,
     LocalVar,
     Overflow,
+    Process,
     Receive,
     RecvBind,
     RemoteVar,
@@ -79,35 +81,46 @@ class CspEvents:
             return str(ev)
         if e.event is None:
             assert e.comm is not None
-            slot = self.static_channel(e.comm.channel)
-            if slot is not None and self.name_taints()[1].get(slot.id, True):
-                return "-2"
-            # a channel known at run time only: br_chev reads whether it can be named
+            # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
-        kinds = [self.value_kind(x) for x in e.event.components]
-        if any(k is None for k in kinds):
+        env = self.local_kinds().get(id(e))
+        raw = [self.value_kind(x, env) for x in e.event.components]
+        packed = [self.value_kind(x, product=True) for x in e.event.components]
+        if all(k not in ("i", "b") for k in raw + packed):
             return "-2"
         vals = ", ".join(self.expr(x, ctx) for x in e.event.components)
-        n = len(kinds)
+        n = len(raw)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
-                f"{_c_string(''.join(k or '' for k in kinds))})")
+                f"{_c_string(_kind_string(raw))}, {_c_string(_kind_string(packed))})")
 
     # Python's str() of a value: an int in decimal, a bool True or False. The C engine
     # holds both as integers, so a name is rendered only where the kind of each value is
-    # known at generation time: ``value_kind``.
+    # known at generation time: ``value_kind``. The Python engine has two views of a
+    # stored value: its explorer (check_property) keeps each state as the successor
+    # built it, so a comparison stored unconverted stays a bool; its LTL product keeps
+    # states packed (fairness/packed.py) and expands them unpacked, so every stored value
+    # it reads is an int, and only values computed in the step itself are bools. Both
+    # are rendered: ``ctx.names`` 2 (the breadth-first search) the first way, 1 (the
+    # fair search) the second.
 
-    def value_kind(self, e: Expr) -> str | None:
+    def value_kind(self, e: Expr, env: _Kinds | None = None,
+                   product: bool = False) -> str | None:
         """Return ``"i"`` when the Python engine's value of ``e`` is surely an int, ``"b"``
         when surely a bool, None when it may be either (or something else): comparisons
-        and logic give bools; arithmetic ints; a variable ints unless a bool may be
-        stored into it unconverted (``name_taints``)."""
+        and logic give bools; arithmetic ints; a local variable of ``env`` (the kinds
+        it may hold where ``e`` is evaluated: ``local_kinds``) its one kind, or ``"n"``
+        when it may hold either (arithmetic over it gives an int: True + 1 is 2);
+        another variable ints unless a bool may be stored into it unconverted
+        (``name_taints``). ``product``: as the LTL product reads it, where a stored
+        value is an int."""
         v = self.fold(e)
         if v is not _NO:
             return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else None
         if isinstance(e, Binary):
             if e.op in _BOOL_OPS:
                 return "b"
-            left, right = self.value_kind(e.left), self.value_kind(e.right)
+            left = self.value_kind(e.left, env, product)
+            right = self.value_kind(e.right, env, product)
             if left is None or right is None:
                 return None
             if e.op in _INT_OPS:
@@ -116,12 +129,22 @@ class CspEvents:
         if isinstance(e, Unary):
             if e.op == "!":
                 return "b"
-            return "i" if e.op in ("-", "~") and self.value_kind(e.operand) is not None else None
+            return "i" if e.op in ("-", "~") and \
+                self.value_kind(e.operand, env, product) is not None else None
         if isinstance(e, Conditional):
-            a, b = self.value_kind(e.then), self.value_kind(e.otherwise)
+            a = self.value_kind(e.then, env, product)
+            b = self.value_kind(e.otherwise, env, product)
             return a if a == b else None
         if isinstance(e, Var | Index | RemoteVar):
+            if product:
+                return "i"
             name = _root_name(e)
+            local = _local_name(e)
+            if env is not None and local is not None and local in env:
+                kinds = env[local]
+                if not kinds:
+                    return "i"  # no value reaches it here: the kind is never shown
+                return next(iter(kinds)) if len(kinds) == 1 else "n"
             return None if name is None or name in self.name_taints()[0] else "i"
         return None
 
@@ -182,6 +205,177 @@ class CspEvents:
                                 changed |= taint(a.target)
         return self._taints
 
+    def chan_kind(self, cid: int, product: bool = False) -> str | None:
+        """Return the kind every value of a message on static channel ``cid`` has (``"i"``
+        or ``"b"``; ``br_chev`` renders it), None when the channel's steps cannot be
+        named in C (values of both kinds). ``product``: the kinds of the values sent as
+        the LTL product computes them (``value_kind``); what it receives is an int."""
+        if product:
+            if cid in self._tagged:
+                return self.chan_kind(cid)
+            kinds = self._product_chans().get(cid, _BOTH)
+        else:
+            kinds = self._received(cid, self.local_kinds_and_channels()[1])
+        if kinds <= {"i"}:
+            return "i"
+        return "b" if kinds == {"b"} else None
+
+    def _product_chans(self) -> dict[int, frozenset[str]]:
+        """Return per static channel id the kinds of the values sent on it, as the LTL
+        product computes them (a value read from the state is an int)."""
+        if self._sent_kinds is None:
+            chans: dict[int, frozenset[str]] = {c.id: frozenset() for c in self.layout.channels}
+            for st in edge_statements(self.system):
+                if isinstance(st, Send):
+                    self._add_send(st, None, chans, product=True)
+            self._sent_kinds = chans
+        return self._sent_kinds
+
+    def local_kinds(self) -> dict[int, _Kinds]:
+        """Return per edge (``id``) the kinds each local variable of its process may
+        hold when the edge is taken (``local_kinds_and_channels``)."""
+        return self.local_kinds_and_channels()[0]
+
+    def local_kinds_and_channels(self) -> tuple[dict[int, _Kinds], dict[int, frozenset[str]]]:
+        """Return (per edge ``id``, the kinds ``"i"``/``"b"`` each local variable of its
+        process may hold at the edge's source location; per static channel id, the
+        kinds its message values may have). A data-flow analysis over each process's
+        control graph (a local is written by its own instance only): a local starts
+        with the kind of its initial value (a parameter: either), an assignment or a
+        receive into it gives the value's kind (``"i"`` into a converting type, as
+        ``store_code`` stores; from a channel known at run time only: any channel's
+        kinds), into an array element adds it, and a statement nested
+        in ``if``/``while`` adds what it may store to what was there. A send adds its
+        values' kinds to its channel's (to every channel's when the channel is known
+        at run time only; a channel whose messages carry their arity keeps
+        ``name_taints``' answer). Both are iterated from nothing until they agree (a
+        fixpoint: every run's values are in it; a local that no value reaches yet
+        counts as an int, so a later round may change its kind: after
+        ``_MAX_ROUNDS`` rounds without a fixpoint, ``name_taints`` answers alone)."""
+        if self._local_kinds is not None:
+            return self._local_kinds
+        chans: dict[int, frozenset[str]] = {c.id: frozenset() for c in self.layout.channels}
+        procs = list(self.system.processes)
+        for _ in range(_MAX_ROUNDS):
+            envs = [self._process_kinds(p, chans) for p in procs]
+            new = dict(chans)
+            for p, at in zip(procs, envs, strict=True):
+                for e in p.edges:
+                    env = at.get(e.source)
+                    for st in ([e.comm] if e.comm is not None else []) + list(flatten(e.effect)):
+                        if isinstance(st, Send):
+                            self._add_send(st, env if st is e.comm else None, new)
+            if new == chans:
+                break
+            chans = new
+        else:  # no fixpoint in time: name_taints' answers alone
+            taints = self.name_taints()[1]
+            chans = {cid: _BOTH if taints.get(cid, True) else _INT for cid in chans}
+            envs = [{} for _ in procs]
+        by_edge: dict[int, _Kinds] = {}
+        for p, at in zip(procs, envs, strict=True):
+            for e in p.edges:
+                env = at.get(e.source, {})
+                old = by_edge.get(id(e))
+                by_edge[id(e)] = env if old is None else _join(old, env)
+        self._local_kinds = (by_edge, chans)
+        return self._local_kinds
+
+    def _received(self, cid: int, chans: dict[int, frozenset[str]]) -> frozenset[str]:
+        """Return the kinds of the values a receive on static channel ``cid`` takes."""
+        if cid in self._tagged:
+            return _BOTH if self.name_taints()[1].get(cid, True) else _INT
+        return chans.get(cid, _BOTH)
+
+    def _add_send(self, st: Send, env: _Kinds | None, chans: dict[int, frozenset[str]],
+                  product: bool = False) -> None:
+        slot = self.static_channel(st.channel)
+        fields = slot.channel.fields if slot is not None else ()
+        kinds: frozenset[str] = frozenset()
+        for j, a in enumerate(st.args):
+            kinds |= _INT if j < len(fields) and _converting(fields[j]) \
+                else self._kinds_of(a, env, product)
+        for cid in [slot.id] if slot is not None else list(chans):
+            chans[cid] = chans.get(cid, frozenset()) | kinds
+
+    def _kinds_of(self, value: Expr, env: _Kinds | None,
+                  product: bool = False) -> frozenset[str]:
+        k = self.value_kind(value, env, product)
+        return frozenset((k,)) if k in ("i", "b") else _BOTH
+
+    def _argument_kinds(self, p: Process, j: int) -> frozenset[str]:
+        """Return the kinds parameter ``j`` of ``p`` may start with: those of the
+        arguments of its instances, or (processes started at run time) ``name_taints``'
+        answer for its name."""
+        if self.layout.dynamic:
+            return self._kinds_of(Var(p.parameters[j], "local"), None)
+        kinds: frozenset[str] = frozenset()
+        for inst in self.system.instances:
+            if inst.process == p.name and j < len(inst.arguments):
+                kinds |= self._kinds_of(inst.arguments[j], None)
+        return kinds
+
+    def _process_kinds(self, p: Process, chans: dict[int, frozenset[str]]) -> dict[int, _Kinds]:
+        """Return per location of ``p`` the kinds of its locals there (``local_kinds``;
+        a location no edge reaches has none)."""
+        types = {v.name: v.type for v in p.locals}
+        declared = {st.name for e in p.edges for st in flatten(e.effect)
+                    if isinstance(st, LocalVar)}
+        tracked = {n for n in types if n not in declared}
+        start: _Kinds = {}
+        for v in p.locals:
+            if v.name not in tracked:
+                continue
+            if _converting(v.type):
+                start[v.name] = _INT
+            elif v.name in p.parameters:
+                start[v.name] = self._argument_kinds(p, p.parameters.index(v.name))
+            elif v.init is None:
+                start[v.name] = _INT
+            else:
+                inits = v.init if isinstance(v.init, tuple) else (v.init,)
+                start[v.name] = frozenset().union(*(self._kinds_of(x, None) for x in inits))
+
+        def store(env: _Kinds, target: Expr, kinds: frozenset[str], strong: bool) -> None:
+            name = _local_name(target)
+            if name not in tracked:
+                return
+            kinds = _INT if _converting(types[name]) else kinds
+            strong = strong and isinstance(target, Var)
+            env[name] = kinds if strong else env[name] | kinds
+
+        def received(st: Receive) -> frozenset[str]:
+            slot = self.static_channel(st.channel)
+            if slot is None:  # any channel's
+                return frozenset().union(*(self._received(cid, chans) for cid in chans))
+            return self._received(slot.id, chans)
+
+        out_edges: dict[int, list[Edge]] = {}
+        for e in p.edges:
+            out_edges.setdefault(e.source, []).append(e)
+        at: dict[int, _Kinds] = {p.initial: start}
+        todo = [p.initial]
+        while todo:
+            loc = todo.pop()
+            for e in out_edges.get(loc, ()):
+                env = dict(at[loc])
+                for st in ([e.comm] if e.comm is not None else []) + list(e.effect):
+                    nested = not isinstance(st, Assign | Receive)
+                    for inner in flatten([st]):
+                        if isinstance(inner, Assign):
+                            store(env, inner.target, self._kinds_of(inner.value, env), not nested)
+                        elif isinstance(inner, Receive):
+                            kinds = received(inner)
+                            for a in inner.args:
+                                if isinstance(a, RecvBind):
+                                    store(env, a.target, kinds, not nested)
+                old = at.get(e.target)
+                merged = env if old is None else _join(old, env)
+                if merged != old:
+                    at[e.target] = merged
+                    todo.append(e.target)
+        return at
+
     def events_code(self) -> list[str]:
         names = list(self.event_names) or [""]
         quoted = ", ".join(_c_string(n) for n in names)
@@ -200,19 +394,24 @@ class CspEvents:
     def channel_names_code(self) -> list[str]:
         """Return the channel tables of ``br_chev`` (CSP#, ``statespace._chev``): per
         channel id its name, whether its messages carry their arity first
-        (``Channel.arity_tag``) and whether its messages can be rendered (no bool)."""
+        (``Channel.arity_tag``) and whether its messages can be rendered, their values
+        as ints or as bools (``chan_kind``)."""
         rl = self.space._static_layout
         table = dict(rl.chan_names) if self.csp and rl is not None else {}
         n = max(table, default=-1) + 1
-        tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
-        chans = self.name_taints()[1] if self.csp else {}
+        raw = [self.chan_kind(i) if i in table else None for i in range(n)]
+        sent = [self.chan_kind(i, product=True) if i in table else None for i in range(n)]
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
-        flags = ", ".join(str(int(i in tagged) | 2 * int(i in table and not chans.get(i, True)))
+        flags = ", ".join(str(int(i in self._tagged) | 2 * int(raw[i] is not None)
+                              | 4 * int(raw[i] == "b") | 8 * int(sent[i] is not None)
+                              | 16 * int(sent[i] == "b") | 32 * int(i in table))
                           for i in range(n))
         return [f"#define BR_NCHAN {n}",
                 f"static const char *const BR_CHAN_NAMES[{max(1, n)}] = {{{names or 'NULL'}}};",
-                "/* per channel id: 1 its messages carry their arity first, 2 they can be "
-                "named */",
+                "/* per channel id: 1 its messages carry their arity first; as the explorer "
+                "reads them, 2 they can be named, 4 their values are bools; as the LTL "
+                "product computes the values sent, 8 they can be named, 16 bools (it "
+                "reads every value received as an int); 32 the channel has a name */",
                 f"static const uint8_t BR_CHAN_FLAGS[{max(1, n)}] = {{{flags or '0'}}};"]
 
     # ------------------------------------------------------------------ instances
@@ -263,6 +462,29 @@ _BOOL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||", "xor"})
 _INT_OPS = frozenset({"+", "-", "*", "/", "%", "mod", "<<", ">>"})
 
 
+# The kinds a value may have: "i" an int, "b" a bool (Python's str() tells them apart).
+_Kinds = dict[str, frozenset[str]]
+_MAX_ROUNDS = 16
+_INT = frozenset({"i"})
+_BOTH = frozenset({"i", "b"})
+
+
+def _join(a: _Kinds, b: _Kinds) -> _Kinds:
+    return {n: a.get(n, _BOTH) | b.get(n, _BOTH) for n in a.keys() | b.keys()}
+
+
+def _kind_string(kinds: list[str | None]) -> str:
+    """Return the kinds of ``br_evname``: ``i``, ``b`` or ``?`` (not known) per value."""
+    return "".join(k if k in ("i", "b") else "?" for k in kinds)
+
+
+def _local_name(e: Expr | None) -> str | None:
+    """Return the name of the local variable an lvalue or read ends in, or None."""
+    while isinstance(e, Index):
+        e = e.base
+    return e.name if isinstance(e, Var) and e.scope == "local" else None
+
+
 def _root_name(e: Expr | None) -> str | None:
     """Return the name of the variable an lvalue or read ends in, or None."""
     while isinstance(e, Index):
@@ -308,7 +530,13 @@ def _converting_names(system: TransitionSystem) -> dict[str, bool]:
 # asks for them (ctx.names); the table lives as long as the library (ids only grow).
 _NAMES = r"""
 #define BR_NAME_MAX 1024
-static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; } br_names;
+static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; size_t text; } br_names;
+
+/* The bytes the table holds (counted against the searches' memory limit). */
+static size_t br_names_bytes(void) {
+    return br_names.cap * (sizeof *br_names.name + sizeof *br_names.len)
+        + br_names.slots * sizeof *br_names.slot + br_names.text;
+}
 
 static uint64_t br_name_hash(const char *s, size_t len) {
     uint64_t h = 1469598103934665603ULL;
@@ -350,6 +578,7 @@ static int32_t br_name_id(const char *s, size_t len) {
     if (!copy) return -2;
     memcpy(copy, s, len);
     copy[len] = 0;
+    br_names.text += len + 1;
     int32_t id = (int32_t)br_names.n++;
     br_names.name[id] = copy;
     br_names.len[id] = (uint32_t)len;
@@ -380,7 +609,7 @@ static void nm_put(br_nm_t *m, const char *s, size_t k) {
     m->n += k;
 }
 
-/* Python's str() of an int (kind 'i') or a bool (kind 'b'). */
+/* Python's str() of an int (kind 'i') or a bool (kind 'b'); see value_kind. */
 static void nm_value(br_nm_t *m, V v, char kind) {
     if (kind == 'b') { if (v) nm_put(m, "True", 4); else nm_put(m, "False", 5); return; }
     char t[24];
@@ -389,9 +618,13 @@ static void nm_value(br_nm_t *m, V v, char kind) {
 }
 
 /* The id of the event base.v1.v2... (statespace event_code); -2 when not asked for
- * (ctx.names) or too long. */
-static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *kinds) {
+ * (ctx.names), too long or when a value's kind is not known ('?'): kinds is as the
+ * explorer renders the values (ctx.names 2), product as the LTL product does (1). */
+static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *raw,
+                         const char *product) {
     if (!c->names) return -2;
+    const char *kinds = c->names == 2 ? raw : product;
+    for (int i = 0; i < n; i++) if (kinds[i] == '?') return -2;
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, base, strlen(base));
     for (int i = 0; i < n; i++) { nm_put(&m, ".", 1); nm_value(&m, vals[i], kinds[i]); }
@@ -401,9 +634,15 @@ static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const
 /* The id of the event of a channel step (statespace._chev): the channel's name, sep
  * ('!' send, '?' receive, '.' rendezvous), the message's values joined by '.' (a
  * channel with arity tags shows the message's own values only); -2 when not asked for
- * or when the channel cannot be named. */
+ * or when the channel cannot be named (BR_CHAN_FLAGS: as the explorer, ctx.names 2,
+ * or as the LTL product, 1, renders it). */
 static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
-    if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 2)) return -2;
+    if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    int f = BR_CHAN_FLAGS[cid];
+    char kind;
+    if (c->names == 2) { if (!(f & 2)) return -2; kind = (f & 4) ? 'b' : 'i'; }
+    else if (sep == '?') kind = 'i';  /* read from the (packed) state */
+    else { if (!(f & 8)) return -2; kind = (f & 16) ? 'b' : 'i'; }
     int from = 0, to = nf;
     if (BR_CHAN_FLAGS[cid] & 1) {
         if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
@@ -414,7 +653,7 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
-        nm_value(&m, msg[i], 'i');
+        nm_value(&m, msg[i], kind);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

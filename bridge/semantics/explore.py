@@ -341,14 +341,9 @@ def check_property(
                     raise _Found(sid, "invalid end state")
     elif kind is PropertyKind.DETERMINISTIC:
         def on_state(sid: int, s: StateVector, out: list) -> None:
-            seen: dict[str, StateVector] = {}
-            for step, n in out:
-                if step.event is None:
-                    continue
-                other = seen.get(step.event)
-                if other is not None and space.state_key(other) != space.state_key(n):
-                    raise _Found(sid, f"nondeterministic on event '{step.event}'")
-                seen[step.event] = n
+            event = nondeterministic_event(space, out)
+            if event is not None:
+                raise _Found(sid, f"nondeterministic on event '{event}'")
     elif kind in (PropertyKind.INVARIANT, PropertyKind.REACHES):
         if prop.condition is None:
             raise ConfigurationError(f"property '{prop.name}' has no condition")
@@ -420,6 +415,22 @@ def check_property(
     return _verdict(space, prop, Outcome.HOLDS, search, holds_reason)
 
 
+def nondeterministic_event(space: CompiledStateSpace,
+                           out: list[tuple[Step, StateVector]]) -> str | None:
+    """Return the event on which the steps ``out`` of one state go to two different
+    states (each visible step compared with the last earlier step on its event), or
+    None when they are deterministic (cspsharp.md section 6, ``deterministic``)."""
+    seen: dict[str, StateVector] = {}
+    for step, n in out:
+        if step.event is None:
+            continue
+        other = seen.get(step.event)
+        if other is not None and space.state_key(other) != space.state_key(n):
+            return step.event
+        seen[step.event] = n
+    return None
+
+
 def _find_cycle(n: int, edges: list[tuple[int, Step, int]]) -> list[tuple[int, Step, int]] | None:
     """Return the edges of a cycle in the graph ``edges`` (iterative DFS), or None."""
     adjacency: dict[int, list[tuple[int, Step, int]]] = {}
@@ -477,4 +488,4 @@ def simulate(system: TransitionSystem | CompiledStateSpace, steps: int, seed: in
     return make_trace(space, space.initial_states()[0], path)
 
 
-__all__ = ["ExploreOptions", "check_property", "explore", "simulate"]
+__all__ = ["ExploreOptions", "check_property", "explore", "nondeterministic_event", "simulate"]

@@ -91,7 +91,8 @@ struct ctx {
     int32_t *labels;    /* the step: see succ_commit */
     int32_t *events;    /* its visible event: an id of br_name_id (BR_EVENT_NAMES first), -1
                          * tau, -2 a name computed at run time and not rendered */
-    int names;          /* render computed event names (br_evname, br_chev): the fair search */
+    int names;          /* render computed event names (br_evname, br_chev): 1 as the LTL
+                         * product (the fair search), 2 as the explorer (deterministic) */
     uint64_t *procs;    /* BR_PWORDS words per successor: the processes that move */
     uint8_t *keep;
     size_t n, cap;

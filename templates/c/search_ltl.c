@@ -264,7 +264,7 @@ static size_t ltl_bytes(const ls_t *s) {
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
         + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12
         + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
-        + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24;
+        + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24 + br_names_bytes();
 }
 
 /* The letter of system state t. */

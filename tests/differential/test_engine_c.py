@@ -2,9 +2,9 @@
 
 On every test model, every case-study model and random systems (hypothesis), both
 engines must give the same state and transition counts and the same verdicts for the
-non-LTL checks (outcome, reason, counts at the stop, notes, value), and the same trace:
-the C engine's traces are replayed on the Python semantics by the driver, so an equal
-trace is a real run of the reference semantics. Case studies run under a state limit:
+non-LTL checks (outcome, reason, counts at the stop, notes, value), and the same trace
+and lasso (divergencefree): the C engine's traces are replayed on the Python semantics
+by the driver, so an equal trace is a real run of the reference semantics. Case studies run under a state limit:
 the engines visit states in the same order, so even a search cut at the limit stops at
 the same counts.
 
@@ -83,7 +83,7 @@ def _explore(system: TransitionSystem, engine: str, limit: int | None) -> tuple:
 def _fingerprint(verdict) -> tuple:
     s = verdict.statistics
     return (verdict.outcome, verdict.reason, s.states, s.transitions, s.depth, verdict.notes,
-            verdict.value, verdict.trace)
+            verdict.value, verdict.trace, verdict.lasso)
 
 
 def _needs_unbounded_integers(system: TransitionSystem, limit: int) -> bool:
@@ -254,7 +254,9 @@ def random_systems(draw):
     channels = [] if csp else [Channel("q", draw(st.integers(1, 2)), (types[kinds[0]],))]
     properties = [prop(PropertyKind.DEADLOCK_FREE, name="dl"),
                   prop(PropertyKind.INVARIANT, draw(values()), name="inv"),
-                  prop(PropertyKind.REACHES, eq(G("x"), draw(st.integers(0, 3))), name="r")]
+                  prop(PropertyKind.REACHES, eq(G("x"), draw(st.integers(0, 3))), name="r"),
+                  prop(PropertyKind.DETERMINISTIC, name="det"),
+                  prop(PropertyKind.DIVERGENCE_FREE, name="div")]
     return system(procs, globals_=globals_, channels=channels, composition=composition,
                   language=language, properties=properties)
 

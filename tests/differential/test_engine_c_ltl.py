@@ -86,7 +86,7 @@ VALUE_LEFT = "a value left what the C engine represents"
 # (a value that may be a bool or an int: gen_events.value_kind): event-level fairness
 # and event atoms over it fall back to the Python engine, by name. Every other event
 # name computed at run time is rendered and interned in C.
-UNRENDERED_NAMES = {"computed_names_bool.csp"}
+UNRENDERED_NAMES = {"computed_names_mixed.csp"}
 
 
 def compare(system: TransitionSystem, limit: int, handed_over: bool = False,

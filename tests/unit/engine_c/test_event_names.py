@@ -6,7 +6,6 @@ fairness, the match of an event atom) and two names never share one."""
 
 from __future__ import annotations
 
-import ctypes
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from bridge import api
 from bridge.engine_c import build, driver
+from bridge.fairness.packed import pack_state, unpack_state
 from bridge.ir import Fairness, Outcome, PropertyKind
 from bridge.semantics.statespace import CompiledStateSpace
 from tests.irbuild import G, add, assign, edge, int_var, lt, process, system
@@ -21,16 +21,6 @@ from tests.irbuild import G, add, assign, edge, int_var, lt, process, system
 pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "csp"
-
-
-def _typed(lib):
-    lib.bridge_event_name.restype = ctypes.c_char_p
-    lib.bridge_event_name.argtypes = [ctypes.c_int32]
-    lib.bridge_event_count.restype = ctypes.c_int32
-    lib.bridge_event_count.argtypes = []
-    lib.bridge_event_intern.restype = ctypes.c_int32
-    lib.bridge_event_intern.argtypes = [ctypes.c_char_p]
-    return lib
 
 
 def _table(lib) -> list[str]:
@@ -43,7 +33,7 @@ def test_interning_gives_one_dense_id_per_name():
     ts = system([process("P", [edge(0, 0, guard=lt(G("x"), 3), event="tick.0",
                                     effect=[assign("x", add(G("x"), 1))])])],
                 globals_=[int_var("x", 0)])
-    lib = _typed(driver.compile_model(ts).library)
+    lib = driver._type_library(driver.compile_model(ts).library)
     assert lib.bridge_event_intern(b"tick.0") == 0  # a constant name keeps its index
     first = lib.bridge_event_count()
     names = [f"interned.{i}.{i * 7 % 13}".encode() for i in range(3000)]  # grows, rehashes
@@ -56,13 +46,17 @@ def test_interning_gives_one_dense_id_per_name():
     assert len(set(table)) == len(table)
 
 
-def _python_names(ts) -> set[str]:
+def _python_names(ts, packed: bool = True) -> set[str]:
+    """Return the event names of the Python engine's steps: as its LTL product sees
+    them (``packed``: every state expanded from its packed form, where a stored bool
+    reads as an int) or as its explorer does (states as the successors built them)."""
     space = CompiledStateSpace(ts)
     seen = set(space.initial_states())
     todo = list(seen)
     names: set[str] = set()
     while todo:
-        for step, t in space.successors(todo.pop()):
+        state = todo.pop()
+        for step, t in space.successors(unpack_state(pack_state(state)) if packed else state):
             if step.event is not None:
                 names.add(step.event)
             if t not in seen:
@@ -72,14 +66,15 @@ def _python_names(ts) -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
-                                  "computed_names_channel_array.csp"])
+                                  "computed_names_channel_array.csp", "computed_names_bool.csp",
+                                  "computed_names_flow.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
     rendered is one the Python engine gives (a name rendered differently, or two names
     under one id, fails here)."""
     ts = next(iter(api.load_model(str(MODELS / name)).systems))
-    lib = _typed(driver.compile_model(ts).library)
+    lib = driver._type_library(driver.compile_model(ts).library)
     before = set(_table(lib))
     holds = [p for p in ts.properties if p.kind is PropertyKind.LTL]
     verdicts = [api.check_property(ts, p, api.CheckOptions(engine="c", fairness=Fairness.WEAK))
@@ -110,14 +105,48 @@ def _event_codes(source: str) -> dict[str, str]:
     return out
 
 
-def test_a_value_that_may_be_a_bool_is_not_rendered():
-    """Python shows a bool as True/False, an int as a number; C holds both as integers.
-    A comparison (a bool) and a bool variable (stored as 0 or 1) are rendered; a bool
-    sent on a channel stays a bool there, so the channel's steps and the name of the
-    variable bound from it are not (-2: the fair search hands them to Python)."""
+def test_bools_are_rendered_where_their_kind_is_known():
+    """Python shows a bool as True/False, an int as a number; C holds both as integers,
+    so the generator renders a value with its kind, once as the explorer reads the
+    state (first string) and once as the LTL product does (second: a stored value is
+    an int there): a comparison is a bool, a bool variable an int (stored as 0 or 1),
+    the local x received from channel c, which only ever carries comparisons, a bool
+    for the explorer (``local_kinds_and_channels``: at ``f.x`` x holds what ``c?x``
+    took, though it is reset to 0 afterwards)."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_bool.csp")).systems))
-    codes = _event_codes(driver.generate_model(ts).source)
+    source = driver.generate_model(ts).source
+    codes = _event_codes(source)
     assert codes["e.b.(n == 1).n{b = !b; n = (n + 1) % 3}"] == "br_evname"
-    assert codes["d!b"] == codes["d?y"] == "br_chev"
-    assert codes["g.y"] == "br_evname"
-    assert [edge for edge, code in codes.items() if code == "-2"] == ["c!(n == 2", "c?x", "f.x"]
+    assert codes["d!b"] == codes["d?y"] == codes["c!(n == 2"] == codes["c?x"] == "br_chev"
+    assert codes["f.x"] == codes["g.y"] == "br_evname"
+    assert '(const V[3]){rd_u8(s, 0), ((V)((rd_i32(s, 1)) == (1))), rd_i32(s, 1)}, "ibi", "ibi")' \
+        in source
+    assert '"f", 1, (const V[1]){rd_i32(s, 10 + 1)}, "b", "i")' in source  # x
+    assert '"g", 1, (const V[1]){rd_i32(s, 15 + 1)}, "i", "i")' in source  # y
+    # c: bools (explorer), bools sent (product); d: ints; both named
+    assert "BR_CHAN_FLAGS[3] = {0, 62, 42}" in source
+
+
+def test_a_value_that_may_be_a_bool_or_an_int_is_not_rendered():
+    """A channel that carries a comparison and a number: its steps are not rendered
+    (its flags say so: the fair search hands them to Python), the name of the
+    variable bound from it only as the LTL product reads it (an int); the bool-only
+    channel k and the local bound from it are rendered both ways."""
+    ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed.csp")).systems))
+    source = driver.generate_model(ts).source
+    codes = _event_codes(source)
+    assert codes["c!(n == 2"] == codes["c?x"] == codes["k?z"] == "br_chev"
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: named by nobody; k: bools
+    assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "\\077", "i")' in source  # '?'
+    assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "b", "i")' in source
+
+
+def test_the_kind_of_a_local_follows_the_process():
+    """T's parameter v is inlined into S: a number on one branch, a comparison on the
+    other (rendered per edge), either where the branches meet, where v + 1 is an int."""
+    ts = next(iter(api.load_model(str(MODELS / "computed_names_flow.csp")).systems))
+    source = driver.generate_model(ts).source
+    assert '"g", 1, (const V[1]){rd_i32(s, 20 + 1)}, "i", "i")' in source  # v = y
+    assert '(rd_i32(s, 20 + 5)) == (rd_i32(s, 0))))}, "b", "b")' in source  # v = (y == n)
+    assert '"k", 1, (const V[1]){ck_add(c, rd_i32(s, 20 + 1), 1)}, "i", "i")' in source
+    assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "b", "i")' in source  # x from c

@@ -1,0 +1,174 @@
+"""CSP#'s ``deterministic`` and ``divergencefree`` in the C engine against the Python
+engine (issue 12): same verdicts, reasons, counts, traces and lassos, on small models
+written for the cases that can go wrong: a choice on one event that leads to one state
+(not a violation), two steps on one computed event name to different states, a tau
+cycle reachable only through hiding, one inside a ``|||``, a two-step cycle entered
+after a visible prefix, a bool received from a channel named f.True beside a constant
+f.1 (two events: rendered 1, they would be one). The test models and case studies with these assertions are
+compared by ``test_engine_c.py`` (``SUPPORTED_KINDS``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bridge import api
+from bridge.engine_c import build, driver
+from bridge.ir import Outcome, TransitionSystem
+from bridge.semantics import explore as python_engine
+from tests.differential.test_engine_c import _fingerprint
+
+pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
+
+MODEL = """\
+var x = 0;
+var y = 0;
+var n = 0;
+Split() = (a -> b -> Split()) [] (a -> c -> Split());
+SameState() = a{y = 1} -> SameState() [] a{y = 1} -> SameState();
+SameProcess() = a -> SameProcess() [] a -> SameProcess();
+Inner() = (go -> Stop) <> (go -> Stop);
+Named() = e.x{x = (x + 1) % 3} -> Named() [] e.x -> Stop;
+P() = a -> P();
+Q() = b -> Q();
+P2() = a -> b -> P2();
+Hidden() = start -> (P() \\ {a});
+Inter() = Q() ||| (start -> (P() \\ {a}));
+Visible() = P() ||| Q();
+Count() = [n < 3] inc{n = n + 1} -> Count() [] [n == 3] done -> ((P2() ||| Q()) \\ {a, b});
+channel c 1;
+Bools() = c!(x == 0) -> c?y -> ((f.y -> Bools()) [] (f.1{x = 1} -> Bools()));
+#assert Split() deterministic;
+#assert SameState() deterministic;
+#assert SameProcess() deterministic;
+#assert Inner() deterministic;
+#assert Named() deterministic;
+#assert Count() deterministic;
+#assert Bools() deterministic;
+#assert Hidden() divergencefree;
+#assert Inter() divergencefree;
+#assert Visible() divergencefree;
+#assert Inner() divergencefree;
+#assert Split() divergencefree;
+#assert Count() divergencefree;
+"""
+
+# (outcome, reason, states, transitions, loop length) of the Python engine, the
+# reference: the C engine must give the same, and these pin that each case is reached
+EXPECTED = {
+    "Split() deterministic": ("violated", "nondeterministic on event 'a'", 1, 2, 0),
+    "SameState() deterministic": ("holds", "", 2, 4, 0),
+    "SameProcess() deterministic": ("holds", "", 1, 2, 0),
+    "Inner() deterministic": ("holds", "", 4, 4, 0),
+    "Named() deterministic": ("violated", "nondeterministic on event 'e.0'", 1, 2, 0),
+    "Count() deterministic": ("holds", "", 6, 8, 0),
+    "Bools() deterministic": ("holds", "", 6, 8, 0),
+    "Hidden() divergencefree": ("violated", "divergence", 2, 2, 1),
+    "Inter() divergencefree": ("violated", "divergence", 2, 4, 1),
+    "Visible() divergencefree": ("holds", "", 1, 2, 0),
+    "Inner() divergencefree": ("holds", "", 4, 4, 0),
+    "Split() divergencefree": ("holds", "", 3, 4, 0),
+    "Count() divergencefree": ("violated", "divergence", 6, 8, 2),
+}
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory: pytest.TempPathFactory) -> list[TransitionSystem]:
+    path = tmp_path_factory.mktemp("cdet") / "determinism.csp"
+    path.write_text(MODEL, encoding="utf-8")
+    return list(api.load_model(str(path)).systems)
+
+
+def _cases(systems: list[TransitionSystem]):
+    for ts in systems:
+        for prop in ts.properties:
+            yield ts, prop
+
+
+def test_the_engines_agree_on_every_assertion(systems: list[TransitionSystem]) -> None:
+    seen = set()
+    for ts, prop in _cases(systems):
+        ok, why = driver.supports(ts, prop)
+        assert ok, why
+        expected = python_engine.check_property(ts, prop, python_engine.ExploreOptions())
+        got = driver.check_property_c(ts, prop)
+        assert dict(got.statistics.extra)["engine"] == "c"
+        assert _fingerprint(got) == _fingerprint(expected), prop.text
+        loop = len(got.lasso.loop) if got.lasso is not None else 0
+        assert (got.outcome.value, got.reason, got.statistics.states,
+                got.statistics.transitions, loop) == EXPECTED[prop.text], prop.text
+        seen.add(prop.text)
+    assert seen == set(EXPECTED)
+
+
+def test_the_lasso_is_the_python_engines_cycle(systems: list[TransitionSystem]) -> None:
+    """Count(): after inc, inc, inc, done, the hidden a then b of P2 (the first cycle
+    of the Python engine's depth-first search, not Q's hidden b alone)."""
+    ts, prop = next((t, p) for t, p in _cases(systems) if p.text == "Count() divergencefree")
+    got = driver.check_property_c(ts, prop)
+    assert got.lasso is not None and got.trace is not None
+    assert [s.event for s in got.lasso.prefix.steps] == ["inc", "inc", "inc", "done"]
+    assert [(s.event, s.text) for s in got.lasso.loop] == [(None, "a"), (None, "b")]
+
+
+def test_auto_runs_them_in_c(systems: list[TransitionSystem]) -> None:
+    """``--engine auto`` with the library built: the C engine answers, no hand-over."""
+    for ts, prop in _cases(systems):
+        driver.compile_model(ts)
+        verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
+        assert dict(verdict.statistics.extra).get("engine") == "c", verdict.notes
+        assert not any("Python engine" in note for note in verdict.notes), verdict.notes
+        assert verdict.outcome is Outcome(EXPECTED[prop.text][0])
+
+
+def _check(ts: TransitionSystem, text: str, max_memory: int | None = None):
+    prop = next(p for p in ts.properties if p.text == text)
+    return driver.check_property_c(ts, prop, driver.SearchOptions(max_memory=max_memory))
+
+
+def test_the_tau_steps_count_against_max_memory(systems: list[TransitionSystem]) -> None:
+    """The tau steps kept for divergencefree count against ``max_memory``: a limit
+    that the store alone fits in stops the divergence check (clean UNKNOWN)."""
+    ts = next(t for t, p in _cases(systems) if p.text == "Count() divergencefree")
+    store = _check(ts, "Count() deterministic").statistics.peak_memory_bytes
+    full = _check(ts, "Count() divergencefree").statistics.peak_memory_bytes
+    assert full > store
+    assert _check(ts, "Count() deterministic", store).outcome is Outcome.HOLDS
+    limited = _check(ts, "Count() divergencefree", store + 16)
+    assert limited.outcome is Outcome.UNKNOWN and "memory limit" in limited.reason
+
+
+def test_the_event_name_table_counts_against_max_memory(tmp_path: Path) -> None:
+    """deterministic renders computed event names into the library's table; its bytes
+    are reported and bounded with the store's (a model of its own: a fresh table)."""
+    path = tmp_path / "names.csp"
+    path.write_text("var z = 0;\nN() = f.z.z{z = (z + 1) % 4} -> N();\n"
+                    "#assert N() deadlockfree;\n#assert N() deterministic;\n",
+                    encoding="utf-8")
+    ts = next(iter(api.load_model(str(path)).systems))
+    store = _check(ts, "N() deadlockfree").statistics.peak_memory_bytes  # names not rendered
+    named = _check(ts, "N() deterministic")
+    assert named.outcome is Outcome.HOLDS
+    assert named.statistics.peak_memory_bytes > store
+    limited = _check(ts, "N() deterministic", named.statistics.peak_memory_bytes - 1)
+    assert limited.outcome is Outcome.UNKNOWN and "memory limit" in limited.reason
+
+
+def test_a_name_of_unknown_kind_hands_deterministic_to_python(tmp_path: Path) -> None:
+    """x holds a comparison or a number (channel c carries both): the explorer names
+    h.True or h.1 by the state it kept, which C cannot tell; the check goes to the
+    Python engine with a note that says why, and ``auto`` gives its verdict."""
+    path = tmp_path / "mixed.csp"
+    path.write_text("var n = 0;\nchannel c 1;\n"
+                    "P() = step{n = (n + 1) % 3} -> c!(n == 2) -> c!n -> P();\n"
+                    "Q() = c?x -> h.x -> Q();\nSys = P() ||| Q();\n"
+                    "#assert Sys deterministic;\n", encoding="utf-8")
+    ts = next(iter(api.load_model(str(path)).systems))
+    prop = ts.properties[0]
+    with pytest.raises(driver.CFallback, match="bool or an int"):
+        driver.check_property_c(ts, prop)
+    verdict = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+    expected = python_engine.check_property(ts, prop, python_engine.ExploreOptions())
+    assert verdict.outcome is expected.outcome and verdict.reason == expected.reason
+    assert any(driver.UNNAMED_EVENT in note for note in verdict.notes)
