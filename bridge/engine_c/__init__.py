@@ -28,6 +28,9 @@ from bridge.engine_c.driver import (
     CFallback,
     EngineDisagreement,
     LtlResult,
+    PartCheck,
+    PartCheckLimit,
+    PartProbe,
     SearchOptions,
     check_property_c,
     compile_model,
@@ -42,6 +45,7 @@ from bridge.engine_c.driver import (
 )
 
 __all__ = ["LTL_FAIRNESS", "CFallback", "CUnsupported", "EngineDisagreement", "LtlResult",
+           "PartCheck", "PartCheckLimit", "PartProbe",
            "SearchOptions", "cache_dir", "check_property_c", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
            "ltl_supports", "supports", "symmetry_supports"]
