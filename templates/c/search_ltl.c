@@ -1225,6 +1225,30 @@ static int ls_report(ls_t *s) {
     return 1;
 }
 
+/* The buffers every expansion needs (ls_expand, ls_waits): the current vectors, the
+ * marks of each automaton state's idle edges, the symmetry scratch and the successor
+ * buffers; 0 out of memory (ls_free frees what was allocated). */
+static int ls_alloc_expand(ls_t *s) {
+    const br_ltl_params_t *p = s->p;
+    s->cur = malloc(BR_MAXVEC);
+    s->cur2 = malloc(BR_MAXVEC);
+    s->idle_acc = calloc((size_t)p->nq + 1, sizeof *s->idle_acc);
+    if (!s->cur || !s->cur2 || !s->idle_acc || !succ_reserve(&s->c) || !succ_reserve(&s->c2))
+        return 0;
+    for (int32_t q = 0; q < p->nq; q++) {
+        uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
+        for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
+        s->idle_acc[q] = m;
+    }
+    if (p->sym) {
+        s->sym_buf = malloc(BR_MAXVEC);
+        s->sym_vals = malloc(sizeof *s->sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
+        s->sym_sorted = malloc(sizeof *s->sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
+        if (!s->sym_buf || !s->sym_vals || !s->sym_sorted) return 0;
+    }
+    return 1;
+}
+
 __attribute__((visibility("default")))
 void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t init_len,
                         br_ltl_result_t *r) {
@@ -1253,33 +1277,15 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.start = br_now();
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
-    s.cur = malloc(BR_MAXVEC);
-    s.cur2 = malloc(BR_MAXVEC);
-    s.idle_acc = calloc((size_t)p->nq + 1, sizeof *s.idle_acc);
-    if (s.idle_acc)
-        for (int32_t q = 0; q < p->nq; q++) {
-            uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
-            for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
-            s.idle_acc[q] = m;
-        }
+    int expand_ok = ls_alloc_expand(&s);
     size_t words = (size_t)(s.pw > 0 ? s.pw : 1) * 8;
     s.t_en = malloc(words); s.t_eng = malloc(words);
     s.t_every = malloc(words); s.t_some = malloc(words); s.t_unit = malloc(words);
     s.m_weak = malloc(words); s.m_strong = malloc(words); s.m_always = malloc(words);
     s.umark = calloc((size_t)p->n_units + 1, sizeof *s.umark);
     if (s.umark) for (int32_t u = 0; u < p->n_units; u++) s.umark[u] = p->unit_mark[u];
-    if (p->sym) {
-        s.sym_buf = malloc(BR_MAXVEC);
-        s.sym_vals = malloc(sizeof *s.sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
-        s.sym_sorted = malloc(sizeof *s.sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
-        if (!s.sym_buf || !s.sym_vals || !s.sym_sorted) {
-            r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
-            goto out;
-        }
-    }
-    if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
+    if (!s.h || !expand_ok || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
-        || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
@@ -1528,25 +1534,10 @@ int32_t bridge_ltl_check_part(void *hp, const br_ltl_params_t *p, const int32_t 
     s.closed = 1;
     s.c.names = p->csp && p->event_atoms;
     s.start = br_now();
-    s.cur = malloc(BR_MAXVEC);
-    s.cur2 = malloc(BR_MAXVEC);
     s.t_en = malloc(8); s.t_unit = malloc(8);
-    s.idle_acc = calloc((size_t)p->nq + 1, sizeof *s.idle_acc);
-    if (s.idle_acc)
-        for (int32_t q = 0; q < p->nq; q++) {
-            uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
-            for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
-            s.idle_acc[q] = m;
-        }
-    if (p->sym) {
-        s.sym_buf = malloc(BR_MAXVEC);
-        s.sym_vals = malloc(sizeof *s.sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
-        s.sym_sorted = malloc(sizeof *s.sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
-    }
     if (!hp || p->fairness != BR_LTL_STRONG_GLOBAL || p->n_units) {
         r.status = BR_LTL_UNDECIDED;
-    } else if (!s.cur || !s.cur2 || !s.t_en || !s.t_unit || !s.idle_acc || !succ_reserve(&s.c)
-               || !succ_reserve(&s.c2) || (p->sym && (!s.sym_buf || !s.sym_vals || !s.sym_sorted))) {
+    } else if (!ls_alloc_expand(&s) || !s.t_en || !s.t_unit) {
         ls_oom(&s);
     } else {
         pc_run(&s, nodes, n, timeout, out);

@@ -23,6 +23,7 @@ from bridge.engine_c.build import find_compiler
 from bridge.fairness import check as fcheck
 from bridge.fairness import terminal
 from bridge.fairness.product import ModelErrorAt, Product
+from bridge.fairness.scc import iter_sccs
 from bridge.ir import Fairness, PropertyKind, TransitionSystem
 from bridge.reductions.symmetry import SymmetryReduction
 from bridge.semantics.statespace import build_state_space
@@ -45,49 +46,6 @@ def _python_fields(found: terminal.TerminalPart) -> tuple:
 
 def _c_fields(found: driver.PartCheck) -> tuple:
     return tuple(getattr(found, f) for f in FIELDS)
-
-
-def _sccs(succ: dict[int, list[int]]) -> list[list[int]]:
-    """Return the strongly connected components of the graph ``succ`` (Tarjan,
-    iterative)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    for root in succ:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, 0))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-    return out
 
 
 class _Compare:
@@ -146,7 +104,7 @@ class _Compare:
                         seen.add(w)
                         queue.append(w)
         py_of = {key(n): n for n in seen}
-        parts = _sccs(succ)
+        parts = list(iter_sccs(list(succ), succ.__getitem__))
         self.rng.shuffle(parts)
         parts = parts[: self.max_parts]
         nodes = sorted(succ)
