@@ -883,8 +883,10 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
         reason = (f"acceptance cycle: the trace reaches a terminal accepting component "
                   f"({size}; {checked}); the fair loop takes every step of it and is not "
                   f"printed")
-    stats = dataclasses.replace(result.statistics, seconds=result.statistics.seconds
-                                + found.seconds + time.perf_counter() - started)
+    stats = dataclasses.replace(
+        result.statistics, seconds=result.statistics.seconds + found.seconds
+        + time.perf_counter() - started,
+        extra=result.statistics.extra + (("part_check_seconds", round(found.seconds, 3)),))
     return fcheck.FairSearch(product, early=(
         Outcome.VIOLATED, reason, {"trace": trace, "lifted": lifted_run}), statistics=stats)
 

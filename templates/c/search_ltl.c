@@ -1391,11 +1391,6 @@ typedef struct {
     double seconds;
 } br_part_check_t;
 
-static int pc_cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The check itself (see above) on a prepared search state s; 0, or -1 (s->r set). */
 static int pc_run(ls_t *s, const int32_t *nodes, int64_t n, double timeout, br_part_check_t *out) {
     br_ltl_t *h = s->h;
@@ -1461,7 +1456,7 @@ static int pc_run(ls_t *s, const int32_t *nodes, int64_t n, double timeout, br_p
     keys = malloc(norder * 8);
     if (!keys) { ls_oom(s); goto done; }
     for (size_t i = 0; i < norder; i++) keys[i] = (uint64_t)h->node_sys[order[i]] << 32 | i;
-    qsort(keys, norder, 8, pc_cmp_u64);
+    qsort(keys, norder, 8, ls_cmp_u64);
     int closed = 1;
     int64_t nstates = 0;
     for (size_t a = 0; a < norder;) {

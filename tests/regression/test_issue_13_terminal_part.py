@@ -77,6 +77,7 @@ def test_a_large_fair_part_is_certified_and_its_path_printed(monkeypatch):
         assert "terminal accepting component" in v.reason, v.reason
         assert "checked by the C engine" in v.reason
         assert "the path into it replayed on the Python semantics" in v.reason
+        assert dict(v.statistics.extra)["part_check_seconds"] >= 0
         assert v.lasso is None and v.trace is not None
         assert _replays(space, v.trace)
         assert not any("checked by the Python engine" in n for n in v.notes), v.notes
