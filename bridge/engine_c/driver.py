@@ -1091,7 +1091,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
             probe(PartProbe(lambda n: _node_key(model, handle, n), check,
                             result.states, part_ids))
         large = checkable and check_part_over is not None and len(part_ids) > check_part_over
-        found = _ltl_result(model, handle, result, options, whole_part=not large)
+        found = _ltl_result(model, handle, result, options, False) if large else \
+            _ltl_result(model, handle, result, options)
         if large:
             left = None if options.timeout is None else max(0.001, options.timeout
                                                              - result.seconds)
