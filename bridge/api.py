@@ -689,9 +689,10 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     lasso is built and replayed by ``emptiness.build_lasso``. A C result that does not
     replay, or a value the C engine cannot hold, hands the search to the Python engine
     with a note; a C verdict is never reported unchecked. A strong globally fair part
-    of more than ``LOOP_PRINT_NODES`` nodes is checked as a whole instead of through a
-    lasso (``_certified_part``). The Python engine's fallback gets what is left of the
-    timeout. ``symmetry``: the
+    of more than ``LOOP_PRINT_NODES`` nodes is checked as a whole by the C engine
+    instead of through a lasso, and only the path into it is replayed on the Python
+    semantics (``_certified_part``). The Python engine's fallback gets what is left of
+    the timeout. ``symmetry``: the
     ``GroupAction`` of the quotient ``check_ltl`` searches (the C search then searches
     the same quotient, and its report is rebuilt on the Python quotient product)."""
     engine_c = importlib.import_module("bridge.engine_c")
@@ -707,7 +708,8 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
             result = engine_c.fair_search_c(system, buchi, atoms, fairness, engine_c.SearchOptions(
                 max_states=ltl_options.max_states, timeout=ltl_options.timeout,
                 max_memory=options.max_memory, progress=options.progress),
-                ltl_options.annotations, ltl_options.model_annotations, symmetry)
+                ltl_options.annotations, ltl_options.model_annotations, symmetry,
+                check_part_over=LOOP_PRINT_NODES)
             return _replay_c_search(engine_c, fcheck, result, system, args, deadline)
 
         begun = time.monotonic()
@@ -722,13 +724,12 @@ def _c_fair_search(system: TransitionSystem, prop: Property, options: CheckOptio
     return search
 
 
-# A strong globally fair part with more nodes than this is checked as a whole
-# (``fairness.terminal``) and reported without its loop: the loop takes every step of
-# the part (paper 001 Lemma 2), too long to print or to replay step by step.
+# A strong globally fair part with more nodes than this is checked as a whole by the C
+# engine that found it (``engine_c.PartCheck``, the C twin of ``fairness.terminal``) and
+# reported without its loop: the loop takes every step of the part (paper 001 Lemma 2),
+# too long to print or to replay step by step. Smaller parts are rebuilt, re-checked
+# and replayed as a lasso on the Python semantics.
 LOOP_PRINT_NODES = 20_000
-# Marks the reason of a violation found in a symmetry quotient whose trace was already
-# lifted to a run of the model (``_lift_quotient_part``): no full search is needed.
-_LIFTED = "lifted from the symmetry quotient"
 
 
 def _replay_c_search(engine_c: Any, fcheck: Any, result: Any, system: TransitionSystem,
@@ -820,10 +821,12 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
     part = set(result.part)
     if key(u) != result.part[0]:
         raise disagree("the C engine's fair part does not start where its path ends")
-    if (len(part) > LOOP_PRINT_NODES and fairness is Fairness.STRONG_GLOBAL
-            and type(condition).__name__ == "StrongGlobalFairness"):
+    if result.part_check is not None:
+        if fairness is not Fairness.STRONG_GLOBAL or type(condition).__name__ != \
+                "StrongGlobalFairness":
+            raise disagree("the C engine checked a fair part under another notion")
         return _certified_part(fcheck, product, condition, result, initial, edges, u,
-                               lambda w: key(w) in part, deadline, started)
+                               deadline, started)
     members, queue = {u}, [u]
     while queue:
         v = queue.pop()
@@ -860,57 +863,61 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
 
 
 def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, initial: int,
-                    edges: list[tuple[int, int, int]], start: int,
-                    in_part: Callable[[int], bool], deadline: float | None,
+                    edges: list[tuple[int, int, int]], start: int, deadline: float | None,
                     started: float) -> Any:
-    """Return the ``FairSearch`` of a large strong globally fair part reported by the C
-    engine, checked as a whole on the Python product (``fairness.terminal``: closed
-    under steps, strongly connected, accepting; paper 001 Lemma 2) instead of through a
-    lasso whose loop would take every step of it: a VIOLATED verdict whose trace is the
-    path into the part and whose reason describes the part. In a symmetry quotient the
-    path is lifted to a run of the model (``_lift_quotient_part``) when every node of
-    the part takes all its steps inside it; otherwise the trace is the quotient's and
-    ``_with_counterexample`` searches the full state space. Raises
-    ``EngineDisagreement`` when the part is not fair and accepting. The statistics'
-    seconds are the C search's and this check's (since ``started``, a
-    ``time.perf_counter()``)."""
+    """Return the ``FairSearch`` of a large strong globally fair part reported and
+    checked as a whole by the C engine (``result.part_check``, ``engine_c.PartCheck``:
+    closed under steps per system state, strongly connected, accepting; paper 001
+    Lemma 2; the C twin of ``fairness.terminal``) instead of through a lasso whose loop
+    would take every step of it: a VIOLATED verdict whose trace is the path into the
+    part (``edges`` from ``initial``, already replayed on the Python product) and whose
+    reason describes the part. In a symmetry quotient the path is lifted to a run of
+    the model (``_lift_quotient_part``) when every node of the part takes all its steps
+    inside it; otherwise the trace is the quotient's and ``_with_counterexample``
+    searches the full state space. Raises ``EngineDisagreement`` when the part is not
+    fair and accepting. The statistics' seconds are the C search's, the C check's and
+    this replay's (since ``started``, a ``time.perf_counter()``)."""
     from bridge.semantics.trace import make_trace
 
-    terminal = importlib.import_module("bridge.fairness.terminal")
     engine_c = importlib.import_module("bridge.engine_c")
-    found = terminal.check_terminal_part(product, start, in_part, deadline)
-    if len(found.nodes) != len(set(result.part)):
+    found = result.part_check
+    if found.nodes != result.part_size:
         raise engine_c.EngineDisagreement(
-            "the C engine's fair part is not strongly connected on the Python product")
+            "the C engine's fair part is not strongly connected (its check reached "
+            f"{found.nodes} of its {result.part_size} nodes)")
     if not found.fair_accepting:
         raise engine_c.EngineDisagreement(
-            f"the C engine's fair part is not fair and accepting on the Python product "
-            f"({found.problem})")
+            f"the C engine's fair part is not fair and accepting ({found.problem})")
     condition.clear_caches()
     space = product.space
-    size = (f"{len(found.nodes)} product states, {found.system_states} system states, "
+    size = (f"{found.nodes} product states, {found.system_states} system states, "
             f"{found.edges} edges")
-    checked = ("checked on the Python semantics: closed under steps, strongly connected, "
-               "accepting; paper 001 Lemma 2")
+    checked = ("checked by the C engine: closed under steps, strongly connected, "
+               "accepting; paper 001 Lemma 2; the path into it replayed on the Python "
+               "semantics")
     path = product.system_path(edges)
     start_state = product.sys_states[product.node_sys[initial]]
-    if _is_quotient(space) and found.node_closed:
+    lifted_run = _is_quotient(space) and found.node_closed
+    if lifted_run:
         concrete, lifted = _lift_quotient_part(space, path, deadline)
         trace = make_trace(space, concrete, lifted)
         reason = (f"acceptance cycle: the trace reaches the preimage of a terminal accepting "
                   f"component of the symmetry quotient ({size}; {checked}; every node takes "
                   f"all its steps inside it), where a fair loop takes every step of a "
                   f"terminal component of the model (paper 001 Theorem 4); the trace is "
-                  f"{_LIFTED} (Lemma 1); the loop is not printed")
+                  f"lifted from the symmetry quotient (Lemma 1); the loop is not printed")
     else:
         trace = make_trace(space, start_state, path)
         reason = (f"acceptance cycle: the trace reaches a terminal accepting component "
                   f"({size}; {checked}); the fair loop takes every step of it and is not "
                   f"printed")
-    stats = dataclasses.replace(result.statistics, seconds=result.statistics.seconds
-                                + time.perf_counter() - started)
-    return fcheck.FairSearch(product, early=(Outcome.VIOLATED, reason, {"trace": trace}),
-                             statistics=stats, part_start=start)
+    stats = dataclasses.replace(
+        result.statistics, seconds=result.statistics.seconds + found.seconds
+        + time.perf_counter() - started,
+        extra=result.statistics.extra + (("part_check_seconds", round(found.seconds, 3)),))
+    return fcheck.FairSearch(product, early=(
+        Outcome.VIOLATED, reason, {"trace": trace, "lifted": lifted_run}), statistics=stats,
+        part_start=start)
 
 
 def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None
@@ -1018,7 +1025,7 @@ def _with_counterexample(verdict: Verdict, space: Any, run_full: Callable[[], Ve
     exists)."""
     if space is None or verdict.outcome is not Outcome.VIOLATED or not _is_quotient(space):
         return verdict
-    if _LIFTED in verdict.reason:
+    if verdict.lifted:
         return verdict  # the trace is a run of the model already (_certified_part)
     full = run_full()
     reduced_size = (f"{verdict.statistics.states} states in the symmetry quotient, "

@@ -30,6 +30,9 @@ from bridge.engine_c.driver import (
     EngineDisagreement,
     LabelAtom,
     LtlResult,
+    PartCheck,
+    PartCheckLimit,
+    PartProbe,
     SearchOptions,
     check_property_c,
     claim_guards,
@@ -45,7 +48,8 @@ from bridge.engine_c.driver import (
 )
 
 __all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "CUnsupported",
-           "EngineDisagreement", "LabelAtom", "LtlResult", "SearchOptions", "cache_dir",
+           "EngineDisagreement", "LabelAtom", "LtlResult", "PartCheck", "PartCheckLimit",
+           "PartProbe", "SearchOptions", "cache_dir",
            "check_property_c", "claim_guards", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
            "ltl_supports", "supports", "symmetry_supports"]

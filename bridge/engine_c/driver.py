@@ -299,6 +299,9 @@ def _type_library(lib: Any) -> Any:
         "bridge_ltl_path": (i32, [void_p, i64]),
         "bridge_ltl_node": (i64, [void_p, i64, ctypes.POINTER(i32)]),
         "bridge_ltl_free": (None, [void_p]),
+        "bridge_ltl_check_part": (i32, [void_p, ctypes.POINTER(_LtlParams),
+                                        ctypes.POINTER(i32), i64, ctypes.c_double,
+                                        ctypes.POINTER(_PartCheck)]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -826,6 +829,63 @@ class _LtlResult(ctypes.Structure):
 ProductKey = tuple[tuple[int, ...], int]  # (canonical system state, automaton state)
 
 
+class _PartCheck(ctypes.Structure):
+    """``br_part_check_t`` of ``templates/c/search_ltl.c``."""
+
+    _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
+                ("nodes", ctypes.c_int64), ("sys_states", ctypes.c_int64),
+                ("edges", ctypes.c_int64), ("acceptance", ctypes.c_uint64),
+                ("closed", ctypes.c_int32), ("node_closed", ctypes.c_int32),
+                ("connected", ctypes.c_int32), ("accepting", ctypes.c_int32),
+                ("seconds", ctypes.c_double)]
+
+
+@dataclass(frozen=True)
+class PartCheck:
+    """What the C engine's check of a strong globally fair part found (the C twin of
+    ``fairness.terminal.TerminalPart``, paper 001 Lemma 2): the part is the nodes
+    reached from its first node through its nodes (``nodes`` of them, ``system_states``
+    distinct system states, ``edges`` internal edges whose marks are ``acceptance``);
+    ``closed``: every system step of each of its system states is taken inside;
+    ``node_closed``: every node takes each of its steps inside; ``connected``: every
+    node reaches the first back; ``accepting``: its edges meet every acceptance set."""
+
+    nodes: int
+    system_states: int
+    edges: int
+    acceptance: int
+    closed: bool
+    node_closed: bool
+    connected: bool
+    accepting: bool
+    seconds: float = 0.0
+
+    @property
+    def fair_accepting(self) -> bool:
+        """Return True when the part certifies a fair accepting run (001 Lemma 2)."""
+        return self.closed and self.connected and self.accepting
+
+    @property
+    def problem(self) -> str:
+        """Return what failed, in words ("" when nothing did)."""
+        if not self.closed:
+            return "a step of one of its system states leaves it"
+        if not self.connected:
+            return "it is not strongly connected"
+        return "" if self.accepting else "its edges miss an acceptance set"
+
+
+class PartProbe:
+    """The product of a finished C fair search, open while ``fair_search_c``'s
+    ``probe`` runs: ``states`` nodes, ``part`` the reported part's node ids (empty when
+    none), ``key(node)`` a node's ``ProductKey``, ``check(nodes)`` the C check of the
+    part reached from ``nodes[0]`` through ``nodes`` (``PartCheck``)."""
+
+    def __init__(self, key: Callable[[int], ProductKey],
+                 check: Callable[[list[int]], PartCheck], states: int, part: list[int]):
+        self.key, self.check, self.states, self.part = key, check, states, part
+
+
 def hidden_slots(space: CompiledStateSpace) -> int:
     """Return how many leading slots of a canonical state are hidden variables (not
     part of the state's identity: each engine keeps the first value it reached, so two
@@ -857,6 +917,8 @@ class LtlResult:
     path: list[ProductKey] = field(default_factory=list)
     events_seen: frozenset[str] = frozenset()
     annotations_seen: frozenset[str] = frozenset()
+    part_size: int = 0
+    part_check: PartCheck | None = None
 
 
 def _cubes(condition: Any) -> list[tuple[int, int]]:
@@ -1001,7 +1063,8 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
 def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                   fairness: Fairness, options: SearchOptions = SearchOptions(),
                   annotations: Annotations = (), model_annotations: bool = True,
-                  symmetry: Any = None) -> LtlResult:
+                  symmetry: Any = None, check_part_over: int | None = None,
+                  probe: Callable[[PartProbe], None] | None = None) -> LtlResult:
     """Return what the C fair search finds in the product of ``system`` with ``buchi``
     (an ``automata.buchi.Buchi``: the automaton of the negation, a never claim's or
     SPIN's non-progress or acceptance automaton; its AP ``i`` is ``atoms[i]``, a state
@@ -1021,7 +1084,15 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     runs on the quotient, every system state replaced by the Python engine's
     representative (``templates/c/symmetry.c``), so the nodes it reports are nodes of
     the Python quotient product. The caller must allow the notion (001 Theorems 2, 4:
-    none or strong global) and must not combine it with annotations."""
+    none or strong global) and must not combine it with annotations.
+
+    ``check_part_over``: under strong global fairness without annotations, a reported
+    part of more nodes than this is checked here, in C (``bridge_ltl_check_part``:
+    closed under steps per system state, strongly connected, accepting; paper 001
+    Lemma 2), into ``LtlResult.part_check``, and ``part`` then holds only its first
+    node (``part_size`` counts them all; a part this large is never replayed as a
+    lasso). ``probe``: called with a ``PartProbe`` while the search's product is open
+    (tests compare the C check with ``fairness.terminal`` through it)."""
     model = compile_model(system)
     lib = model.library
     q_edges, e_target, e_acc, e_cubes, c_mask, c_value = [0], [], [], [0], [], []
@@ -1136,7 +1207,29 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     try:
         if interrupted:
             raise interrupted[0]
-        found = _ltl_result(model, handle, result, options)
+        checkable = fairness is Fairness.STRONG_GLOBAL and tables is None
+        part_ids = [lib.bridge_ltl_part(handle, i) for i in range(result.part_len)] \
+            if result.status == _LTL_FOUND else []
+
+        def check(nodes: list[int]) -> PartCheck:
+            if not checkable:
+                raise ValueError("the C part check is for strong global fairness "
+                                 "without annotations")
+            return _check_part(lib, handle, params, nodes, options.timeout)
+
+        if probe is not None:
+            probe(PartProbe(lambda n: _node_key(model, handle, n), check,
+                            result.states, part_ids))
+        large = checkable and check_part_over is not None and len(part_ids) > check_part_over
+        found = _ltl_result(model, handle, result, options, False) if large else \
+            _ltl_result(model, handle, result, options)
+        if large:
+            left = None if options.timeout is None else max(0.001, options.timeout
+                                                             - result.seconds)
+            try:
+                found.part_check = _check_part(lib, handle, params, part_ids, left)
+            except PartCheckLimit as limit:  # what is left of the timeout ran out
+                found.outcome, found.reason = "limit", str(limit)
         found.events_seen = frozenset(a.name for i, a in enumerate(atoms) if isinstance(
             a, LtlEvent) and result.event_atoms_seen >> i & 1)
         if tables is not None:
@@ -1148,8 +1241,47 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
         lib.bridge_ltl_free(handle)
 
 
+def _check_part(lib: Any, handle: int, params: _LtlParams, nodes: list[int],
+                timeout: float | None) -> PartCheck:
+    """Return the C check of the part reached from ``nodes[0]`` through ``nodes`` (node
+    ids of the open search ``handle``; ``bridge_ltl_check_part``); raises
+    ``PartCheckLimit`` past ``timeout`` seconds or the memory limit, ``CFallback`` when
+    the C engine cannot judge it."""
+    out = _PartCheck()
+    ids = (ctypes.c_int32 * max(1, len(nodes)))(*nodes)
+    status = lib.bridge_ltl_check_part(handle, ctypes.byref(params), ids, len(nodes),
+                                       timeout or 0.0, ctypes.byref(out))
+    if status == _LTL_LIMIT:
+        raise PartCheckLimit({2: "time limit", 4: "interrupted"}.get(out.limit_kind,
+                                                                      "memory limit"))
+    if status != 0:
+        raise CFallback(f"the C engine could not check the fair part (status {status})")
+    return PartCheck(out.nodes, out.sys_states, out.edges, out.acceptance,
+                     bool(out.closed), bool(out.node_closed), bool(out.connected),
+                     bool(out.accepting), out.seconds)
+
+
+class PartCheckLimit(BridgeError):
+    """The C check of a fair part stopped at a limit (its message says which)."""
+
+
+def _node_key(model: CompiledModel, handle: int, node: int, buf: Any = None,
+              q: Any = None) -> ProductKey:
+    """Return the ``ProductKey`` of C node ``node`` of the open search ``handle``
+    (``buf``, ``q``: scratch to reuse)."""
+    lib = model.library
+    q = q if q is not None else ctypes.c_int32()
+    buf = buf if buf is not None else ctypes.create_string_buffer(65536)
+    sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
+    n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
+    if n == 0:
+        raise EngineDisagreement(f"C engine: no product state {node}")
+    values = library_values(model, handle, model.packed.unpack(buf.raw[:n]))
+    return tuple(values[hidden_slots(model.space):]), q.value
+
+
 def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
-                options: SearchOptions) -> LtlResult:
+                options: SearchOptions, whole_part: bool = True) -> LtlResult:
     if r.status == _LTL_FALLBACK:
         raise CFallback("a value left what the C engine represents (64-bit arithmetic or a "
                         "packed state slot); the Python engine (unbounded integers) ran it")
@@ -1175,15 +1307,8 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     buf = ctypes.create_string_buffer(65536)
     q = ctypes.c_int32()
 
-    hidden = hidden_slots(model.space)
-
     def key(node: int) -> ProductKey:
-        sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
-        n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
-        if n == 0:
-            raise EngineDisagreement(f"C engine: no product state {node}")
-        values = library_values(model, handle, model.packed.unpack(buf.raw[:n]))
-        return tuple(values[hidden:]), q.value
+        return _node_key(model, handle, node, buf, q)
 
     out = LtlResult("empty", "", stats, r.sccs, r.nontrivial_sccs, bool(r.early_report),
                     r.subgraphs, r.pruned)
@@ -1194,10 +1319,13 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     elif r.status in (_LTL_FOUND, _LTL_MODEL_ERROR):
         out.outcome = "found" if r.status == _LTL_FOUND else "error"
         out.path = [key(lib.bridge_ltl_path(handle, i)) for i in range(r.path_len)]
-        out.part = [key(lib.bridge_ltl_part(handle, i)) for i in range(r.part_len)]
+        shown = r.part_len if whole_part else min(1, r.part_len)
+        out.part = [key(lib.bridge_ltl_part(handle, i)) for i in range(shown)]
+        out.part_size = r.part_len
     return out
 
 
 __all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LabelAtom",
-           "LtlResult", "SearchOptions", "check_property_c", "claim_guards", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
+           "LtlResult", "PartCheck", "PartCheckLimit", "PartProbe", "SearchOptions",
+           "check_property_c", "claim_guards", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
            "ltl_supports", "supports", "symmetry_supports"]

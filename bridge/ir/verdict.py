@@ -111,6 +111,9 @@ class Verdict:
     unknown. ``fairness``: the fairness notion the verdict holds under (printable).
     ``refusal``: for a failed failures refinement, the events the implementation
     refuses after ``trace`` that the specification cannot refuse there.
+    ``lifted``: the violation was found in a symmetry quotient and ``trace`` is already
+    a run of the model, lifted from the quotient (paper 001 Lemma 1): no search of the
+    full state space is needed for a counterexample.
     """
 
     model: str
@@ -124,3 +127,4 @@ class Verdict:
     notes: tuple[str, ...] = ()
     value: Any = None  # e.g. the min/max of ``reaches ... with min(e)``
     refusal: tuple[str, ...] | None = None
+    lifted: bool = False

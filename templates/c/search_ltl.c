@@ -1264,6 +1264,30 @@ static int ls_report(ls_t *s) {
     return 1;
 }
 
+/* The buffers every expansion needs (ls_expand, ls_waits): the current vectors, the
+ * marks of each automaton state's idle edges, the symmetry scratch and the successor
+ * buffers; 0 out of memory (ls_free frees what was allocated). */
+static int ls_alloc_expand(ls_t *s) {
+    const br_ltl_params_t *p = s->p;
+    s->cur = malloc(BR_MAXVEC);
+    s->cur2 = malloc(BR_MAXVEC);
+    s->idle_acc = calloc((size_t)p->nq + 1, sizeof *s->idle_acc);
+    if (!s->cur || !s->cur2 || !s->idle_acc || !succ_reserve(&s->c) || !succ_reserve(&s->c2))
+        return 0;
+    for (int32_t q = 0; q < p->nq; q++) {
+        uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
+        for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
+        s->idle_acc[q] = m;
+    }
+    if (p->sym) {
+        s->sym_buf = malloc(BR_MAXVEC);
+        s->sym_vals = malloc(sizeof *s->sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
+        s->sym_sorted = malloc(sizeof *s->sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
+        if (!s->sym_buf || !s->sym_vals || !s->sym_sorted) return 0;
+    }
+    return 1;
+}
+
 __attribute__((visibility("default")))
 void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t init_len,
                         br_ltl_result_t *r) {
@@ -1292,33 +1316,15 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.start = br_now();
     s.next_check = 1024;
     s.h = calloc(1, sizeof *s.h);
-    s.cur = malloc(BR_MAXVEC);
-    s.cur2 = malloc(BR_MAXVEC);
-    s.idle_acc = calloc((size_t)p->nq + 1, sizeof *s.idle_acc);
-    if (s.idle_acc)
-        for (int32_t q = 0; q < p->nq; q++) {
-            uint64_t m = p->q_edges[q] < p->q_edges[q + 1] ? ~(uint64_t)0 : 0;
-            for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) m &= p->e_acc[e];
-            s.idle_acc[q] = m;
-        }
+    int expand_ok = ls_alloc_expand(&s);
     size_t words = (size_t)(s.pw > 0 ? s.pw : 1) * 8;
     s.t_en = malloc(words); s.t_eng = malloc(words);
     s.t_every = malloc(words); s.t_some = malloc(words); s.t_unit = malloc(words);
     s.m_weak = malloc(words); s.m_strong = malloc(words); s.m_always = malloc(words);
     s.umark = calloc((size_t)p->n_units + 1, sizeof *s.umark);
     if (s.umark) for (int32_t u = 0; u < p->n_units; u++) s.umark[u] = p->unit_mark[u];
-    if (p->sym) {
-        s.sym_buf = malloc(BR_MAXVEC);
-        s.sym_vals = malloc(sizeof *s.sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
-        s.sym_sorted = malloc(sizeof *s.sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
-        if (!s.sym_buf || !s.sym_vals || !s.sym_sorted) {
-            r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
-            goto out;
-        }
-    }
-    if (!s.h || !s.cur || !s.cur2 || !s.idle_acc || !s.t_en || !s.t_eng || !s.t_every
+    if (!s.h || !expand_ok || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
-        || !succ_reserve(&s.c) || !succ_reserve(&s.c2)
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
@@ -1397,4 +1403,185 @@ void bridge_ltl_free(void *hp) {
     free(h->sys_letter); free(h->sys_wait); free(h->node_of); free(h->node_sys); free(h->node_q); free(h->pos);
     free(h->part); free(h->path);
     free(h);
+}
+
+/* ---- the check of a reported strong globally fair part (issue 13) ----
+ *
+ * The C twin of fairness/terminal.py's check_terminal_part, for a part too large to
+ * replay as a lasso on the Python semantics: the part is the set of nodes reached from
+ * nodes[0] through the given nodes (each node's edges recomputed once, ls_expand
+ * without interning); it is
+ *   closed: every distinct system step (step, target) of every system state of the
+ *     part is taken by an edge between two part nodes (paper 000 Fig. 9, per state;
+ *     the steps of one system state are numbered alike at each of its nodes, x_sys);
+ *   node_closed: every node takes each of its system steps on an internal edge (what
+ *     lifting a part of a symmetry quotient needs, api._lift_quotient_part);
+ *   connected: every reached node reaches nodes[0] back along internal edges;
+ *   accepting: its internal edges meet every acceptance set.
+ * Closed, connected and accepting make it a fair accepting part (001 Lemma 2). */
+
+typedef struct {
+    int32_t status;         /* 0 checked; BR_LTL_LIMIT (limit_kind), BR_LTL_MODEL_ERROR,
+                             * BR_LTL_FALLBACK: not checked */
+    int32_t limit_kind;
+    int64_t nodes;          /* the part's nodes reached from nodes[0] */
+    int64_t sys_states;     /* its distinct system states */
+    int64_t edges;          /* its internal edges */
+    uint64_t acceptance;    /* the union of their acceptance marks */
+    int32_t closed, node_closed, connected, accepting;
+    double seconds;
+} br_part_check_t;
+
+/* The check itself (see above) on a prepared search state s; 0, or -1 (s->r set). */
+static int pc_run(ls_t *s, const int32_t *nodes, int64_t n, double timeout, br_part_check_t *out) {
+    br_ltl_t *h = s->h;
+    size_t nn = h->nn;
+    int rc = -1;
+    int32_t *at = malloc((nn ? nn : 1) * 4);       /* node -> position; -1 outside; -2 unseen member */
+    int32_t *order = NULL, *src = NULL, *dst = NULL, *first = NULL, *preds = NULL, *stack = NULL;
+    uint32_t *nsys = NULL;                         /* per position: its system steps */
+    uint64_t *bits = NULL, *keys = NULL;           /* per position: the steps taken inside */
+    size_t *boff = NULL;
+    size_t order_cap = 0, src_cap = 0, dst_cap = 0, bits_cap = 0, nsys_cap = 0, boff_cap = 0;
+    size_t norder = 0, ne = 0, nbits = 0;
+    uint64_t acc = 0;
+    int node_closed = 1;
+    if (!at) { ls_oom(s); goto done; }
+    for (size_t i = 0; i < nn; i++) at[i] = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (nodes[i] < 0 || (size_t)nodes[i] >= nn) { ls_fail(s, BR_LTL_UNDECIDED, 0); goto done; }
+        at[nodes[i]] = -2;
+    }
+    if (n == 0) { rc = 0; goto done; }
+    if (!br_grow((void **)&order, &order_cap, 1, 4)) { ls_oom(s); goto done; }
+    order[norder++] = nodes[0];
+    at[nodes[0]] = 0;
+    for (size_t head = 0; head < norder; head++) {
+        if ((head & 1023) == 0) {
+            if (timeout > 0 && br_now() - s->start > timeout) { ls_fail(s, BR_LTL_LIMIT, BR_LIMIT_TIME); goto done; }
+            if (s->p->max_memory && (int64_t)(ltl_bytes(s) + nn * 4 + (order_cap + src_cap + dst_cap
+                    + nsys_cap) * 4 + (bits_cap + boff_cap) * 8) > s->p->max_memory) { ls_oom(s); goto done; }
+        }
+        int64_t nx = ls_expand(s, order[head], 0);
+        if (nx < 0) goto done;
+        size_t words = ((size_t)s->x_nsys + 63) / 64;
+        if (!br_grow((void **)&bits, &bits_cap, nbits + words, 8)
+            || !br_grow((void **)&boff, &boff_cap, head + 1, sizeof *boff)
+            || !br_grow((void **)&nsys, &nsys_cap, head + 1, 4)) { ls_oom(s); goto done; }
+        uint64_t *mine = bits + nbits;
+        boff[head] = nbits;
+        nsys[head] = (uint32_t)s->x_nsys;
+        nbits += words;
+        for (size_t k = 0; k < words; k++) mine[k] = 0;
+        for (int64_t j = 0; j < nx; j++) {
+            int32_t v = s->x_dst[j];
+            if (at[v] == -1) continue;
+            if (at[v] == -2) {
+                if (!br_grow((void **)&order, &order_cap, norder + 1, 4)) { ls_oom(s); goto done; }
+                at[v] = (int32_t)norder;
+                order[norder++] = v;
+            }
+            if (!br_grow((void **)&src, &src_cap, ne + 1, 4)
+                || !br_grow((void **)&dst, &dst_cap, ne + 1, 4)) { ls_oom(s); goto done; }
+            src[ne] = (int32_t)head;
+            dst[ne] = at[v];
+            ne++;
+            acc |= s->x_acc[j];
+            mine[s->x_sys[j] >> 6] |= (uint64_t)1 << (s->x_sys[j] & 63);
+        }
+        size_t taken = 0;
+        for (size_t k = 0; k < words; k++) taken += (size_t)__builtin_popcountll(mine[k]);
+        if (taken != (size_t)s->x_nsys) node_closed = 0;
+    }
+    /* closed per system state: the positions sorted by system state, their bits OR-ed */
+    keys = malloc(norder * 8);
+    if (!keys) { ls_oom(s); goto done; }
+    for (size_t i = 0; i < norder; i++) keys[i] = (uint64_t)h->node_sys[order[i]] << 32 | i;
+    qsort(keys, norder, 8, ls_cmp_u64);
+    int closed = 1;
+    int64_t nstates = 0;
+    for (size_t a = 0; a < norder;) {
+        size_t b = a;
+        uint32_t sys = (uint32_t)(keys[a] >> 32);
+        while (b < norder && (uint32_t)(keys[b] >> 32) == sys) b++;
+        nstates++;
+        size_t first_pos = (uint32_t)keys[a];
+        uint32_t steps = nsys[first_pos];
+        for (uint32_t w = 0; w < (steps + 63) / 64 && closed; w++) {
+            uint64_t all = 0;
+            for (size_t k = a; k < b; k++) {
+                size_t pos = (uint32_t)keys[k];
+                if (nsys[pos] != steps) { ls_fail(s, BR_LTL_UNDECIDED, 0); goto done; }
+                all |= bits[boff[pos] + w];
+            }
+            uint64_t want = steps - w * 64 >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (steps - w * 64)) - 1;
+            if (all != want) closed = 0;
+        }
+        a = b;
+    }
+    /* connected: every position reaches position 0 (a search on the reversed edges) */
+    first = calloc(norder + 1, 4);
+    preds = malloc((ne ? ne : 1) * 4);
+    stack = malloc(norder * 4);
+    if (!first || !preds || !stack) { ls_oom(s); goto done; }
+    for (size_t i = 0; i < ne; i++) first[dst[i] + 1]++;
+    for (size_t v = 0; v < norder; v++) first[v + 1] += first[v];
+    for (size_t i = 0; i < ne; i++) preds[first[dst[i]]++] = src[i];
+    for (size_t v = norder; v > 0; v--) first[v] = first[v - 1];  /* back to the starts */
+    first[0] = 0;
+    for (size_t v = 0; v < norder; v++) at[order[v]] = -1;       /* at: reached marks */
+    size_t nstack = 0, reached = 1;
+    stack[nstack++] = 0;
+    at[order[0]] = 0;
+    while (nstack) {
+        int32_t v = stack[--nstack];
+        for (int32_t i = first[v]; i < first[v + 1]; i++) {
+            int32_t u = preds[i];
+            if (at[order[u]] == -1) { at[order[u]] = 0; reached++; stack[nstack++] = u; }
+        }
+    }
+    out->nodes = (int64_t)norder;
+    out->sys_states = nstates;
+    out->edges = (int64_t)ne;
+    out->acceptance = acc;
+    out->closed = closed;
+    out->node_closed = node_closed;
+    out->connected = reached == norder;
+    out->accepting = (acc & s->p->all_sets) == s->p->all_sets;
+    rc = 0;
+done:
+    free(at); free(order); free(src); free(dst); free(first); free(preds); free(stack);
+    free(nsys); free(bits); free(boff); free(keys);
+    return rc;
+}
+
+/* Check the part given by nodes[0..n) of the product of a finished search (handle hp
+ * of bridge_ltl_search with the same params p, under strong global fairness without
+ * annotations): see above. timeout: seconds (0: none). Returns out->status. */
+__attribute__((visibility("default")))
+int32_t bridge_ltl_check_part(void *hp, const br_ltl_params_t *p, const int32_t *nodes, int64_t n,
+                              double timeout, br_part_check_t *out) {
+    br_ltl_result_t r;
+    memset(&r, 0, sizeof r);
+    memset(out, 0, sizeof *out);
+    ls_t s;
+    memset(&s, 0, sizeof s);
+    s.h = hp; s.p = p; s.r = &r;
+    s.closed = 1;
+    s.c.names = p->csp && p->event_atoms;
+    s.start = br_now();
+    s.t_en = malloc(8); s.t_unit = malloc(8);
+    if (!hp || p->fairness != BR_LTL_STRONG_GLOBAL || p->n_units) {
+        r.status = BR_LTL_UNDECIDED;
+    } else if (!ls_alloc_expand(&s) || !s.t_en || !s.t_unit) {
+        ls_oom(&s);
+    } else {
+        pc_run(&s, nodes, n, timeout, out);
+    }
+    out->status = r.status;
+    out->limit_kind = r.limit_kind;
+    out->seconds = br_now() - s.start;
+    s.h = NULL;  /* the handle stays the caller's */
+    ls_free(&s);
+    return out->status;
 }

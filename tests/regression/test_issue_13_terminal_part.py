@@ -4,21 +4,25 @@ The orienting rings N = 4 rows: the C engine found a fair accepting part of 374,
 quotient nodes, then the Python replay built a lasso taking every step of it (millions
 of steps, each replayed) and the violation found in the quotient started a blind
 search of the full state space; neither ended in 25 minutes nor watched --timeout.
-Now a part larger than ``api.LOOP_PRINT_NODES`` is checked in one pass
-(``fairness.terminal``: closed under steps, strongly connected, accepting; paper 001
-Lemma 2), the verdict prints the path into it, and in a quotient that path is lifted
-to a run of the model (Lemma 1) instead of searching the full state space. The
-threshold is lowered here so that small models take that path.
+Now a part larger than ``api.LOOP_PRINT_NODES`` is checked in one pass, by the C engine
+that found it (``bridge_ltl_check_part``, the C twin of ``fairness.terminal``: closed
+under steps, strongly connected, accepting; paper 001 Lemma 2; the two are compared in
+``tests/differential/test_engine_c_part_check.py``), the path into it is replayed on
+the Python semantics, the verdict prints that path, and in a quotient the path is
+lifted to a run of the model (Lemma 1, ``Verdict.lifted``) instead of searching the
+full state space. The threshold is lowered here so that small models take that path.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
 from bridge import api
 from bridge.cli import main
+from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
-from bridge.fairness import terminal
 from bridge.ir import Fairness, Outcome, PropertyKind
 from bridge.semantics.statespace import build_state_space
 from tests.conftest import in_ci
@@ -71,7 +75,9 @@ def test_a_large_fair_part_is_certified_and_its_path_printed(monkeypatch):
     space = build_state_space(ts)
     for prop, v in violated:
         assert "terminal accepting component" in v.reason, v.reason
-        assert "checked on the Python semantics" in v.reason
+        assert "checked by the C engine" in v.reason
+        assert "the path into it replayed on the Python semantics" in v.reason
+        assert dict(v.statistics.extra)["part_check_seconds"] >= 0
         assert v.lasso is None and v.trace is not None
         assert _replays(space, v.trace)
         assert not any("checked by the Python engine" in n for n in v.notes), v.notes
@@ -81,18 +87,15 @@ def test_a_large_fair_part_is_certified_and_its_path_printed(monkeypatch):
 
 def test_a_part_that_is_not_closed_is_refused_and_the_python_engine_answers(monkeypatch):
     monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
-    real = terminal.check_terminal_part
+    real = driver._check_part
     dropped: list[int] = []
 
-    def one_node_short(product, start, in_part, deadline=None):
+    def one_node_short(lib, handle, params, nodes, timeout):
         # a C part with a node missing: some step of the part leaves what is left
-        def smaller(n):
-            if n != start and not dropped and in_part(n):
-                dropped.append(n)
-            return in_part(n) and n not in dropped[:1]
-        return real(product, start, smaller, deadline)
+        dropped.append(nodes[-1])
+        return real(lib, handle, params, nodes[:-1], timeout)
 
-    monkeypatch.setattr(terminal, "check_terminal_part", one_node_short)
+    monkeypatch.setattr(driver, "_check_part", one_node_short)
     ts = _with_properties(node_family(3, RULES, False), 3)
     violated = _violated(ts, symmetry=False, timeout=600)  # the fallback gets the rest
     assert violated and dropped
@@ -107,7 +110,7 @@ def test_a_quotient_violation_is_lifted_to_a_run_of_the_model(monkeypatch, n):
     monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
     ts = _with_properties(node_family(n, RULES, "undirected"), n)
     violated = _violated(ts, symmetry=True)
-    lifted = [(p, v) for p, v in violated if api._LIFTED in v.reason]
+    lifted = [(p, v) for p, v in violated if v.lifted]
     assert lifted, [v.reason for _p, v in violated]
     space = build_state_space(ts)
     for prop, v in lifted:
@@ -121,40 +124,40 @@ def test_a_quotient_part_closed_only_per_state_is_not_lifted(monkeypatch):
     # the lift needs every node to take all its steps inside the part; without that
     # the counterexample comes from the search of the full state space
     monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
-    real = terminal.check_terminal_part
+    real = driver._check_part
 
-    def per_state_only(*args, **kwargs):
-        found = real(*args, **kwargs)
-        found.node_closed = False
-        return found
+    def per_state_only(*args):
+        return dataclasses.replace(real(*args), node_closed=False)
 
-    monkeypatch.setattr(terminal, "check_terminal_part", per_state_only)
+    monkeypatch.setattr(driver, "_check_part", per_state_only)
     ts = _with_properties(node_family(4, RULES, "undirected"), 4)
     violated = _violated(ts, symmetry=True)
     assert violated
     for _prop, v in violated:
-        assert api._LIFTED not in v.reason
+        assert not v.lifted
+        assert "lifted from the symmetry quotient" not in v.reason
         assert any("counterexample comes from a search of the full state space" in n
                    for n in v.notes), v.notes
 
 
 def test_the_part_check_stops_at_the_deadline_with_a_clean_limit(monkeypatch, tmp_path,
                                                                  capsys):
-    # the clock of the part check runs past any deadline: the check ends as a limit
-    class Late:
-        @staticmethod
-        def monotonic() -> float:
-            return float("inf")
+    # the C part check gets (almost) no time: it ends as a limit, checked in C
+    real = driver._check_part
+
+    def late(lib, handle, params, nodes, timeout):
+        assert timeout is not None and 0 < timeout <= 600
+        return real(lib, handle, params, nodes, 1e-9)
 
     monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
-    monkeypatch.setattr(terminal, "time", Late)
+    monkeypatch.setattr(driver, "_check_part", late)
     model = tmp_path / "spin.csp"
     model.write_text(SPIN)
     code = main(["check", str(model), "--fairness", "strong-global", "--engine", "c",
                  "--timeout", "600"])
     out = capsys.readouterr().out
     assert code == 3, out
-    assert "time limit reached before a verdict (while checking the C engine's fair part" in out
+    assert "time limit reached before a verdict" in out
     assert "states" in out
 
 
