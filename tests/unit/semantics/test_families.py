@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bridge.diagnostics import ModelRuntimeError
 from bridge.frontends.csp import load_csp
 from bridge.ir import TransitionSystem
 from bridge.semantics import statespace
@@ -28,7 +29,8 @@ Sys() = Coordinator() || ((||| x:{0..3}@Node(x)) \\ {b.1, b.2});
 
 
 def _walk(system: TransitionSystem, limit: int = 400) -> list[list[tuple]]:
-    """Return the successor lists (steps and states, in order) of a breadth-first walk."""
+    """Return the successor lists (steps and states, in order) of a breadth-first walk; a
+    state whose expansion meets a model error gives the error's message instead."""
     space = build_state_space(system)
     (initial,) = space.initial_states()
     seen = {initial}
@@ -36,7 +38,11 @@ def _walk(system: TransitionSystem, limit: int = 400) -> list[list[tuple]]:
     out = []
     while queue and len(seen) < limit:
         s = queue.pop(0)
-        succ = space.successors(s)
+        try:
+            succ = space.successors(s)
+        except ModelRuntimeError as error:  # e.g. Dequeue of an empty queue
+            out.append([("error", str(error))])
+            continue
         out.append([(st.event, st.action, st.processes, st.edges, st.tau, t) for st, t in succ])
         for _, t in succ:
             if t not in seen:
