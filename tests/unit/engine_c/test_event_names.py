@@ -67,7 +67,7 @@ def _python_names(ts, packed: bool = True) -> set[str]:
 
 @pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
-                                  "computed_names_flow.csp"])
+                                  "computed_names_flow.csp", "computed_names_library.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -150,3 +150,19 @@ def test_the_kind_of_a_local_follows_the_process():
     assert '(rd_i32(s, 20 + 5)) == (rd_i32(s, 0))))}, "b", "b")' in source  # v = (y == n)
     assert '"k", 1, (const V[1]){ck_add(c, rd_i32(s, 20 + 1), 1)}, "i", "i")' in source
     assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "b", "i")' in source  # x from c
+
+
+def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: Path):
+    """A set's elements are ints unless a value of unknown kind is added (x, received
+    from a channel that carries a comparison: Python names the step e.(True,)): then
+    no name with a library value is rendered (the search hands it to Python), while a
+    model whose elements are all ints renders its set as the tuple."""
+    names = {}
+    for message in ("(n == 0)", "(n + 4)"):
+        path = tmp_path / "set_element.csp"
+        path.write_text('#import "PAT.Lib.Set";\nvar<Set> s;\nvar n = 0;\nchannel c 1;\n'
+                        f"P() = c!{message} -> c?x{{s.Add(x);}} -> e.s -> Stop;\n"
+                        "#assert P() deterministic;\n", encoding="utf-8")
+        ts = next(iter(api.load_model(str(path)).systems))
+        names[message] = _event_codes(driver.generate_model(ts).source)["e.s"]
+    assert names == {"(n == 0)": "-2", "(n + 4)": "br_evname"}
