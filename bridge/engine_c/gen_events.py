@@ -85,6 +85,11 @@ class CspEvents:
             return str(ev)
         if e.event is None:
             assert e.comm is not None
+            sent = self.sent_kinds(e.comm) if comm == "!" else None
+            if sent is not None:
+                if _CHEV_SENT not in self.prototypes:
+                    self.prototypes.append(_CHEV_SENT)
+                return f"br_chev_sent(c, _ch.id, {msg}, {nf}, {_c_string(sent)})"
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         env = self.local_kinds().get(id(e))
@@ -104,6 +109,21 @@ class CspEvents:
         n = len(raw)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
                 f"{_c_string(_kind_string(raw))}, {_c_string(_kind_string(packed))})")
+
+    def sent_kinds(self, st: Send) -> str | None:
+        """Return the kind (``i``/``b``) of each value of a send on a static channel
+        whose messages carry no arity tag, as the LTL product computes it at this send
+        (``value_kind``, ``i`` into a converting field: ``_add_send``'s rule for one
+        site), or None when one is not known. The fair search names the send with
+        them (``br_chev_sent``), even on a channel whose other sends send another kind
+        (its flags then leave its steps unnamed)."""
+        slot = self.static_channel(st.channel)
+        if slot is None or slot.id in self._tagged:
+            return None
+        fields = slot.channel.fields
+        kinds = ["i" if j < len(fields) and _converting(fields[j])
+                 else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
+        return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
 
     def library_elements_are_ints(self) -> bool:
         """Return True when every int argument of every library class call of the model
@@ -569,6 +589,9 @@ def _converting_names(system: TransitionSystem) -> dict[str, bool]:
     return out
 
 
+_CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, const V *, int, const char *);"
+
+
 # Event names met at run time (CSP#): a name whose components are computed, a channel
 # step's ``c!v`` / ``c?v``, a rendezvous' ``c.v``, rendered as the Python engine renders
 # them (statespace._gen_edge, _chev) and interned in one table with the constant names
@@ -727,6 +750,23 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
         nm_value(&m, msg[i], kind);
+    }
+    return m.over ? -2 : br_name_id(m.b, m.n);
+}
+
+/* The id of the event of a send c!v1.v2... on a channel without arity tags (br_chev);
+ * the fair search (ctx.names 1) renders value i with kinds[i], as the LTL product
+ * computes it at this send (gen_events.sent_kinds), whatever the channel's other sends
+ * send; the explorer reads the channel's flags (br_chev). */
+static int32_t br_chev_sent(ctx_t *c, V cid, const V *msg, int nf, const char *kinds) {
+    if (c->names != 1) return br_chev(c, cid, '!', msg, nf);
+    if (cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    br_nm_t m; m.n = 0; m.over = 0;
+    nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
+    nm_put(&m, "!", 1);
+    for (int i = 0; i < nf; i++) {
+        if (i) nm_put(&m, ".", 1);
+        nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

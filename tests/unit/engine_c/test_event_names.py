@@ -67,7 +67,8 @@ def _python_names(ts, packed: bool = True) -> set[str]:
 
 @pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
-                                  "computed_names_flow.csp", "computed_names_library.csp"])
+                                  "computed_names_flow.csp", "computed_names_library.csp",
+                                  "computed_names_mixed.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -117,7 +118,8 @@ def test_bools_are_rendered_where_their_kind_is_known():
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
     assert codes["e.b.(n == 1).n{b = !b; n = (n + 1) % 3}"] == "br_evname"
-    assert codes["d!b"] == codes["d?y"] == codes["c!(n == 2"] == codes["c?x"] == "br_chev"
+    assert codes["d?y"] == codes["c?x"] == "br_chev"
+    assert codes["d!b"] == codes["c!(n == 2"] == "br_chev_sent"  # the fair search: per send
     assert codes["f.x"] == codes["g.y"] == "br_evname"
     assert '(const V[3]){rd_u8(s, 0), ((V)((rd_i32(s, 1)) == (1))), rd_i32(s, 1)}, "ibi", "ibi")' \
         in source
@@ -127,18 +129,35 @@ def test_bools_are_rendered_where_their_kind_is_known():
     assert "BR_CHAN_FLAGS[3] = {0, 62, 42}" in source
 
 
-def test_a_value_that_may_be_a_bool_or_an_int_is_not_rendered():
-    """A channel that carries a comparison and a number: its steps are not rendered
-    (its flags say so: the fair search hands them to Python), the name of the
-    variable bound from it only as the LTL product reads it (an int); the bool-only
-    channel k and the local bound from it are rendered both ways."""
+def test_a_value_that_may_be_a_bool_or_an_int_is_rendered_as_each_search_knows_it():
+    """A channel that carries a comparison and a number: the explorer cannot name its
+    steps (its flags say so: ``deterministic`` hands them to Python), the fair search
+    names each send with the kinds its values have at that send (``br_chev_sent``:
+    c!True, c!2) and each receive as an int (read from the packed state: c?1); the
+    name of the variable bound from it only as the LTL product reads it (an int); the
+    bool-only channel k and the local bound from it are rendered both ways."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed.csp")).systems))
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
-    assert codes["c!(n == 2"] == codes["c?x"] == codes["k?z"] == "br_chev"
-    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: named by nobody; k: bools
+    assert codes["c!(n == 2"] == codes["c!n"] == codes["k!(n == 0"] == "br_chev_sent"
+    assert codes["c?x"] == codes["k?z"] == "br_chev"
+    assert source.count('br_chev_sent(c, _ch.id, _mv, 1, "b")') == 2  # c!(n == 2), k!
+    assert source.count('br_chev_sent(c, _ch.id, _mv, 1, "i")') == 1  # c!n
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: no kind for its channel; k: bools
     assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "\\077", "i")' in source  # '?'
     assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "b", "i")' in source
+
+
+def test_a_rendezvous_of_either_kind_is_not_named_in_the_fair_search():
+    """A rendezvous is named from the sender's offer, whose kinds the C engine does
+    not keep: on a channel that carries both kinds its steps stay unnamed (flags),
+    and the fair search hands event-level fairness over them to the Python engine."""
+    ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed_rendezvous.csp")).systems))
+    source = driver.generate_model(ts).source
+    assert "BR_CHAN_FLAGS[2] = {0, 32}" in source
+    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
+    verdict = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=Fairness.WEAK))
+    assert any(driver.COMPUTED_ACTION in note for note in verdict.notes)
 
 
 def test_the_kind_of_a_local_follows_the_process():
