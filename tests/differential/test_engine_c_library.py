@@ -23,7 +23,7 @@ from bridge import api
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.engine_c.gen_library import C_FUNCTIONS
-from bridge.ir import Fairness, PropertyKind
+from bridge.ir import Fairness
 from bridge.ir.library import function_names
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
@@ -170,20 +170,3 @@ def test_auto_picks_c(name: str) -> None:
             verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
             assert ("engine", "c") in verdict.statistics.extra, (name, prop.text, verdict.notes)
 
-
-def test_auto_names_library_values_in_c_under_event_fairness() -> None:
-    """Weak fairness over steps named after library values (``show.s.n``: one name,
-    one action): ``--engine auto`` checks it in C, with the Python engine's verdict
-    and counts."""
-    path = Path(__file__).resolve().parents[1] / "models" / "csp" / "computed_names_library.csp"
-    (ts,) = api.load_model(str(path)).systems
-    driver.compile_model(ts)
-    for prop in ts.properties:
-        if prop.kind is not PropertyKind.LTL:
-            continue
-        options = dict(fairness=Fairness.WEAK)
-        auto = api.check_property(ts, prop, api.CheckOptions(engine="auto", **options))
-        python = api.check_property(ts, prop, api.CheckOptions(engine="python", **options))
-        assert ("engine", "c") in auto.statistics.extra, (prop.text, auto.notes)
-        assert (auto.outcome, auto.statistics.states, auto.statistics.transitions) == \
-            (python.outcome, python.statistics.states, python.statistics.transitions)

@@ -89,6 +89,24 @@ def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     assert set(table) - before <= python | {p.text.split("<>")[-1].strip() for p in holds}
 
 
+@pytest.mark.parametrize("name", ["computed_names_library.csp", "computed_names_mixed.csp"])
+def test_auto_checks_event_fairness_over_computed_names_in_c(name: str):
+    """Weak and strong-local fairness over steps named from library values
+    (``show.s.n``) or on a channel of both kinds (``c!True``, ``c!2``): one name, one
+    action. ``--engine auto`` checks them in C (once the library is built), with the
+    Python engine's verdicts and counts."""
+    ts = next(iter(api.load_model(str(MODELS / name)).systems))
+    driver.compile_model(ts)
+    for prop in [p for p in ts.properties if p.kind is PropertyKind.LTL]:
+        for fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL):
+            auto = api.check_property(ts, prop, api.CheckOptions(engine="auto", fairness=fairness))
+            python = api.check_property(ts, prop,
+                                        api.CheckOptions(engine="python", fairness=fairness))
+            assert ("engine", "c") in auto.statistics.extra, (prop.text, auto.notes)
+            assert (auto.outcome, auto.statistics.states, auto.statistics.transitions) == \
+                (python.outcome, python.statistics.states, python.statistics.transitions)
+
+
 def _event_codes(source: str) -> dict[str, str]:
     """Return per edge comment of the generated unit how its step's event is given:
     ``br_evname``, ``br_chev``, ``-2`` (not rendered) or a constant id."""
