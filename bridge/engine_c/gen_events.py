@@ -87,9 +87,7 @@ class CspEvents:
             assert e.comm is not None
             sent = self.sent_kinds(e.comm) if comm == "!" else None
             if sent is not None:
-                if _CHEV_SENT not in self.prototypes:
-                    self.prototypes.append(_CHEV_SENT)
-                return f"br_chev_sent(c, _ch.id, {msg}, {nf}, {_c_string(sent)})"
+                return self.chev_call("_ch.id", "'!'", msg, nf, _c_string(sent))
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         env = self.local_kinds().get(id(e))
@@ -124,6 +122,14 @@ class CspEvents:
         kinds = ["i" if j < len(fields) and _converting(fields[j])
                  else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
         return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
+
+    def chev_call(self, cid: str, sep: str, msg: str, nf: str, kinds: str) -> str:
+        """Return C code of ``br_chev_sent`` (its prototype added once): the event of
+        a send or a rendezvous, with the kinds of the sender's values (a C string or
+        NULL)."""
+        if _CHEV_SENT not in self.prototypes:
+            self.prototypes.append(_CHEV_SENT)
+        return f"br_chev_sent(c, {cid}, {sep}, {msg}, {nf}, {kinds})"
 
     def library_elements_are_ints(self) -> bool:
         """Return True when every int argument of every library class call of the model
@@ -589,7 +595,7 @@ def _converting_names(system: TransitionSystem) -> dict[str, bool]:
     return out
 
 
-_CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, const V *, int, const char *);"
+_CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, const char *);"
 
 
 # Event names met at run time (CSP#): a name whose components are computed, a channel
@@ -754,16 +760,18 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     return m.over ? -2 : br_name_id(m.b, m.n);
 }
 
-/* The id of the event of a send c!v1.v2... on a channel without arity tags (br_chev);
- * the fair search (ctx.names 1) renders value i with kinds[i], as the LTL product
- * computes it at this send (gen_events.sent_kinds), whatever the channel's other sends
- * send; the explorer reads the channel's flags (br_chev). */
-static int32_t br_chev_sent(ctx_t *c, V cid, const V *msg, int nf, const char *kinds) {
-    if (c->names != 1) return br_chev(c, cid, '!', msg, nf);
+/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) on a
+ * channel without arity tags (br_chev); the fair search (ctx.names 1) renders value i
+ * with kinds[i], as the LTL product computes it at the send (gen_events.sent_kinds),
+ * whatever the channel's other sends send; the explorer, or kinds NULL, reads the
+ * channel's flags (br_chev). */
+static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
+                            const char *kinds) {
+    if (c->names != 1 || !kinds) return br_chev(c, cid, sep, msg, nf);
     if (cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
-    nm_put(&m, "!", 1);
+    nm_put(&m, &sep, 1);
     for (int i = 0; i < nf; i++) {
         if (i) nm_put(&m, ".", 1);
         nm_value(&m, msg[i], kinds[i]);

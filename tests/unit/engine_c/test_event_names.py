@@ -68,7 +68,8 @@ def _python_names(ts, packed: bool = True) -> set[str]:
 @pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
                                   "computed_names_flow.csp", "computed_names_library.csp",
-                                  "computed_names_mixed.csp"])
+                                  "computed_names_mixed.csp",
+                                  "computed_names_mixed_rendezvous.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -159,23 +160,24 @@ def test_a_value_that_may_be_a_bool_or_an_int_is_rendered_as_each_search_knows_i
     codes = _event_codes(source)
     assert codes["c!(n == 2"] == codes["c!n"] == codes["k!(n == 0"] == "br_chev_sent"
     assert codes["c?x"] == codes["k?z"] == "br_chev"
-    assert source.count('br_chev_sent(c, _ch.id, _mv, 1, "b")') == 2  # c!(n == 2), k!
-    assert source.count('br_chev_sent(c, _ch.id, _mv, 1, "i")') == 1  # c!n
+    assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"b\")") == 2  # c!(n == 2), k!
+    assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"i\")") == 1  # c!n
     assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: no kind for its channel; k: bools
     assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "\\077", "i")' in source  # '?'
     assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "b", "i")' in source
 
 
-def test_a_rendezvous_of_either_kind_is_not_named_in_the_fair_search():
-    """A rendezvous is named from the sender's offer, whose kinds the C engine does
-    not keep: on a channel that carries both kinds its steps stay unnamed (flags),
-    and the fair search hands event-level fairness over them to the Python engine."""
+def test_a_rendezvous_is_named_with_the_kinds_of_its_senders_values():
+    """A rendezvous is named from the sender's offer, which keeps the kinds of the
+    values sent (``add_offer``'s last argument): on channels that carry both kinds
+    (r: a comparison or a number; q: both in one message) the explorer's flags leave
+    them unnamed, and the fair search names them as the LTL product does."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed_rendezvous.csp")).systems))
     source = driver.generate_model(ts).source
-    assert "BR_CHAN_FLAGS[2] = {0, 32}" in source
-    prop = next(p for p in ts.properties if p.kind is PropertyKind.LTL)
-    verdict = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=Fairness.WEAK))
-    assert any(driver.COMPUTED_ACTION in note for note in verdict.notes)
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 32}" in source
+    offers = re.findall(r"add_offer\(c, 1, _ch\.id, (\d), .*, (\"\w+\"|NULL)\);", source)
+    assert offers == [("1", '"b"'), ("1", '"i"'), ("2", '"ib"')]  # r!(n == 1), r!n, q!n.(n == 0)
+    assert "br_chev_sent(c, o->cid, '.', o->msg, o->nf, o->kinds)" in source
 
 
 def test_the_kind_of_a_local_follows_the_process():
