@@ -5,6 +5,7 @@ every synchronisation vector is precomputed (issue 12).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator
 
 from bridge.engine_c.gen_base import (
@@ -15,11 +16,13 @@ from bridge.engine_c.gen_base import (
     edge_statements,
     flatten,
 )
+from bridge.engine_c.gen_library import signature
 from bridge.ir import (
     ArrayType,
     Assign,
     Binary,
     BoolType,
+    Call,
     Conditional,
     Const,
     Edge,
@@ -39,6 +42,7 @@ from bridge.ir import (
     Unary,
     Var,
 )
+from bridge.ir.library import METHODS
 from bridge.semantics.codegen import (
     event_constant,
     event_is_constant,
@@ -81,17 +85,73 @@ class CspEvents:
             return str(ev)
         if e.event is None:
             assert e.comm is not None
+            sent = self.sent_kinds(e.comm) if comm == "!" else None
+            if sent is not None:
+                return self.chev_call("_ch.id", "'!'", msg, nf, _c_string(sent))
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         env = self.local_kinds().get(id(e))
-        raw = [self.value_kind(x, env) for x in e.event.components]
-        packed = [self.value_kind(x, product=True) for x in e.event.components]
-        if all(k not in ("i", "b") for k in raw + packed):
+        classes = [self.library_class(x, ctx) for x in e.event.components]
+        if any(classes) and not self.library_elements_are_ints():
             return "-2"
-        vals = ", ".join(self.expr(x, ctx) for x in e.event.components)
+        # a library value is its tuple in both views (the LTL product packs a state
+        # holding one with marshal, which keeps tuples): kind "l", rendered from its id
+        raw = ["l" if cls else self.value_kind(x, env)
+               for x, cls in zip(e.event.components, classes, strict=True)]
+        packed = ["l" if cls else self.value_kind(x, product=True)
+                  for x, cls in zip(e.event.components, classes, strict=True)]
+        if all(k not in ("i", "b", "l") for k in raw + packed):
+            return "-2"
+        vals = ", ".join(self.library_value(x, ctx, cls) if cls else self.expr(x, ctx)
+                         for x, cls in zip(e.event.components, classes, strict=True))
         n = len(raw)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
                 f"{_c_string(_kind_string(raw))}, {_c_string(_kind_string(packed))})")
+
+    def sent_kinds(self, st: Send) -> str | None:
+        """Return the kind (``i``/``b``) of each value of a send on a static channel
+        whose messages carry no arity tag, as the LTL product computes it at this send
+        (``value_kind``, ``i`` into a converting field: ``_add_send``'s rule for one
+        site), or None when one is not known. The fair search names the send with
+        them (``br_chev_sent``), even on a channel whose other sends send another kind
+        (its flags then leave its steps unnamed)."""
+        slot = self.static_channel(st.channel)
+        if slot is None or slot.id in self._tagged:
+            return None
+        fields = slot.channel.fields
+        kinds = ["i" if j < len(fields) and _converting(fields[j])
+                 else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
+        return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
+
+    def chev_call(self, cid: str, sep: str, msg: str, nf: str, kinds: str) -> str:
+        """Return C code of ``br_chev_sent`` (its prototype added once): the event of
+        a send or a rendezvous, with the kinds of the sender's values (a C string or
+        NULL)."""
+        if _CHEV_SENT not in self.prototypes:
+            self.prototypes.append(_CHEV_SENT)
+        return f"br_chev_sent(c, {cid}, {sep}, {msg}, {nf}, {kinds})"
+
+    def library_elements_are_ints(self) -> bool:
+        """Return True when every int argument of every library class call of the model
+        is surely an int (``value_kind``), so every element of a library value is an
+        int, which ``nm_library`` renders as the Python engine does (a bool element
+        would be True there)."""
+        known = getattr(self, "_library_ints", None)
+        if known is None:
+            known = True
+            for call in _calls(self.system.processes):
+                sig = signature(call.function)
+                if sig is None:
+                    continue
+                if len(sig[0]) != len(call.args):
+                    known = False
+                    break
+                if any(t not in METHODS and self.value_kind(a) != "i"
+                       for a, t in zip(call.args, sig[0], strict=True)):
+                    known = False
+                    break
+            self._library_ints = known
+        return known
 
     # Python's str() of a value: an int in decimal, a bool True or False. The C engine
     # holds both as integers, so a name is rendered only where the kind of each value is
@@ -469,13 +529,26 @@ _INT = frozenset({"i"})
 _BOTH = frozenset({"i", "b"})
 
 
+def _calls(node: object) -> Iterator[Call]:
+    """Yield every ``Call`` in an IR node (dataclasses, lists and tuples of them)."""
+    if isinstance(node, Call):
+        yield node
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            yield from _calls(getattr(node, f.name))
+    elif isinstance(node, list | tuple | frozenset):
+        for x in node:
+            yield from _calls(x)
+
+
 def _join(a: _Kinds, b: _Kinds) -> _Kinds:
     return {n: a.get(n, _BOTH) | b.get(n, _BOTH) for n in a.keys() | b.keys()}
 
 
 def _kind_string(kinds: list[str | None]) -> str:
-    """Return the kinds of ``br_evname``: ``i``, ``b`` or ``?`` (not known) per value."""
-    return "".join(k if k in ("i", "b") else "?" for k in kinds)
+    """Return the kinds of ``br_evname``: ``i``, ``b``, ``l`` (the id of a library
+    value) or ``?`` (not known) per value."""
+    return "".join(k if k in ("i", "b", "l") else "?" for k in kinds)
 
 
 def _local_name(e: Expr | None) -> str | None:
@@ -520,6 +593,9 @@ def _converting_names(system: TransitionSystem) -> dict[str, bool]:
         if isinstance(st, LocalVar):
             add(st.name, st.type)
     return out
+
+
+_CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, const char *);"
 
 
 # Event names met at run time (CSP#): a name whose components are computed, a channel
@@ -617,6 +693,29 @@ static void nm_value(br_nm_t *m, V v, char kind) {
     nm_put(m, t, (size_t)k);
 }
 
+/* Python's str() of a library value (kind 'l': its id in c->lib): the tuple of its
+ * ints, a HashTable's (key, value) pairs as pairs (semantics/library.py); an unknown
+ * id leaves the name unrendered. */
+static void nm_library(br_nm_t *m, const ctx_t *c, V id) {
+    size_t n = 0;
+    const V *el = id == 0 ? NULL : br_lib_get(c->lib, id, &n);
+    if (id != 0 && !el) { m->over = 1; return; }
+    int pairs = id != 0 && c->lib->kind[id] == 1;
+    size_t items = pairs ? n / 2 : n;
+    nm_put(m, "(", 1);
+    for (size_t i = 0; i < items; i++) {
+        if (i) nm_put(m, ", ", 2);
+        if (!pairs) { nm_value(m, el[i], 'i'); continue; }
+        nm_put(m, "(", 1);
+        nm_value(m, el[2 * i], 'i');
+        nm_put(m, ", ", 2);
+        nm_value(m, el[2 * i + 1], 'i');
+        nm_put(m, ")", 1);
+    }
+    if (items == 1) nm_put(m, ",", 1);
+    nm_put(m, ")", 1);
+}
+
 /* The id of the event base.v1.v2... (statespace event_code); -2 when not asked for
  * (ctx.names), too long or when a value's kind is not known ('?'): kinds is as the
  * explorer renders the values (ctx.names 2), product as the LTL product does (1). */
@@ -627,7 +726,10 @@ static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const
     for (int i = 0; i < n; i++) if (kinds[i] == '?') return -2;
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, base, strlen(base));
-    for (int i = 0; i < n; i++) { nm_put(&m, ".", 1); nm_value(&m, vals[i], kinds[i]); }
+    for (int i = 0; i < n; i++) {
+        nm_put(&m, ".", 1);
+        if (kinds[i] == 'l') nm_library(&m, c, vals[i]); else nm_value(&m, vals[i], kinds[i]);
+    }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }
 
@@ -654,6 +756,25 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
         nm_value(&m, msg[i], kind);
+    }
+    return m.over ? -2 : br_name_id(m.b, m.n);
+}
+
+/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) on a
+ * channel without arity tags (br_chev); the fair search (ctx.names 1) renders value i
+ * with kinds[i], as the LTL product computes it at the send (gen_events.sent_kinds),
+ * whatever the channel's other sends send; the explorer, or kinds NULL, reads the
+ * channel's flags (br_chev). */
+static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
+                            const char *kinds) {
+    if (c->names != 1 || !kinds) return br_chev(c, cid, sep, msg, nf);
+    if (cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    br_nm_t m; m.n = 0; m.over = 0;
+    nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
+    nm_put(&m, &sep, 1);
+    for (int i = 0; i < nf; i++) {
+        if (i) nm_put(&m, ".", 1);
+        nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

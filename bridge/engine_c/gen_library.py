@@ -8,9 +8,10 @@ A library value lives in the state as an id of ``templates/c/library.c``'s table
 Python engine's). The generator types every expression that yields such a value (a
 variable of an ``ObjectType``, a call returning a class) and lets it go only where an id
 means the same as the Python tuple: into a variable of that class, as the object or a
-class argument of a library call, and on either side of ``==``/``!=`` with another
-library value. Anywhere else (an event name, a channel message, a process argument, an
-int variable) the model is refused by name, and the Python engine checks it.
+class argument of a library call, on either side of ``==``/``!=`` with another
+library value, and as a component of an event name (``gen_events.event_code``: rendered
+from the id). Anywhere else (a channel message, a process argument, an int variable)
+the model is refused by name, and the Python engine checks it.
 """
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bridge.engine_c.gen_base import (
     MAX_LOCAL_ARRAY,
+    _c_string,
     _Ctx,
 )
 from bridge.ir import (
@@ -334,7 +335,9 @@ class Statements:
                 lines.append(f"{i2}}} else if (_ch.cap == 0) {{")
             else:
                 lines.append(f"{i2}if (_ch.cap == 0) {{")
-            lines.append(f"{i2}  add_offer(c, 1, _ch.id, {n}, _mv, NULL, {ctx.pid}, {k}, {ctx.base}, {aname});")
+            kinds = self.sent_kinds(comm) if self.csp else None
+            lines.append(f"{i2}  add_offer(c, 1, _ch.id, {n}, _mv, NULL, {ctx.pid}, {k}, {ctx.base}, "
+                         f"{aname}, {'NULL' if kinds is None else _c_string(kinds)});")
             lines.append(f"{i2}}} else if (rd_k(_ch.lk, s, _ch.off) < _ch.cap) {{")
             i3 = i2 + "  "
             decls, body = self.effect(e, ctx, i3)
@@ -353,7 +356,8 @@ class Statements:
             pat, has, decl = self.pattern(comm.args, ctx)
             lines.append(f"{i2}{decl}")
             lines.append(f"{i2}if (_ch.cap == 0) {{")
-            lines.append(f"{i2}  add_offer(c, 2, _ch.id, {n}, {pat}, {has}, {ctx.pid}, {k}, {ctx.base}, {aname});")
+            lines.append(f"{i2}  add_offer(c, 2, _ch.id, {n}, {pat}, {has}, {ctx.pid}, {k}, {ctx.base}, "
+                         f"{aname}, NULL);")
             lines.append(f"{i2}}} else if (_ch.nf < {n}) {{ br_fallback(c); }} else {{")
             i3 = i2 + "  "
             ectx = ctx.with_src("t")

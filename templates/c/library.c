@@ -23,11 +23,29 @@ typedef struct br_lib {
     size_t n, cap;                             /* ids 1..n-1 are used */
     uint32_t *slot; size_t slots;              /* open addressing: id, 0 free; a power of 2 */
     V *tmp; size_t tmp_cap;                    /* scratch for a value being built */
+    size_t room;                               /* bytes the table may hold, 0: no limit */
 } br_lib_t;
 
 static size_t br_lib_bytes(const br_lib_t *l) {
     return l->data_cap * sizeof(V) + l->cap * (sizeof(size_t) + 4 + 1 + 8) + l->slots * 4
         + l->tmp_cap * sizeof(V);
+}
+
+/* Bound the table by what the memory limit leaves it: max_memory less the bytes of the
+ * search's other tables (total: every table now, this one included); the search sets
+ * it before each expansion, so a value interned there never takes the search past its
+ * limit (it stops with a memory limit, as the store does before it grows). */
+static void br_lib_bound(br_lib_t *l, int64_t max_memory, size_t total) {
+    size_t others = total - br_lib_bytes(l);
+    l->room = max_memory <= 0 ? 0 : (int64_t)others < max_memory ? (size_t)max_memory - others : 1;
+}
+
+/* Whether growing array (cap elements of size bytes) to hold need fits in the room. */
+static int br_lib_fits(const br_lib_t *l, size_t cap, size_t need, size_t size) {
+    if (!l->room || need <= cap) return 1;
+    size_t n = cap ? cap : 16;
+    while (n < need) n *= 2;
+    return br_lib_bytes(l) + (n - cap) * size <= l->room;
 }
 
 static void br_lib_free(br_lib_t *l) {
@@ -79,18 +97,22 @@ static V br_lib_intern(ctx_t *c, int kind, const V *el, size_t n) {
     }
     if (l->n == 0) l->n = 1;  /* id 0: the empty value, never stored */
     if (l->n >= 0x7FFFFFFF) return br_lib_oom(c);
-    if (!br_grow((void **)&l->data, &l->data_cap, l->ndata + n, sizeof(V))) return br_lib_oom(c);
+    if (!br_lib_fits(l, l->data_cap, l->ndata + n, sizeof(V))
+        || !br_grow((void **)&l->data, &l->data_cap, l->ndata + n, sizeof(V))) return br_lib_oom(c);
     if (l->n + 1 > l->cap) {
         size_t cap = l->cap, want = l->n + 1;
         size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap;
+        if (!br_lib_fits(l, cap, want, sizeof(size_t) + 4 + 1 + 8)) return br_lib_oom(c);
         if (!br_grow((void **)&l->off, &c1, want, sizeof(size_t))
             || !br_grow((void **)&l->len, &c2, want, 4)
             || !br_grow((void **)&l->kind, &c3, want, 1)
             || !br_grow((void **)&l->hash, &c4, want, 8)) return br_lib_oom(c);
         l->cap = c1;
     }
-    if (2 * (l->n + 1) > l->slots && !br_lib_rehash(l, l->slots ? 2 * l->slots : 64))
-        return br_lib_oom(c);
+    if (2 * (l->n + 1) > l->slots) {
+        size_t slots = l->slots ? 2 * l->slots : 64;
+        if (!br_lib_fits(l, l->slots, slots, 4) || !br_lib_rehash(l, slots)) return br_lib_oom(c);
+    }
     size_t id = l->n++;
     memcpy(l->data + l->ndata, el, n * sizeof(V));
     l->off[id] = l->ndata;
@@ -120,7 +142,8 @@ static V *br_lib_copy(ctx_t *c, V id, size_t *n, size_t extra) {
     const V *el = br_lib_get(l, id, n);
     if (!el && id != 0) { br_fail(c); return NULL; }
     if (!l) { br_lib_oom(c); return NULL; }
-    if (!br_grow((void **)&l->tmp, &l->tmp_cap, *n + extra + 1, sizeof(V))) { br_lib_oom(c); return NULL; }
+    if (!br_lib_fits(l, l->tmp_cap, *n + extra + 1, sizeof(V))
+        || !br_grow((void **)&l->tmp, &l->tmp_cap, *n + extra + 1, sizeof(V))) { br_lib_oom(c); return NULL; }
     if (*n) memcpy(l->tmp, el, *n * sizeof(V));
     return l->tmp;
 }
@@ -233,7 +256,8 @@ __attribute__((unused)) static V lib_set_op(ctx_t *c, V a, V b, int op) {
     const V *y = lib_read(c, b, &m);
     if (!x || !y) return 0;
     br_lib_t *l = c->lib;
-    if (!br_grow((void **)&l->tmp, &l->tmp_cap, n + m + 1, sizeof(V))) return br_lib_oom(c);
+    if (!br_lib_fits(l, l->tmp_cap, n + m + 1, sizeof(V))
+        || !br_grow((void **)&l->tmp, &l->tmp_cap, n + m + 1, sizeof(V))) return br_lib_oom(c);
     x = lib_read(c, a, &n); y = lib_read(c, b, &m);  /* the table did not move, but be safe */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {

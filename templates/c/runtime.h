@@ -73,6 +73,8 @@ typedef struct {
     uint8_t has[BR_MAXF];
     int pid, edge;
     uint32_t base;
+    const char *kinds;  /* a send's value kinds as the LTL product computes them
+                         * (gen_events.sent_kinds: br_chev_sent), NULL: not known */
     apply_fn apply;
 } offer_t;
 
@@ -213,13 +215,13 @@ static inline void perr_clear(ctx_t *c) {
 }
 
 static void add_offer(ctx_t *c, int kind, V cid, int nf, const V *msg, const uint8_t *has,
-                      int pid, int edge, uint32_t base, apply_fn apply) {
+                      int pid, int edge, uint32_t base, apply_fn apply, const char *kinds) {
     if (!br_grow((void **)&c->offers, &c->offers_cap, c->noffers + 1, sizeof(offer_t))) {
         c->oom = 1; c->fallback = 1; return;
     }
     offer_t *o = &c->offers[c->noffers++];
     o->kind = kind; o->cid = cid; o->nf = nf; o->pid = pid; o->edge = edge;
-    o->base = base; o->apply = apply;
+    o->base = base; o->apply = apply; o->kinds = kinds;
     for (int q = 0; q < nf && q < BR_MAXF; q++) { o->msg[q] = msg[q]; o->has[q] = has ? has[q] : 1; }
 }
 

@@ -208,6 +208,7 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
         uint32_t len;
         const uint8_t *v = store_vec(st, head, &len);
         memcpy(cur, v, len);
+        if (p->max_memory) br_lib_bound(&h->lib, p->max_memory, store_bytes(st) + br_extra_bytes(h));
         size_t kept = br_expand(&c, cur, len);
         if (c.oom) { r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_MEMORY; r->state = (int64_t)head; goto out; }
         if (c.err) { r->status = BR_MODEL_ERROR; r->state = (int64_t)head; goto out; }

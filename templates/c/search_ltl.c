@@ -267,6 +267,11 @@ static size_t ltl_bytes(const ls_t *s) {
         + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24 + br_names_bytes();
 }
 
+/* Bound the library table by what the memory limit leaves it, before an expansion. */
+static void ls_bound_lib(ls_t *s) {
+    if (s->p->max_memory) br_lib_bound(&s->h->lib, s->p->max_memory, ltl_bytes(s));
+}
+
 /* The letter of system state t. */
 static inline uint32_t ls_sys_letter(const br_ltl_t *h, size_t t) {
     if (h->letter_bytes == 1) return h->sys_letter[t];
@@ -439,6 +444,7 @@ static void ls_masks(ls_t *s) {
  * cycles._non_progress_letter); -1 out of memory, -3 fallback. */
 static int ls_has_step(ls_t *s, const uint8_t *v, uint32_t len) {
     memcpy(s->cur2, v, len);
+    ls_bound_lib(s);
     br_expand(&s->c2, s->cur2, len);
     if (s->c2.oom) return -1;
     if (s->c2.fallback) return -3;
@@ -522,6 +528,7 @@ static int ls_waits(ls_t *s, uint32_t t) {
     const uint8_t *v = store_vec(&h->st, t, &len);
     memcpy(s->cur2, v, len);
     int holder = model_holder(s->cur2);
+    ls_bound_lib(s);
     br_expand(&s->c2, s->cur2, len);
     if (s->c2.oom) return -1;
     if (s->c2.fallback) return -3;
@@ -585,6 +592,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     uint32_t len;
     const uint8_t *v = store_vec(&h->st, sys, &len);
     memcpy(s->cur, v, len);
+    ls_bound_lib(s);
     br_expand(&s->c, s->cur, len);
     if (s->c.oom) return ls_oom(s);
     if (s->c.err) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }

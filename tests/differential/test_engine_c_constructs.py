@@ -87,6 +87,23 @@ def test_library_classes_agree(tmp_path: Path) -> None:
     assert driver.supports(ts) == (True, "")
 
 
+@pytest.mark.parametrize(("second", "expected"), [(2, Outcome.HOLDS), (1, Outcome.VIOLATED)])
+def test_library_values_name_steps_as_the_python_engine(tmp_path: Path, second: int,
+                                                       expected: Outcome) -> None:
+    """An event name built from library values (``e.s``: Python's str() of the set's
+    tuple, ``e.(1,)``) is rendered in C from the value's id: two sets of different
+    contents give two names (deterministic holds), equal contents one name, whose two
+    steps lead to different states (violated); checked in C, as the Python engine."""
+    text = ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar<Set> t;\nvar n = 0;\n'
+            f"P() = go{{s.Add(1); t.Add({second});}} -> "
+            "(e.s{n = 1;} -> Stop ||| e.t{n = 2;} -> Stop);\n"
+            "#assert P() deterministic;\n#assert P() |= <> e.1;\n")
+    (ts,) = _agree(tmp_path, "set_names.csp", text)
+    verdict = driver.check_property_c(ts, ts.properties[0])
+    assert verdict.outcome is expected
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is expected
+
+
 def test_a_library_value_as_a_process_argument_is_refused_by_name(tmp_path: Path) -> None:
     """The parameter's slot holds ints too: the C engine, which keeps ids only in slots
     of a library class, refuses the model and names why."""

@@ -158,7 +158,8 @@ def _calls(node) -> list[str]:
 
 @pytest.mark.parametrize("name", ["pat35_library_set.csp", "pat35_library_queue_stack.csp",
                                   "pat35_library_list_table.csp", "pat35_library_error.csp",
-                                  "library_set_orders.csp", "library_table_overwrite.csp"])
+                                  "library_set_orders.csp", "library_table_overwrite.csp",
+                                  "computed_names_library.csp"])
 def test_auto_picks_c(name: str) -> None:
     """``--engine auto`` checks every assertion of the library test models in C (once
     the library is built: before, ``auto`` runs a small model on the Python engine)."""
@@ -168,3 +169,4 @@ def test_auto_picks_c(name: str) -> None:
         for prop in ts.properties:
             verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
             assert ("engine", "c") in verdict.statistics.extra, (name, prop.text, verdict.notes)
+

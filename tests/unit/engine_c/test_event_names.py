@@ -67,7 +67,9 @@ def _python_names(ts, packed: bool = True) -> set[str]:
 
 @pytest.mark.parametrize("name", ["computed_names_shared.csp", "computed_names_bool_only.csp",
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
-                                  "computed_names_flow.csp"])
+                                  "computed_names_flow.csp", "computed_names_library.csp",
+                                  "computed_names_mixed.csp",
+                                  "computed_names_mixed_rendezvous.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -86,6 +88,24 @@ def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     python = _python_names(ts)
     assert python <= set(table)
     assert set(table) - before <= python | {p.text.split("<>")[-1].strip() for p in holds}
+
+
+@pytest.mark.parametrize("name", ["computed_names_library.csp", "computed_names_mixed.csp"])
+def test_auto_checks_event_fairness_over_computed_names_in_c(name: str):
+    """Weak and strong-local fairness over steps named from library values
+    (``show.s.n``) or on a channel of both kinds (``c!True``, ``c!2``): one name, one
+    action. ``--engine auto`` checks them in C (once the library is built), with the
+    Python engine's verdicts and counts."""
+    ts = next(iter(api.load_model(str(MODELS / name)).systems))
+    driver.compile_model(ts)
+    for prop in [p for p in ts.properties if p.kind is PropertyKind.LTL]:
+        for fairness in (Fairness.WEAK, Fairness.STRONG_LOCAL):
+            auto = api.check_property(ts, prop, api.CheckOptions(engine="auto", fairness=fairness))
+            python = api.check_property(ts, prop,
+                                        api.CheckOptions(engine="python", fairness=fairness))
+            assert ("engine", "c") in auto.statistics.extra, (prop.text, auto.notes)
+            assert (auto.outcome, auto.statistics.states, auto.statistics.transitions) == \
+                (python.outcome, python.statistics.states, python.statistics.transitions)
 
 
 def _event_codes(source: str) -> dict[str, str]:
@@ -117,7 +137,8 @@ def test_bools_are_rendered_where_their_kind_is_known():
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
     assert codes["e.b.(n == 1).n{b = !b; n = (n + 1) % 3}"] == "br_evname"
-    assert codes["d!b"] == codes["d?y"] == codes["c!(n == 2"] == codes["c?x"] == "br_chev"
+    assert codes["d?y"] == codes["c?x"] == "br_chev"
+    assert codes["d!b"] == codes["c!(n == 2"] == "br_chev_sent"  # the fair search: per send
     assert codes["f.x"] == codes["g.y"] == "br_evname"
     assert '(const V[3]){rd_u8(s, 0), ((V)((rd_i32(s, 1)) == (1))), rd_i32(s, 1)}, "ibi", "ibi")' \
         in source
@@ -127,18 +148,36 @@ def test_bools_are_rendered_where_their_kind_is_known():
     assert "BR_CHAN_FLAGS[3] = {0, 62, 42}" in source
 
 
-def test_a_value_that_may_be_a_bool_or_an_int_is_not_rendered():
-    """A channel that carries a comparison and a number: its steps are not rendered
-    (its flags say so: the fair search hands them to Python), the name of the
-    variable bound from it only as the LTL product reads it (an int); the bool-only
-    channel k and the local bound from it are rendered both ways."""
+def test_a_value_that_may_be_a_bool_or_an_int_is_rendered_as_each_search_knows_it():
+    """A channel that carries a comparison and a number: the explorer cannot name its
+    steps (its flags say so: ``deterministic`` hands them to Python), the fair search
+    names each send with the kinds its values have at that send (``br_chev_sent``:
+    c!True, c!2) and each receive as an int (read from the packed state: c?1); the
+    name of the variable bound from it only as the LTL product reads it (an int); the
+    bool-only channel k and the local bound from it are rendered both ways."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed.csp")).systems))
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
-    assert codes["c!(n == 2"] == codes["c?x"] == codes["k?z"] == "br_chev"
-    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: named by nobody; k: bools
+    assert codes["c!(n == 2"] == codes["c!n"] == codes["k!(n == 0"] == "br_chev_sent"
+    assert codes["c?x"] == codes["k?z"] == "br_chev"
+    assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"b\")") == 2  # c!(n == 2), k!
+    assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"i\")") == 1  # c!n
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: no kind for its channel; k: bools
     assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "\\077", "i")' in source  # '?'
     assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "b", "i")' in source
+
+
+def test_a_rendezvous_is_named_with_the_kinds_of_its_senders_values():
+    """A rendezvous is named from the sender's offer, which keeps the kinds of the
+    values sent (``add_offer``'s last argument): on channels that carry both kinds
+    (r: a comparison or a number; q: both in one message) the explorer's flags leave
+    them unnamed, and the fair search names them as the LTL product does."""
+    ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed_rendezvous.csp")).systems))
+    source = driver.generate_model(ts).source
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 32}" in source
+    offers = re.findall(r"add_offer\(c, 1, _ch\.id, (\d), .*, (\"\w+\"|NULL)\);", source)
+    assert offers == [("1", '"b"'), ("1", '"i"'), ("2", '"ib"')]  # r!(n == 1), r!n, q!n.(n == 0)
+    assert "br_chev_sent(c, o->cid, '.', o->msg, o->nf, o->kinds)" in source
 
 
 def test_the_kind_of_a_local_follows_the_process():
@@ -150,3 +189,19 @@ def test_the_kind_of_a_local_follows_the_process():
     assert '(rd_i32(s, 20 + 5)) == (rd_i32(s, 0))))}, "b", "b")' in source  # v = (y == n)
     assert '"k", 1, (const V[1]){ck_add(c, rd_i32(s, 20 + 1), 1)}, "i", "i")' in source
     assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "b", "i")' in source  # x from c
+
+
+def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: Path):
+    """A set's elements are ints unless a value of unknown kind is added (x, received
+    from a channel that carries a comparison: Python names the step e.(True,)): then
+    no name with a library value is rendered (the search hands it to Python), while a
+    model whose elements are all ints renders its set as the tuple."""
+    names = {}
+    for message in ("(n == 0)", "(n + 4)"):
+        path = tmp_path / "set_element.csp"
+        path.write_text('#import "PAT.Lib.Set";\nvar<Set> s;\nvar n = 0;\nchannel c 1;\n'
+                        f"P() = c!{message} -> c?x{{s.Add(x);}} -> e.s -> Stop;\n"
+                        "#assert P() deterministic;\n", encoding="utf-8")
+        ts = next(iter(api.load_model(str(path)).systems))
+        names[message] = _event_codes(driver.generate_model(ts).source)["e.s"]
+    assert names == {"(n == 0)": "-2", "(n + 4)": "br_evname"}
