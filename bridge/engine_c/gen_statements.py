@@ -211,7 +211,7 @@ class Statements:
         guard = "1"
         if e.guard is not None and not isinstance(e.guard, ElseGuard):
             guard = self.cond(e.guard, ctx)
-        label = self.edge_ids[tpl] + k
+        label = self.family_label(tpl, k, str(ctx.pid))
         if e.comm is None and e.event is not None and not e.data_operation and sync:
             if not event_is_constant(self.pygen, e.event):
                 raise self.unsupported(e.span, "an event name computed at run time on a process "
@@ -236,7 +236,8 @@ class Statements:
             lines.extend(last)
             event = self.event_id(e)
             code = self.event_code(e, ctx)
-            if event >= 0 and e.event is not None and self.space._hidden_sets:
+            if (event >= 0 and e.event is not None and self.space._hidden_sets
+                    and self._family_events is None):  # members hide nothing
                 # hidden above a composition and not a barrier: tau (statespace._gen_edge)
                 if not str(ctx.pid).isdigit():
                     raise self.unsupported(e.span, "hiding above '||' in a system that starts "
