@@ -14,9 +14,11 @@ each member's constant event names (``BR_PEV``, one row per member) and the labe
 its edges (``BR_PID_EDGE``). A run of consecutive members is one loop in
 ``model_successors``, in pid order, so successors come in the same order.
 
-An instance that synchronises on one of its events (a barrier, in a precomputed
-vector or not) or whose event is hidden above a composition keeps its own
-specialised code, as in the Python engine.
+A member's barrier edges (an event it synchronises on: taken by a precomputed vector in
+``model_successors``, or never) are part of its key by edge index, and an event hidden
+above a composition is tau in its row, so dining philosophers or processes that end
+with ``Skip`` (the ``terminate`` barrier) share their code too. An instance with a
+computed event name that it may synchronise on or hides keeps its own code.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ class Families:
     # set while a family's code is generated: edge (``id``) -> index, for the edges whose
     # event is constant in every member (``event_code`` reads it from ``BR_PEV``)
     _family_events: dict[int, int] | None = None
+    # and the barrier edges of the family (``id`` -> "vector" or "barrier", ``_member``)
+    _family_barriers: dict[int, str] = {}  # noqa: RUF012  # replaced, never mutated
 
     def family_label(self, tpl: int, k: int, pid: str) -> str:
         """Return the C label of edge ``k`` of template ``tpl`` taken by ``pid``:
@@ -50,10 +54,13 @@ class Families:
         """Return the C expression of the constant event of edge ``k`` in family code."""
         return f"BR_PEV[BR_PEV_OFF[{pid}] + {k}]"
 
-    def _member(self, pid: int, vector_edges: set[tuple[int, int]]) -> tuple[Any, list[int]] | None:
-        """Return (the key of instance ``pid``'s code, its event row: per edge the id of
-        its constant event, -1 tau, 0 for a name computed at run time), or None when
-        the instance needs its own code (an event it may synchronise on or hides)."""
+    def _member(self, pid: int, vector_edges: set[tuple[int, int]]) -> tuple[Any, list[Any]] | None:
+        """Return (the key of instance ``pid``'s code, its event row: per edge its
+        constant event name, -1 tau, 0 for a name computed at run time), or None when
+        the instance needs its own code (a computed event it may synchronise on or
+        hides). Its barrier edges are part of the key, by index: taken by a
+        synchronisation vector ("vector"), or never taken ("barrier", Python still
+        evaluates the guard), as ``Statements.gen_edge`` treats them."""
         lay = self.layout
         space = self.space
         t = lay.initial_templates[pid]
@@ -61,12 +68,11 @@ class Families:
         sync = space._sync_sets.get(pid, frozenset())
         hidden = space._hidden_sets.get(pid, frozenset())
         bases = {n.split(".", 1)[0] for n in sync | hidden}
-        row: list[int] = []
+        row: list[Any] = []
         constant: list[int] = []
+        barriers: list[tuple[int, str]] = []
         with self.instance_constants(pid):
             for k, e in enumerate(proc.process.edges):
-                if (pid, k) in vector_edges:
-                    return None
                 if e.event is None:
                     row.append(-1)
                     continue
@@ -76,16 +82,22 @@ class Families:
                     row.append(0)
                     continue
                 name = event_constant(self.pygen, e.event)
-                if name in hidden or name in sync:
-                    return None
                 constant.append(k)
-                row.append(name)  # type: ignore[arg-type]  # interned once shared
+                local = e.comm is None
+                if local and not e.data_operation and sync:
+                    if (pid, k) in vector_edges:
+                        barriers.append((k, "vector"))
+                    elif name in sync:
+                        barriers.append((k, "barrier"))
+                # hidden above a composition and not a barrier: tau (Statements.gen_edge)
+                tau = local and name in hidden and (e.data_operation or name not in sync)
+                row.append(-1 if tau else name)
         rep = self.shapes[t]
         seg = self.packed.segments[t]
         key = (rep,
                seg.size, tuple(seg.offsets), tuple(k.name for k in seg.kinds),
                tuple(sorted((n, s.offset, s.size) for n, s in proc.locals.items())),
-               space._atomic_sets[t], tuple(constant))
+               space._atomic_sets[t], tuple(constant), tuple(barriers))
         return key, row
 
     def static_instances_code(self, vector_edges: set[tuple[int, int]]) -> list[str]:
@@ -151,9 +163,10 @@ class Families:
         their own code, which may still be)."""
         t = self.layout.initial_templates[pid]
         proc = self.layout.processes[t]
-        constant = key[-1]
+        constant, barriers = key[-2], key[-1]
         marks = (len(self.functions), len(self.prototypes), set(self.helpers))
         self._family_events = {id(proc.process.edges[k]): k for k in constant}
+        self._family_barriers = {id(proc.process.edges[k]): how for k, how in barriers}
         self.pygen.consts = {}
         try:
             return self.gen_process(t, "b", "pid", f"F{index}", frozenset(), set())
@@ -164,6 +177,7 @@ class Families:
             return None
         finally:
             self._family_events = None
+            self._family_barriers = {}
 
 
 def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
@@ -196,3 +210,4 @@ def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
         except RecursionError:  # an expression too deep to hash: code of its own
             continue
     return reps
+
