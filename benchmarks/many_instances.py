@@ -10,6 +10,13 @@ templates (``frontends/csp/template.py``) and the engine's shared family code
 (``statespace._families``) turned off, in the same run, and prints the ratios. CPU time
 (``time.process_time``) is less noisy than wall time on a shared machine; still, compare
 ratios measured in one run.
+
+``--c-engine`` prints instead, per N, what the compiled engine's code costs (issue 12
+item 1): the seconds to generate the C unit, its bytes and location functions, and the
+CPU seconds of the C compiler on it (``gcc -O2``, no cache; a compile longer than
+``--compile-timeout`` is cut and shown as ``>``). With ``--baseline`` it repeats them
+with the family code off (``gen_families.FAMILY_MIN_C``: every instance its own
+functions, as before) and prints the ratios.
 """
 
 from __future__ import annotations
@@ -17,12 +24,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from bridge import api
+from bridge.engine_c import build, driver, gen_families
 from bridge.frontends.csp import load_csp
 from bridge.frontends.csp.template import TemplateCache
 from bridge.semantics import statespace
@@ -74,13 +85,73 @@ def check(n: int, counter: bool) -> tuple[float, str, int]:
     return time.process_time() - start, verdict.outcome.name, verdict.statistics.states
 
 
+@contextlib.contextmanager
+def per_instance_code() -> Iterator[None]:
+    """Turn the C engine's family code off (every static instance its own functions)."""
+    least = gen_families.FAMILY_MIN_C
+    gen_families.FAMILY_MIN_C = 10**12
+    try:
+        yield
+    finally:
+        gen_families.FAMILY_MIN_C = least
+
+
+def c_code(n: int, timeout: float) -> dict[str, float]:
+    """Return what the C unit of LE at ``n`` costs: generate (s), bytes, functions
+    (location functions) and compile (compiler CPU s; ``timeout`` + 1 when cut)."""
+    text = re.sub(r"#define N \d+;", f"#define N {n};", MODEL.read_text())
+    system = load_csp(f"le_pl_{n}.csp", text).systems[0]
+    start = time.process_time()
+    source = driver.generate_model(system).source
+    out = {"generate": time.process_time() - start, "bytes": float(len(source)),
+           "functions": float(len(re.findall(r"^static void [LET]\w+\(ctx_t \*c,", source,
+                                             re.M)))}
+    compiler = build.find_compiler()
+    assert compiler is not None, "no C compiler"
+    with tempfile.TemporaryDirectory(prefix="bridge-bench-") as work:
+        c_file = Path(work) / "model.c"
+        c_file.write_text(source, encoding="utf-8")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            subprocess.run([compiler, *build.FLAGS, "-o", str(Path(work) / "model.so"),
+                            str(c_file)], check=True, timeout=timeout, capture_output=True)
+        except subprocess.TimeoutExpired:
+            out["compile"] = timeout + 1
+            return out
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out["compile"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out
+
+
+def _c_line(got: dict[str, float], timeout: float) -> str:
+    compile_s = (f">{timeout:.0f}s" if got["compile"] > timeout
+                 else f"{got['compile']:.2f}s")
+    return (f"generate={got['generate']:.2f}s bytes={got['bytes']:.0f} "
+            f"functions={got['functions']:.0f} compile={compile_s} CPU")
+
+
 def main(argv: list[str]) -> int:
     """Run the benchmark; return 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 3000, 10000])
     parser.add_argument("--baseline", action="store_true",
                         help="also measure with templates and family code off")
+    parser.add_argument("--c-engine", action="store_true",
+                        help="measure the C engine's generated code and its compile instead")
+    parser.add_argument("--compile-timeout", type=float, default=300.0)
     args = parser.parse_args(argv)
+    if args.c_engine:
+        for n in args.sizes:
+            now = c_code(n, args.compile_timeout)
+            print(f"N={n:<6} C engine, family code: {_c_line(now, args.compile_timeout)}",
+                  flush=True)
+            if args.baseline:
+                with per_instance_code():
+                    before = c_code(n, args.compile_timeout)
+                print(f"N={n:<6} C engine, per instance: {_c_line(before, args.compile_timeout)}"
+                      f" (bytes x{before['bytes'] / now['bytes']:.1f}, compile "
+                      f"x{before['compile'] / max(now['compile'], 1e-9):.1f})", flush=True)
+        return 0
     for n in args.sizes:
         now = set_up(n)
         line = " ".join(f"{k}={v:.2f}s" for k, v in now.items())

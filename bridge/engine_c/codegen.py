@@ -3,8 +3,9 @@
 The C twin of ``semantics/codegen.py`` and of the successor code that
 ``semantics/statespace.py`` generates in Python, with the architecture of SPIN's pan
 and LTSmin's SpinS: the packed state vector of ``layout.py``, one C function per
-control location of every process template (per instance in a static system, where
-barriers make the code of an instance depend on its alphabet), the successor function
+control location of every process template (in a static system: per family of
+instances whose code differs only in data, ``gen_families``; an instance that
+synchronises on its events or hides them keeps its own), the successor function
 of the whole system (local steps, Promela process death, CSP# barriers as precomputed
 synchronisation vectors, rendezvous, deferred ``else`` and ``timeout`` options, atomic
 filters), the property expressions and propositions, and the search core
@@ -37,6 +38,7 @@ from bridge.engine_c.gen_base import (
 )
 from bridge.engine_c.gen_events import CspEvents
 from bridge.engine_c.gen_expressions import Expressions
+from bridge.engine_c.gen_families import Families, family_shapes
 from bridge.engine_c.gen_library import LibraryValues
 from bridge.engine_c.gen_statements import Statements
 from bridge.engine_c.gen_tables import Tables
@@ -60,7 +62,7 @@ from bridge.semantics.codegen import (
 from bridge.semantics.statespace import CompiledStateSpace
 
 
-class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables):
+class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Families):
     """Builds the C source of one system (see the module docstring)."""
 
     def __init__(self, space: CompiledStateSpace, expressions: list[Expr]) -> None:
@@ -81,6 +83,8 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables):
         self.helpers: set[str] = set()  # runtime helpers added on first use (lib_pow)
         self.prototypes: list[str] = []
         self.channel_tables: list[str] = []
+        self.family_tables: list[str] = []  # gen_families: per-instance data of shared code
+        self.shapes = family_shapes(self.system, self.layout)
         self.expressions = expressions
         self.expression_ok: list[bool] = []
         if self.layout.dynamic and self.system.max_instances > MAX_PROCESSES:
@@ -190,6 +194,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables):
             symmetry=static["symmetry.c"], search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
             prototypes="\n".join(self.prototypes),
+            families="\n".join(self.family_tables),
             runs="\n".join(runs), provided="\n".join(provided),
             functions="\n\n".join(self.functions), successors="\n".join(succ),
             expressions="\n".join(exprs), events="\n".join(events),

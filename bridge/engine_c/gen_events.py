@@ -80,6 +80,8 @@ class CspEvents:
         channel step without an event (``comm`` is ``!`` or ``?``) the id of
         ``br_chev`` over the message ``msg`` of ``nf`` values; -2 when the name cannot
         be rendered as the Python engine renders it (``value_kind``)."""
+        if self._family_events is not None and id(e) in self._family_events:
+            return self.family_event(self._family_events[id(e)], str(ctx.pid))
         ev = self.event_id(e, comm=bool(comm))
         if ev != -2:
             return str(ev)

@@ -195,6 +195,8 @@ class Statements:
         return move, last
 
     def _may_sync(self, e: Edge, sync: frozenset[str]) -> bool:
+        if self._family_events is not None and id(e) in self._family_barriers:
+            return True  # family code (gen_families): a barrier of every member
         if e.comm is not None:
             slot = self.static_channel(e.comm.channel)
             return slot is None or slot.capacity == 0
@@ -212,7 +214,12 @@ class Statements:
         guard = "1"
         if e.guard is not None and not isinstance(e.guard, ElseGuard):
             guard = self.cond(e.guard, ctx)
-        label = self.edge_ids[tpl] + k
+        label = self.family_label(tpl, k, str(ctx.pid))
+        how = self._family_barriers.get(id(e)) if self._family_events is not None else None
+        if how is not None:  # family code: a barrier of every member (gen_families)
+            if how == "barrier" and guard != "1":
+                lines.append(f"{ind}(void)({guard});")
+            return
         if e.comm is None and e.event is not None and not e.data_operation and sync:
             if not event_is_constant(self.pygen, e.event):
                 raise self.unsupported(e.span, "an event name computed at run time on a process "
@@ -237,7 +244,8 @@ class Statements:
             lines.extend(last)
             event = self.event_id(e)
             code = self.event_code(e, ctx)
-            if event >= 0 and e.event is not None and self.space._hidden_sets:
+            if (event >= 0 and e.event is not None and self.space._hidden_sets
+                    and self._family_events is None):  # members hide nothing
                 # hidden above a composition and not a barrier: tau (statespace._gen_edge)
                 if not str(ctx.pid).isdigit():
                     raise self.unsupported(e.span, "hiding above '||' in a system that starts "

@@ -285,29 +285,7 @@ class Tables:
                          "{ (void)s; (void)pos; return STATIC_TEMPLATES[pid]; }")
             lines.append("static inline int model_pid_tpl(const ctx_t *c, int pid) "
                          "{ (void)c; return STATIC_TEMPLATES[pid]; }")
-        # a location-set test per template and purpose
-        for purpose, sets in (("terminal", self.space._terminal_sets), ("end", self.space._end_sets),
-                              ("atomic", self.space._atomic_sets), ("progress", [
-                                  frozenset(x.id for x in p.process.locations if x.progress)
-                                  for p in lay.processes]), ("accept", [
-                                  frozenset(x.id for x in p.process.locations if x.accept)
-                                  for p in lay.processes])):
-            lines.append(f"static int loc_{purpose}(int tpl, V loc) {{")
-            lines.append("  switch (tpl) {")
-            for t, locs in enumerate(sets):
-                if locs:
-                    test = " || ".join(f"loc == {x}" for x in sorted(locs))
-                    lines.append(f"  case {t}: return {test};")
-            lines.append("  default: return 0;")
-            lines.append("  }")
-            lines.append("}")
-        lines.append("static inline V loc_at(const uint8_t *s, uint32_t pos, int tpl) {")
-        lines.append("  switch (tpl) {")
-        for t, seg in enumerate(segs):
-            lines.append(f"  case {t}: return rd_{seg.kinds[0].name}(s, pos + {seg.offsets[0]});")
-        lines.append("  default: return 0;")
-        lines.append("  }")
-        lines.append("}")
+        lines.extend(self.location_tables())
         # a Promela trace's end states also need the system's end_condition
         # (statespace.is_valid_end); a model error evaluating it sets c->err
         condition = self.space.system.end_condition
@@ -340,21 +318,73 @@ class Tables:
         lines.append(_REMOTE_HELPERS)
         return lines
 
+    def location_tables(self) -> list[str]:
+        """Return ``loc_at`` (an instance's location) and the location-set tests
+        ``loc_terminal``, ``loc_end``, ``loc_atomic``, ``loc_progress``, ``loc_accept``
+        as tables indexed by template, not code per template: a static system has a
+        template per instance, and a switch over thousands of templates costs the
+        compiler more than the rest of the model (issue 12 item 1). Per template a row
+        of location flags (bit 1 terminal, 2 end, 4 atomic, 8 progress, 16 accept); equal
+        rows are stored once."""
+        lay = self.layout
+        segs = self.packed.segments
+        purposes = (("terminal", self.space._terminal_sets), ("end", self.space._end_sets),
+                    ("atomic", self.space._atomic_sets),
+                    ("progress", [frozenset(x.id for x in p.process.locations if x.progress)
+                                  for p in lay.processes]),
+                    ("accept", [frozenset(x.id for x in p.process.locations if x.accept)
+                                for p in lay.processes]))
+        flags: list[int] = []
+        rows: dict[tuple[int, ...], int] = {}
+        row_of, count = [], []
+        for t in range(len(lay.processes)):
+            marked = [x for _, sets in purposes for x in sets[t]]
+            row = [0] * (max(marked, default=-1) + 1)
+            for bit, (_, sets) in enumerate(purposes):
+                for x in sets[t]:
+                    if x < 0:
+                        raise CUnsupported("a negative location id")
+                    row[x] |= 1 << bit
+            key = tuple(row)
+            if key not in rows:
+                rows[key] = len(flags)
+                flags.extend(row)
+            row_of.append(rows[key])
+            count.append(len(row))
+        ntpl = max(1, len(segs))
+        lines = [
+            f"static const uint8_t LOC_KIND[{ntpl}] = "
+            f"{{{', '.join(_kind_const(seg.kinds[0]) for seg in segs) or '0'}}};",
+            f"static const uint32_t LOC_OFF[{ntpl}] = "
+            f"{{{', '.join(str(seg.offsets[0]) for seg in segs) or '0'}}};",
+            f"static const uint32_t LOC_ROW[{ntpl}] = {{{', '.join(map(str, row_of)) or '0'}}};",
+            f"static const uint32_t LOC_N[{ntpl}] = {{{', '.join(map(str, count)) or '0'}}};",
+            f"static const uint8_t LOC_FLAGS[{max(1, len(flags))}] = "
+            f"{{{', '.join(map(str, flags)) or '0'}}};",
+            "static inline int loc_flag(int tpl, V loc, int bit) {",
+            "  return loc >= 0 && loc < (V)LOC_N[tpl] && (LOC_FLAGS[LOC_ROW[tpl] + loc] & bit) != 0;",
+            "}",
+        ]
+        for bit, (purpose, _) in enumerate(purposes):
+            lines.append(f"static inline int loc_{purpose}(int tpl, V loc) "
+                         f"{{ return loc_flag(tpl, loc, {1 << bit}); }}")
+        lines.append("static inline V loc_at(const uint8_t *s, uint32_t pos, int tpl) "
+                     "{ return rd_k(LOC_KIND[tpl], s, pos + LOC_OFF[tpl]); }")
+        return lines
+
     def run_code(self) -> list[str]:
         """Return ``run_T`` per template (``statespace._run`` and ``_seginit``)."""
         lay = self.layout
         lines: list[str] = []
         nchans = [len(p.channels) for p in lay.processes]
+        if not lay.dynamic:  # no run statement (it would make the layout dynamic)
+            return lines
         for t, proc in enumerate(lay.processes):
             seg = self.packed.segments[t]
             p = proc.process
             lines.append(f"static V run_{t}(ctx_t *c, uint8_t *t, const V *args, int nargs, V prio, "
                          "int creator) {")
             lines.append("  (void)args; (void)nargs; (void)prio; (void)creator;")
-            if not lay.dynamic:
-                lines.append("  br_fallback(c); (void)t; return 0;")
-                lines.append("}")
-                continue
             ctx = _Ctx("t", "b", "pid", proc, seg)
             ctx.decls = []
             body: list[str] = []
@@ -427,7 +457,9 @@ class Tables:
 
     def provided_code(self) -> list[str]:
         """Return ``provided_T`` per template: the guard of a Promela process's death."""
-        lines = []
+        lines: list[str] = []
+        if not self.layout.dynamic:  # no process dies in a static system
+            return lines
         for t, proc in enumerate(self.layout.processes):
             lines.append(f"static V provided_{t}(ctx_t *c, const uint8_t *s, uint32_t slen, uint32_t b, "
                          "int pid) {")
@@ -508,12 +540,7 @@ class Tables:
             vector_edges = set(space._vector_edges)
             if space._has_barriers and not vectors:
                 self._check_vectors_precomputed()
-            for pid, t in enumerate(lay.initial_templates):
-                base = str(self.static_bases[pid])
-                sync = space._sync_sets.get(pid, frozenset())
-                with self.instance_constants(pid):
-                    nm = self.gen_process(t, base, str(pid), f"I{pid}", sync, vector_edges)
-                lines.extend(self.dispatch(nm, base, str(pid), t, "  "))
+            lines.extend(self.static_instances_code(vector_edges))
             # the edges of each vector (pid, edge label), for the annotation units of a
             # barrier step (search_ltl.c: ls_units)
             offsets, pairs = [0], []
