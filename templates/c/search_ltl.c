@@ -189,6 +189,7 @@ typedef struct {
     int closed;             /* strong global: every system step of a part's nodes taken */
     int32_t x_nsys;         /* the expansion's distinct system steps */
     int32_t *x_sys; size_t x_sys_cap;          /* per edge: its system step's index */
+    int64_t *x_ids; size_t x_ids_cap;          /* per successor: its system state id */
     int32_t *x_minpid; size_t x_minpid_cap;    /* per edge: the first process of its step */
     int64_t *x_key; size_t x_key_cap;          /* round robin: sort keys */
     int32_t *x_order; size_t x_order_cap;
@@ -639,13 +640,25 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     s->x_nsys = 0;
     for (size_t i = 0; i < s->c.n; i++) kept += s->c.keep[i];
     size_t nsteps = kept ? kept : 1;
+    /* the successors' system states first, in successor order (so the ids are those
+     * of one pass), their letters and node entries prefetched for the edges below; the
+     * first failure is met at its successor, after the steps before it */
+    if (!LS_GROW(s, x_ids, s->c.n + 1, 1)) return ls_oom(s);
+    for (size_t i = 0; i < s->c.n; i++) {
+        if (!s->c.keep[i]) continue;
+        int64_t id = ls_intern_sys(s, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i], 1);
+        s->x_ids[i] = id;
+        if (id < 0) break;  /* met below, at successor i */
+        __builtin_prefetch(h->sys_letter + (size_t)id * (size_t)h->letter_bytes);
+        __builtin_prefetch(h->node_of + (size_t)id * (size_t)s->p->nq);
+    }
     for (size_t i = 0, done = 0; done < nsteps; i++) {
         uint32_t t;
         const uint64_t *procs = NULL;
         int32_t item = -1;
         if (kept) {
             if (!s->c.keep[i]) continue;
-            int64_t id = ls_intern_sys(s, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i], 1);
+            int64_t id = s->x_ids[i];
             if (id == -1) return ls_oom(s);
             if (id == -2) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
             if (id == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
@@ -712,6 +725,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             if (intern) {
                 n2 = ls_node(s, t, s->mv_q[j]);
                 if (n2 < 0) return -1;
+                __builtin_prefetch(h->pos + n2);  /* ls_push reads it */
             } else {
                 n2 = h->node_of[(size_t)t * (size_t)s->p->nq + (size_t)s->mv_q[j]];
                 if (n2 < 0) continue;
@@ -1363,7 +1377,7 @@ static void ls_free(ls_t *s) {
     free(s->g_mark); free(s->g_pool); free(s->g_work); free(s->g_cur); free(s->g_parts);
     free(s->g_pend); free(s->t_index); free(s->t_low); free(s->t_stack); free(s->t_call);
     free(s->fig5_nodes);
-    free(s->x_sys); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
+    free(s->x_sys); free(s->x_ids); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
     free(s->sp_t); free(s->e_sys); free(s->e_minpid); free(s->r_miss); free(s->r_in_sys);
     free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys); free(s->g_bits);
     free(s->sym_buf); free(s->sym_vals); free(s->sym_sorted);
