@@ -717,7 +717,18 @@ class _LtlParams(ctypes.Structure):
                 ("unit_mark", ctypes.POINTER(ctypes.c_int32)),
                 ("eu_key", ctypes.POINTER(ctypes.c_uint64)),
                 ("eu_bit", ctypes.POINTER(ctypes.c_int32)),
-                ("sym", ctypes.c_void_p)]
+                ("sym", ctypes.c_void_p), ("flat_bytes", ctypes.c_int64),
+                ("log_bytes", ctypes.c_int64)]
+
+
+# The fair search's store keeps flat vectors up to this many bytes, then turns them
+# into trees of shared pairs (templates/c/store.c; 0: the C default, 2 GB; negative:
+# trees from the start). Tests set it to see both layouts.
+FLAT_STORE_BYTES = 0
+# The fair search logs the edges of its live nodes for paper 000's Fig. 5 in up to
+# this many bytes, past which it re-expands them (search_ltl.c ls_log; 0: the C
+# default, 2 GB; negative: no log). Tests set it to see both ways.
+EDGE_LOG_BYTES = 0
 
 
 class _SymParams(ctypes.Structure):
@@ -1113,6 +1124,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     params.max_states = options.max_states or 0
     params.timeout = options.timeout or 0.0
     params.max_memory = options.max_memory or 0
+    params.flat_bytes = FLAT_STORE_BYTES
+    params.log_bytes = EDGE_LOG_BYTES
     params.nq = buchi.num_states
     params.q0 = buchi.initial
     params.n_ap = len(atoms)

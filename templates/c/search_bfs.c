@@ -184,7 +184,7 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
     ctx_t c;
     memset(&c, 0, sizeof c);
     uint8_t *cur = malloc(BR_MAXVEC);
-    if (!h || !cur || !succ_reserve(&c) || !store_init(&h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, p->mode != BR_MODE_EXPLORE, 0)) {
+    if (!h || !cur || !succ_reserve(&c) || !store_init(&h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, p->mode != BR_MODE_EXPLORE, 0, 0)) {
         free(cur);
         ctx_free(&c);
         if (h) store_free(&h->st);

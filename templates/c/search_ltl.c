@@ -120,7 +120,14 @@ typedef struct {
     /* symmetry reduction (symmetry.c): every system state is replaced by its orbit's
      * representative before it is interned; NULL: none */
     const br_sym_t *sym;
+    /* the store's flat arena before it becomes a tree (store.c): 0 the default
+     * (BR_FLAT_MAX), < 0 the tree from the start */
+    int64_t flat_bytes;
+    /* the edge log's budget (ls_log): 0 the default (LS_LOG_MAX), < 0 no log */
+    int64_t log_bytes;
 } br_ltl_params_t;
+
+#define BR_FLAT_MAX ((size_t)2 << 30)
 
 typedef struct {
     int32_t status, limit_kind, early_report;
@@ -182,6 +189,7 @@ typedef struct {
     int closed;             /* strong global: every system step of a part's nodes taken */
     int32_t x_nsys;         /* the expansion's distinct system steps */
     int32_t *x_sys; size_t x_sys_cap;          /* per edge: its system step's index */
+    int64_t *x_ids; size_t x_ids_cap;          /* per successor: its system state id */
     int32_t *x_minpid; size_t x_minpid_cap;    /* per edge: the first process of its step */
     int64_t *x_key; size_t x_key_cap;          /* round robin: sort keys */
     int32_t *x_order; size_t x_order_cap;
@@ -194,6 +202,7 @@ typedef struct {
     uint64_t *sat; size_t nsat, sat_cap;       /* the steps each frame's node takes inside */
     int32_t *g_sys; size_t g_sys_cap;          /* Fig. 5: an edge's system step index */
     int32_t *g_nsys; size_t g_nsys_cap;        /* Fig. 5: a node's system steps */
+    uint64_t *g_bits; size_t g_bits_cap;       /* Fig. 5: the steps one node takes inside */
     uint64_t *g_keys; size_t g_keys_cap;
     int32_t g_start;        /* Fig. 5: the component's first position in live */
     int32_t *live; size_t nlive, live_cap;
@@ -249,12 +258,35 @@ typedef struct {
     double start;
     int64_t next_check;
     int found_part;         /* root index of the reported part */
+    /* the edge log (Fig. 5 without re-expansion): the edges of every live node, as
+     * ls_expand gave them when it was pushed, at lg_off[its live position]; its enabled
+     * items and system steps per position. Logged for the notions whose complete
+     * components go to Fig. 5; at most LS_LOG_MAX bytes (a quarter of the memory limit):
+     * past that the nodes pushed are not logged (lg_broken, from live position
+     * lg_broken_at) and their components are re-expanded, as before. */
+    int lg_on, lg_broken;
+    size_t lg_broken_at, lg_n;
+    int32_t *lg_off; size_t lg_off_cap;
+    uint64_t *lg_en; size_t lg_en_cap;
+    int32_t *lg_nsys; size_t lg_nsys_cap;
+    int32_t *lg_dst; size_t lg_dst_cap;
+    uint64_t *lg_acc; size_t lg_acc_cap;
+    int32_t *lg_item; size_t lg_item_cap;
+    int32_t *lg_sys; size_t lg_sys_cap;
+    uint64_t *lg_eng; size_t lg_eng_cap;
     uint8_t *sym_buf;       /* symmetry: the representative being built, and scratch */
     int64_t *sym_vals;
     int32_t *sym_sorted;
 } ls_t;
 
-#define LS_GROW(s, arr, need, per) br_grow((void **)&(s)->arr, &(s)->arr##_cap, (size_t)(need) * (per), sizeof *(s)->arr)
+/* br_grow with its common case (room enough) inline */
+#define LS_GROW(s, arr, need, per) ((size_t)(need) * (per) <= (s)->arr##_cap \
+    || br_grow((void **)&(s)->arr, &(s)->arr##_cap, (size_t)(need) * (per), sizeof *(s)->arr))
+
+static size_t ls_log_bytes(const ls_t *s) {
+    return (s->lg_off_cap + s->lg_nsys_cap + s->lg_dst_cap + s->lg_item_cap + s->lg_sys_cap) * 4
+        + (s->lg_en_cap + s->lg_acc_cap + s->lg_eng_cap) * 8;
+}
 
 static size_t ltl_bytes(const ls_t *s) {
     const br_ltl_t *h = s->h;
@@ -264,7 +296,8 @@ static size_t ltl_bytes(const ls_t *s) {
         + s->r_pos_cap * 8 + s->r_acc_cap * 16 + s->r_cyc_cap + (s->r_in_eng_cap + s->r_all_cap
         + s->r_some_cap + s->r_eng_cap) * 8 + s->r_in_item_cap * 4 + s->it_cap * 12
         + s->e_sys_cap * 4 + s->e_minpid_cap * 4 + s->r_miss_cap * 8 + s->r_in_sys_cap * 4
-        + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24 + br_names_bytes();
+        + s->sat_off_cap * 4 + s->sat_cap * 8 + (size_t)s->pw * 24 + br_names_bytes()
+        + ls_log_bytes(s);
 }
 
 /* Bound the library table by what the memory limit leaves it, before an expansion. */
@@ -484,12 +517,12 @@ static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) 
     return 1;
 }
 
-/* Intern a system state; returns its id, or -1 (memory), -2 (model error in a
- * proposition), -3 (fallback). */
-static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len) {
+/* Intern a system state (canon: v is already its orbit's representative); returns its
+ * id, or -1 (memory), -2 (model error in a proposition), -3 (fallback). */
+static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len, int canon) {
     br_ltl_t *h = s->h;
     int added;
-    if (s->p->sym) {  /* the quotient (paper 001 Def. 4): intern the representative */
+    if (s->p->sym && !canon) {  /* the quotient (paper 001 Def. 4): intern the representative */
         memcpy(s->sym_buf, v, len);
         sym_canon(s->p->sym, s->sym_buf, s->sym_vals, s->sym_sorted);
         v = s->sym_buf;
@@ -597,6 +630,9 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     if (s->c.oom) return ls_oom(s);
     if (s->c.err) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
     if (s->c.fallback) return ls_fail(s, BR_LTL_FALLBACK, 0);
+    if (s->p->sym)  /* the representatives, in place (first: the prefetches need them) */
+        for (size_t i = 0; i < s->c.n; i++)
+            if (s->c.keep[i]) sym_canon(s->p->sym, s->c.buf + i * (size_t)BR_MAXVEC, s->sym_vals, s->sym_sorted);
     {   /* overlap the store's cache misses of the successors' lookups */
         size_t slots[BR_PREFETCH_MAX], np = 0;
         for (size_t i = 0; i < s->c.n && np < BR_PREFETCH_MAX; i++)
@@ -612,13 +648,25 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
     s->x_nsys = 0;
     for (size_t i = 0; i < s->c.n; i++) kept += s->c.keep[i];
     size_t nsteps = kept ? kept : 1;
+    /* the successors' system states first, in successor order (so the ids are those
+     * of one pass), their letters and node entries prefetched for the edges below; the
+     * first failure is met at its successor, after the steps before it */
+    if (!LS_GROW(s, x_ids, s->c.n + 1, 1)) return ls_oom(s);
+    for (size_t i = 0; i < s->c.n; i++) {
+        if (!s->c.keep[i]) continue;
+        int64_t id = ls_intern_sys(s, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i], 1);
+        s->x_ids[i] = id;
+        if (id < 0) break;  /* met below, at successor i */
+        __builtin_prefetch(h->sys_letter + (size_t)id * (size_t)h->letter_bytes);
+        __builtin_prefetch(h->node_of + (size_t)id * (size_t)s->p->nq);
+    }
     for (size_t i = 0, done = 0; done < nsteps; i++) {
         uint32_t t;
         const uint64_t *procs = NULL;
         int32_t item = -1;
         if (kept) {
             if (!s->c.keep[i]) continue;
-            int64_t id = ls_intern_sys(s, s->c.buf + i * (size_t)BR_MAXVEC, s->c.lens[i]);
+            int64_t id = s->x_ids[i];
             if (id == -1) return ls_oom(s);
             if (id == -2) { s->r->error_node = w; return ls_fail(s, BR_LTL_MODEL_ERROR, 0); }
             if (id == -3) return ls_fail(s, BR_LTL_FALLBACK, 0);
@@ -685,6 +733,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             if (intern) {
                 n2 = ls_node(s, t, s->mv_q[j]);
                 if (n2 < 0) return -1;
+                __builtin_prefetch(h->pos + n2);  /* ls_push reads it */
             } else {
                 n2 = h->node_of[(size_t)t * (size_t)s->p->nq + (size_t)s->mv_q[j]];
                 if (n2 < 0) continue;
@@ -800,6 +849,49 @@ static int ls_merge(ls_t *s, int32_t target_pos, uint64_t acc, const uint64_t *e
     return 0;
 }
 
+#define LS_LOG_MAX ((size_t)2 << 30)
+
+/* Log the edges ls_expand just gave the node at live position pos (see ls_t); past
+ * the budget the log stops until the live stack shrinks below pos. */
+static void ls_log(ls_t *s, size_t pos, size_t nx) {
+    if (!s->lg_on || s->lg_broken) return;
+    int pw = s->pw;
+    size_t need = s->lg_n + nx;
+    size_t budget = s->p->log_bytes > 0 ? (size_t)s->p->log_bytes : LS_LOG_MAX;
+    if (s->p->max_memory && budget > (size_t)s->p->max_memory / 4) budget = (size_t)s->p->max_memory / 4;
+    size_t before = ls_log_bytes(s);
+    if (!LS_GROW(s, lg_off, pos + 1, 1) || !LS_GROW(s, lg_nsys, pos + 1, 1)
+        || !LS_GROW(s, lg_en, pos + 1, pw)) goto broken;
+    s->lg_off[pos] = (int32_t)s->lg_n;  /* lg_off[pos] is kept even when broken below */
+    if (need > INT32_MAX || before + nx * 24 > budget
+        || (s->p->max_memory && ltl_bytes(s) + nx * 24 > (size_t)s->p->max_memory)
+        || !LS_GROW(s, lg_dst, need, 1) || !LS_GROW(s, lg_acc, need, 1)
+        || (s->actions && !LS_GROW(s, lg_item, need, 1))
+        || (s->closed && !LS_GROW(s, lg_sys, need, 1))
+        || (!s->actions && s->items && !LS_GROW(s, lg_eng, need, pw))
+        || ls_log_bytes(s) > budget) goto broken;
+    s->lg_nsys[pos] = s->x_nsys;
+    memcpy(s->lg_en + pos * (size_t)pw, s->t_en, (size_t)pw * 8);
+    memcpy(s->lg_dst + s->lg_n, s->x_dst, nx * 4);
+    memcpy(s->lg_acc + s->lg_n, s->x_acc, nx * 8);
+    if (s->actions) memcpy(s->lg_item + s->lg_n, s->x_item, nx * 4);
+    if (s->closed) memcpy(s->lg_sys + s->lg_n, s->x_sys, nx * 4);
+    if (!s->actions && s->items) memcpy(s->lg_eng + s->lg_n * pw, s->x_eng, nx * (size_t)pw * 8);
+    s->lg_n = need;
+    return;
+broken:
+    s->lg_broken = 1;
+    s->lg_broken_at = pos;
+    if (pos < s->lg_off_cap) s->lg_off[pos] = (int32_t)s->lg_n;
+}
+
+/* The live stack shrank to start (a component retired): drop its logged edges. */
+static void ls_log_drop(ls_t *s, size_t start) {
+    if (!s->lg_on || (s->lg_broken && start > s->lg_broken_at)) return;
+    if (start < s->lg_off_cap) s->lg_n = (size_t)s->lg_off[start];
+    s->lg_broken = 0;
+}
+
 /* Visit w, entered by an edge with in_acc / in_eng / in_item (onthefly._push); returns
  * 1 when a part is reported, 0, or -1 (r set). */
 static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, int32_t in_item,
@@ -816,6 +908,7 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
     s->ndfs++;
     int64_t nx = ls_expand(s, w, 1);
     if (nx < 0) return -1;
+    ls_log(s, (size_t)p, (size_t)nx);
     size_t i = s->nr;
     if (!LS_GROW(s, r_pos, i + 1, 1) || !LS_GROW(s, r_depth, i + 1, 1) || !LS_GROW(s, r_acc, i + 1, 1)
         || !LS_GROW(s, r_in_acc, i + 1, 1) || !LS_GROW(s, r_cyc, i + 1, 1)) return ls_oom(s);
@@ -905,29 +998,51 @@ static int ls_g_build(ls_t *s, int32_t start, size_t m) {
         return ls_oom(s);
     size_t ng = 0;
     s->g_off[0] = 0;
+    int logged = s->lg_on && !s->lg_broken;  /* every live node's edges are in the log */
     for (size_t i = 0; i < m; i++) {
-        int64_t nx = ls_expand(s, s->live[(size_t)start + i], 0);
-        if (nx < 0) {  /* the node was expanded before without trouble */
-            if (s->r->status == BR_LTL_MODEL_ERROR || s->r->status == BR_LTL_FALLBACK)
-                return ls_fail(s, BR_LTL_UNDECIDED, 0);
-            return -1;
+        const int32_t *x_dst, *x_item = NULL, *x_sys = NULL;
+        const uint64_t *x_acc, *x_eng = NULL;
+        int64_t nx;
+        size_t at = (size_t)start + i;
+        if (logged) {
+            size_t a = (size_t)s->lg_off[at], b = at + 1 < s->nlive ? (size_t)s->lg_off[at + 1] : s->lg_n;
+            nx = (int64_t)(b - a);
+            x_dst = s->lg_dst + a; x_acc = s->lg_acc + a;
+            if (s->actions) x_item = s->lg_item + a;
+            if (s->closed) x_sys = s->lg_sys + a;
+            if (!s->actions && s->items) x_eng = s->lg_eng + a * pw;
+            memcpy(s->g_en + i * pw, s->lg_en + at * pw, (size_t)pw * 8);
+            s->g_nsys[i] = s->lg_nsys[at];
+        } else {
+            nx = ls_expand(s, s->live[at], 0);
+            if (nx < 0) {  /* the node was expanded before without trouble */
+                if (s->r->status == BR_LTL_MODEL_ERROR || s->r->status == BR_LTL_FALLBACK)
+                    return ls_fail(s, BR_LTL_UNDECIDED, 0);
+                return -1;
+            }
+            x_dst = s->x_dst; x_acc = s->x_acc; x_item = s->x_item; x_sys = s->x_sys;
+            x_eng = s->x_eng;
+            memcpy(s->g_en + i * pw, s->t_en, (size_t)pw * 8);
+            s->g_nsys[i] = s->x_nsys;
         }
-        memcpy(s->g_en + i * pw, s->t_en, (size_t)pw * 8);
-        s->g_nsys[i] = s->x_nsys;
         for (int64_t e = 0; e < nx; e++) {
-            int32_t pt = h->pos[s->x_dst[e]];
+            int32_t pt = h->pos[x_dst[e]];
             if (pt < start || (size_t)(pt - start) >= m) continue;
             if (!LS_GROW(s, g_dst, ng + 1, 1) || !LS_GROW(s, g_acc, ng + 1, 1)
                 || !LS_GROW(s, g_item, ng + 1, 1)
                 || (!s->actions && !LS_GROW(s, g_eng, ng + 1, pw))) return ls_oom(s);
             s->g_dst[ng] = pt - start;
-            s->g_acc[ng] = s->x_acc[e];
-            s->g_item[ng] = s->x_item[e];
+            s->g_acc[ng] = x_acc[e];
+            s->g_item[ng] = s->actions ? x_item[e] : -1;
             if (s->closed) {
                 if (!LS_GROW(s, g_sys, ng + 1, 1)) return ls_oom(s);
-                s->g_sys[ng] = s->x_sys[e];
+                s->g_sys[ng] = x_sys[e];
             }
-            if (!s->actions) memcpy(s->g_eng + ng * pw, s->x_eng + e * pw, (size_t)pw * 8);
+            if (!s->actions) {
+                uint64_t *ge = s->g_eng + ng * pw;
+                if (x_eng) memcpy(ge, x_eng + e * pw, (size_t)pw * 8);
+                else for (int k = 0; k < pw; k++) ge[k] = 0;
+            }
             ng++;
         }
         s->g_off[i + 1] = (int32_t)ng;
@@ -997,6 +1112,26 @@ static int ls_closed_fails(ls_t *s, size_t pa, size_t pb, int32_t stamp) {
     br_ltl_t *h = s->h;
     int32_t start = s->g_start;
     size_t nk = 0;
+    /* first node by node (no sort): a node whose internal edges take each of its steps
+     * leaves nothing to its system state's other nodes; with one automaton state a
+     * system state has one node, so a node that does not decides */
+    int all_nodes = 1;
+    for (size_t i = pa; i < pb && all_nodes; i++) {
+        int32_t v = s->g_parts[i];
+        size_t words = ((size_t)s->g_nsys[v] + 63) / 64;
+        if (!LS_GROW(s, g_bits, words, 1)) return ls_oom(s);
+        for (size_t k = 0; k < words; k++) s->g_bits[k] = 0;
+        size_t taken = 0;
+        for (int32_t e = s->g_off[v]; e < s->g_off[v + 1]; e++) {
+            if (s->g_mark[s->g_dst[e]] != stamp) continue;
+            int32_t j = s->g_sys[e];
+            uint64_t bit = (uint64_t)1 << (j & 63);
+            if (!(s->g_bits[j >> 6] & bit)) { s->g_bits[j >> 6] |= bit; taken++; }
+        }
+        if (taken != (size_t)s->g_nsys[v]) all_nodes = 0;
+    }
+    if (all_nodes) return 0;
+    if (s->p->nq == 1) return 1;
     for (size_t i = pa; i < pb; i++) {
         int32_t v = s->g_parts[i];
         uint64_t sys = h->node_sys[s->live[(size_t)start + (size_t)v]];
@@ -1189,6 +1324,7 @@ static int ls_close(ls_t *s) {
     }
     for (size_t j = (size_t)start; j < s->nlive; j++) h->pos[s->live[j]] = BR_DEAD;
     s->nlive = (size_t)start;
+    ls_log_drop(s, (size_t)start);
     return got;
 }
 
@@ -1249,10 +1385,12 @@ static void ls_free(ls_t *s) {
     free(s->g_mark); free(s->g_pool); free(s->g_work); free(s->g_cur); free(s->g_parts);
     free(s->g_pend); free(s->t_index); free(s->t_low); free(s->t_stack); free(s->t_call);
     free(s->fig5_nodes);
-    free(s->x_sys); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
+    free(s->x_sys); free(s->x_ids); free(s->x_minpid); free(s->x_key); free(s->x_order); free(s->sp_key);
     free(s->sp_t); free(s->e_sys); free(s->e_minpid); free(s->r_miss); free(s->r_in_sys);
-    free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys);
+    free(s->sat_off); free(s->sat); free(s->g_sys); free(s->g_nsys); free(s->g_keys); free(s->g_bits);
     free(s->sym_buf); free(s->sym_vals); free(s->sym_sorted);
+    free(s->lg_off); free(s->lg_en); free(s->lg_nsys); free(s->lg_dst); free(s->lg_acc);
+    free(s->lg_item); free(s->lg_sys); free(s->lg_eng);
 }
 
 /* Copy the report (the part's nodes, the DFS path to its first node) into the handle. */
@@ -1317,6 +1455,8 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     s.actions = s.act && !s.ann;
     s.strong = p->fairness == BR_LTL_STRONG_LOCAL || p->fairness == BR_LTL_PROCESS_STRONG;
     s.closed = p->fairness == BR_LTL_STRONG_GLOBAL;
+    /* ls_close sends complete components to Fig. 5 */
+    s.lg_on = (s.strong || s.closed || s.ann) && p->log_bytes >= 0;
     if (s.act) s.bw = p->iwords < 1 ? 1 : p->iwords;
     else if (s.prc) s.bw = p->pwords < 1 ? 1 : p->pwords > BR_PWORDS ? BR_PWORDS : p->pwords;
     s.pw = s.bw + (s.ann ? (p->n_units + 63) / 64 : 0);
@@ -1333,13 +1473,14 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     if (s.umark) for (int32_t u = 0; u < p->n_units; u++) s.umark[u] = p->unit_mark[u];
     if (!s.h || !expand_ok || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
-        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1)) {
+        || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1,
+                       p->flat_bytes < 0 ? 0 : p->flat_bytes ? (size_t)p->flat_bytes : BR_FLAT_MAX)) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
     }
     s.c.lib = s.c2.lib = &s.h->lib;
     s.h->letter_bytes = p->n_ap <= 8 ? 1 : p->n_ap <= 16 ? 2 : 4;
-    int64_t s0 = ls_intern_sys(&s, init, init_len);
+    int64_t s0 = ls_intern_sys(&s, init, init_len, 0);
     if (s0 == -1) { ls_oom(&s); goto out; }
     if (s0 == -2) { ls_fail(&s, BR_LTL_MODEL_ERROR, 0); goto out; }
     if (s0 == -3) { ls_fail(&s, BR_LTL_FALLBACK, 0); goto out; }

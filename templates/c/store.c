@@ -27,6 +27,15 @@
  * being expanded) is the reference, and only the subtrees over the words a vector
  * changes are recomputed (the pairs of the others are the reference's). Ids, and so
  * the search order and every count, are those of the flat store.
+ *
+ * Flat first (issue 13): a lookup in the tree costs a probe of the pair table per
+ * inner node over a changed word (cache misses the flat store does not have: on the
+ * orienting rings, 65-byte vectors, 17 words, the tree was about 60% of the fair
+ * search's time). So a compact store starts flat, its successors' slots prefetched,
+ * and turns into the tree (store_to_tree: the roots computed in id order, the table
+ * rebuilt, the arena freed; ids unchanged) when its arena would pass flat_max bytes
+ * (2 GB by default, at most a quarter of the memory limit): the rows that need the
+ * compression still get it, the others the flat store's speed.
  */
 
 typedef struct {
@@ -51,6 +60,10 @@ typedef struct {
     uint32_t *ref_w, *ref_n, *pre, *wbuf;       /* the reference: its words, its inner
                                                  * nodes' values; scratch */
     int ref_ok;
+    /* flat first (see the top): a compact fixed-length store without hidden bytes keeps
+     * flat vectors until its arena would pass flat_max bytes, then becomes a tree */
+    int treeable;
+    size_t flat_max;
 } store_t;
 
 static inline uint64_t br_hash(const uint8_t *p, uint32_t len) {
@@ -147,10 +160,29 @@ static int32_t tree_shape(store_t *st, int32_t lo, int32_t hi, int32_t *next) {
     return j;
 }
 
-/* compact = 1: the fair search's store (see the top); the tree when the vectors have
- * a fixed length and no hidden bytes. */
+/* The tree's shape and tables (st->tree is set by the caller). */
+static int tree_setup(store_t *st) {
+    uint32_t k = (st->fixed + 3) / 4;
+    if (k < 2) k = 2;
+    st->words = k;
+    st->t_lo = malloc(k * 4); st->t_hi = malloc(k * 4);
+    st->t_l = malloc(k * 4); st->t_r = malloc(k * 4);
+    st->ref_w = calloc(k, 4); st->ref_n = calloc(k, 4);
+    st->pre = malloc((k + 1) * 4); st->wbuf = calloc(k, 4);
+    st->ptcap = 1 << 10;
+    st->ptable = calloc(st->ptcap, 8);
+    if (!st->t_lo || !st->t_hi || !st->t_l || !st->t_r || !st->ref_w || !st->ref_n || !st->pre
+        || !st->wbuf || !st->ptable) return 0;
+    int32_t next = 0;
+    tree_shape(st, 0, (int32_t)k, &next);
+    return 1;
+}
+
+/* compact = 1: the fair search's store (see the top); when the vectors have a fixed
+ * length and no hidden bytes, flat until the arena would pass flat_max bytes (at most
+ * a quarter of the memory limit), then the tree (flat_max 0: the tree from the start). */
 static int store_init(store_t *st, uint32_t fixed, uint32_t hidden, size_t mem_limit, int keep_parents,
-                      int compact) {
+                      int compact, size_t flat_max) {
     memset(st, 0, sizeof *st);
     st->fixed = fixed; st->hidden = hidden; st->mem_limit = mem_limit;
     st->keep_parents = keep_parents;
@@ -159,20 +191,13 @@ static int store_init(store_t *st, uint32_t fixed, uint32_t hidden, size_t mem_l
     st->table = calloc(st->tcap, 8);
     if (!st->table) return 0;
     if (compact && fixed && !hidden) {
-        uint32_t k = (fixed + 3) / 4;
-        if (k < 2) k = 2;
-        st->tree = 1;
-        st->words = k;
-        st->t_lo = malloc(k * 4); st->t_hi = malloc(k * 4);
-        st->t_l = malloc(k * 4); st->t_r = malloc(k * 4);
-        st->ref_w = calloc(k, 4); st->ref_n = calloc(k, 4);
-        st->pre = malloc((k + 1) * 4); st->wbuf = calloc(k, 4);
-        st->ptcap = 1 << 10;
-        st->ptable = calloc(st->ptcap, 8);
-        if (!st->t_lo || !st->t_hi || !st->t_l || !st->t_r || !st->ref_w || !st->ref_n || !st->pre
-            || !st->wbuf || !st->ptable) return 0;
-        int32_t next = 0;
-        tree_shape(st, 0, (int32_t)k, &next);
+        if (mem_limit && flat_max > mem_limit / 4) flat_max = mem_limit / 4;
+        st->flat_max = flat_max;
+        st->treeable = 1;
+        if (!flat_max) {
+            st->tree = 1;
+            if (!tree_setup(st)) return 0;
+        }
     }
     return 1;
 }
@@ -341,7 +366,11 @@ static inline void store_prefetch_vector(const store_t *st, size_t b) {
     uint64_t e = st->table[b];
     if (!e) return;
     uint32_t id = (uint32_t)e - 1;
-    if (st->fixed) __builtin_prefetch(st->arena + (size_t)id * st->fixed);
+    if (st->fixed) {  /* its first and last cache lines (a vector may span two) */
+        const uint8_t *a = st->arena + (size_t)id * st->fixed;
+        __builtin_prefetch(a);
+        __builtin_prefetch(a + st->fixed - 1);
+    }
     else __builtin_prefetch(st->off + id);
 }
 
@@ -363,10 +392,53 @@ static int64_t tree_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t
     return (int64_t)id;
 }
 
+/* The tree's parts freed: the store is flat again (store_to_tree failed). */
+static void tree_undo(store_t *st) {
+    free(st->root); free(st->pairs); free(st->ptable);
+    free(st->t_lo); free(st->t_hi); free(st->t_l); free(st->t_r);
+    free(st->ref_w); free(st->ref_n); free(st->pre); free(st->wbuf);
+    st->root = st->pairs = st->ptable = NULL;
+    st->t_lo = st->t_hi = st->t_l = st->t_r = NULL;
+    st->ref_w = st->ref_n = st->pre = st->wbuf = NULL;
+    st->npairs = st->pairs_cap = st->ptcap = 0;
+    st->tree = 0; st->ref_ok = 0;
+}
+
+/* The flat store becomes the tree (see the top): every stored vector's root, in id
+ * order (each decoded as the reference of the next: neighbours share subtrees), the
+ * table rebuilt on the roots, the arena freed. Ids do not change. When the memory
+ * limit (or malloc) stops it, the store stays flat (and is not converted again). */
+static void store_to_tree(store_t *st) {
+    st->treeable = 0;
+    st->tree = 1;
+    if (!tree_setup(st) || (st->mem_limit && store_bytes(st) > st->mem_limit)
+        || !(st->root = malloc((st->cap ? st->cap : 1) * 8))) { tree_undo(st); return; }
+    for (size_t id = 0; id < st->n; id++) {
+        int ok;
+        uint64_t x = tree_root(st, st->arena + id * st->fixed, st->fixed, &ok);
+        if (!ok) { tree_undo(st); return; }
+        st->root[id] = x;
+        tree_decode(st, 0, x, !st->ref_ok);
+        st->ref_ok = 1;
+    }
+    memset(st->table, 0, st->tcap * 8);
+    size_t mask = st->tcap - 1;
+    for (size_t id = 0; id < st->n; id++) {
+        uint32_t hi = (uint32_t)(br_hash_pair(st->root[id]) >> 32);
+        size_t b = hi & mask;
+        while (st->table[b]) b = (b + 1) & mask;
+        st->table[b] = ((uint64_t)hi << 32) | (uint64_t)(id + 1);
+    }
+    free(st->arena);
+    st->arena = NULL;
+    st->arena_len = st->arena_cap = 0;
+}
+
 /* Insert a vector; returns its id, and *added = 1 when it is new. Returns -1 when the
  * memory limit (or malloc) stops the store from growing. */
 static int64_t store_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_t parent, int *added) {
     *added = 0;
+    if (st->treeable && st->arena_len + len > st->flat_max) store_to_tree(st);
     if ((st->compact ? (st->n + 1) * 4 > st->tcap * 3 : (st->n + 1) * 2 > st->tcap)
         && !store_grow_table(st)) return -1;
     if (st->n >= 0xFFFFFFF0u) return -1;

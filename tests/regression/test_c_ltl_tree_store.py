@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from bridge import api
+from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.frontends.csp import load_csp
 from bridge.ir import Fairness, Outcome, TransitionSystem
@@ -86,11 +87,14 @@ def test_tc_r_counts_are_the_python_engines(n, fairness, outcome):
         assert c.lasso is not None and c.lasso.loop
 
 
-def test_tc_r_bytes_per_node_stay_small():
+def test_tc_r_bytes_per_node_stay_small(monkeypatch):
     """N = 8: 87,381 nodes; the flat store reported 148.7 bytes a node, the tree store
     53.4, and 44.4 once the letter took one byte (one proposition), the atomicity flags
     none (CSP#) and the automaton state none (one automaton state): most of what is
-    left is the hash table and the per-node arrays (the pairs are shared)."""
+    left is the hash table and the per-node arrays (the pairs are shared). The store
+    stays flat up to 2 GB of vectors (test_c_fair_search_flat_then_tree): trees here
+    from the start."""
+    monkeypatch.setattr(driver, "FLAT_STORE_BYTES", -1)
     c = _check(_tc_r(8), "c", Fairness.STRONG_GLOBAL)
     extra = dict(c.statistics.extra)
     assert c.outcome is Outcome.HOLDS and c.statistics.states == (4 ** 9 - 1) // 3
