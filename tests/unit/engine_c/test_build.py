@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -127,3 +129,39 @@ def test_a_system_with_a_fair_property_gets_the_whole_library_at_once(
     model = driver.compile_model(ts)
     assert model.ltl and hasattr(model.library, "bridge_ltl_search")
     assert len(list(tmp_path.glob("model-*.so"))) == 1
+
+
+def test_two_builds_of_one_source_at_once_compile_it_once(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    """Two processes (pytest-xdist workers) that need the same library at the same time:
+    the second waits on the build lock and loads what the first compiled."""
+    monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
+    source, _, _ = generate(build_state_space(_counter(11)), [])
+    calls: list[list[str]] = []
+    real = subprocess.Popen
+
+    def slow_spy(argv, *args, **kwargs):
+        if "-shared" in argv:
+            calls.append(list(argv))
+            time.sleep(1.0)  # both builders are inside the build window
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", slow_spy)
+    results: list[build.Library] = []
+    monkeypatch.setattr(build, "_LOADED", _NoMemory())  # each thread: a process of its own
+    threads = [threading.Thread(target=lambda: results.append(build.build_library(source)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and len(calls) == 1
+    assert sorted(r.cached for r in results) == [False, True]
+    assert len({r.path for r in results}) == 1
+
+
+class _NoMemory(dict):
+    """A ``build._LOADED`` that remembers nothing (every build goes to the disk cache)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
