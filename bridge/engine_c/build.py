@@ -4,7 +4,8 @@ The system C compiler (``$CC``, else ``cc``, else ``gcc``: the one SPIN already 
 builds ``-O2 -shared -fPIC``. The library is cached under ``$BRIDGE_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/bridge``, else ``~/.cache/bridge``, named by a hash of the source, the
 flags and the compiler's version line, so a second check of the same model loads the
-library without compiling. The compiler runs from an argument list in a fresh process
+library without compiling; processes that need the same library at once compile it
+once (a lock file per digest prefix, the others wait and load it). The compiler runs from an argument list in a fresh process
 group (no shell, no model text on any command line: the source goes through a file),
 with a time limit; a failed build raises ``BackendError`` with the compiler's output.
 Libraries are loaded with ctypes (stdlib).
@@ -20,6 +21,8 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -115,10 +118,14 @@ def build_library(source: str) -> Library:
             except FileNotFoundError:
                 cached = False  # pruned by a concurrent build since the check
         if not cached:
-            started = time.perf_counter()
-            _compile(compiler, source, directory, library)
-            seconds = time.perf_counter() - started
-            _prune(directory, keep=library)
+            with _build_lock(directory, digest):
+                if library.exists():  # another process built it while this one waited
+                    cached = True
+                else:
+                    started = time.perf_counter()
+                    _compile(compiler, source, directory, library)
+                    seconds = time.perf_counter() - started
+                    _prune(directory, keep=library)
         try:
             handle = ctypes.CDLL(str(library))
             break
@@ -132,6 +139,25 @@ def build_library(source: str) -> Library:
     result = Library(handle, library, seconds, cached)
     _LOADED[digest] = result
     return result
+
+
+@contextmanager
+def _build_lock(directory: Path, digest: str) -> Iterator[None]:
+    """Hold the lock of the builds of ``digest`` (one of 256 lock files, by the digest's
+    first two hex digits): two processes that need the same library (pytest-xdist
+    workers, two checks at once) compile it once, the second waits and loads it. Where
+    ``fcntl`` is missing (not POSIX) each builds its own copy, as before."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(directory / f"lock-{digest[:2]}", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _compile(compiler: str, source: str, directory: Path, library: Path) -> None:

@@ -203,6 +203,22 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         )
 
 
+# The comment that opens the fair search's code (``templates/c/search_ltl.c``), the last
+# section of the unit: the source before it is the library of the breadth-first searches
+# alone (``lean_source``). Only template text follows it, never model text.
+LTL_SECTION = "/* ---- the fair emptiness check of LTL properties (templates/c/search_ltl.c) ---- */"
+
+
+def lean_source(source: str) -> str:
+    """Return ``source`` without the fair search's code: the unit of a library that
+    explores and checks the non-LTL properties only (``search_bfs.c``). That code is
+    about three quarters of what the compiler spends on a small model."""
+    cut = source.rfind(LTL_SECTION)
+    if cut < 0:
+        raise ValueError("the generated unit has no fair search section")
+    return source[:cut]
+
+
 def generate(space: CompiledStateSpace, expressions: list[Expr]) -> tuple[str, list[bool], PackedLayout]:
     """Return (C source, which expressions were translated, packed layout) of a compiled
     Python state space; raises ``CUnsupported`` naming what cannot be translated."""
@@ -210,7 +226,8 @@ def generate(space: CompiledStateSpace, expressions: list[Expr]) -> tuple[str, l
     return gen.source(), gen.expression_ok, gen.packed
 
 
-__all__ = ["KINDS", "CUnsupported", "_c_string", "check_known_fields", "generate"]
+__all__ = ["KINDS", "LTL_SECTION", "CUnsupported", "_c_string", "check_known_fields", "generate",
+           "lean_source"]
 
 
 def _has_library_locals(system: TransitionSystem) -> bool:

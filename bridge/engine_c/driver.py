@@ -38,7 +38,7 @@ from bridge.diagnostics import (
     UnsupportedError,
 )
 from bridge.engine_c.build import build_library, find_compiler, library_cached
-from bridge.engine_c.codegen import CUnsupported, generate
+from bridge.engine_c.codegen import CUnsupported, generate, lean_source
 from bridge.engine_c.layout import PackedLayout
 from bridge.ir import (
     Expr,
@@ -134,6 +134,8 @@ class CompiledModel:
     cached: bool
     initial: bytes = b""
     notes: list[str] = field(default_factory=list)
+    # the library holds the fair search (``search_ltl.c``), not only the BFS searches
+    ltl: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,19 +228,37 @@ def generate_model(system: TransitionSystem) -> GeneratedModel:
     return _cached(_GENERATED, system, _generate)
 
 
-def compile_model(system: TransitionSystem) -> CompiledModel:
+def compile_model(system: TransitionSystem, ltl: bool = False) -> CompiledModel:
     """Return the compiled model of ``system`` (cached in this process and on disk);
-    raises ``CUnsupported`` with the reason when the C engine cannot take it."""
-    return _cached(_COMPILED, system, _compile)
+    raises ``CUnsupported`` with the reason when the C engine cannot take it.
+
+    ``ltl``: the fair search (``fair_search_c``) will run on it. A system none of whose
+    properties needs the fair search gets a library without its code (``lean_source``:
+    a quarter of the compile time of a small model) unless the whole library is built
+    already; a fair search asked for later builds the whole one."""
+    model: CompiledModel = _cached(_COMPILED, system, _compile)
+    if ltl and not model.ltl:
+        model = _compile(system, whole=True)
+        _COMPILED[id(system)] = (system, model)
+    return model
+
+
+def needs_fair_search(system: TransitionSystem) -> bool:
+    """Return True when a property of ``system`` is checked by the C fair search (its
+    library is then built whole at once, never lean and then whole)."""
+    return system.never is not None or any(
+        p.kind in FAIR_SEARCH_KINDS for p in system.properties)
 
 
 def is_compiled(system: TransitionSystem) -> bool:
     """Return True when the library of ``system`` is already built (this process or the
     disk cache), so a C search starts without compiling."""
     try:
-        return library_cached(generate_model(system).source)
+        source = generate_model(system).source
     except CUnsupported:
         return False
+    return library_cached(source) or (
+        not needs_fair_search(system) and library_cached(lean_source(source)))
 
 
 def _generate(system: TransitionSystem) -> GeneratedModel:
@@ -264,21 +284,24 @@ def _generate(system: TransitionSystem) -> GeneratedModel:
     return GeneratedModel(space, source, packed, table, initial)
 
 
-def _compile(system: TransitionSystem) -> CompiledModel:
+def _compile(system: TransitionSystem, whole: bool = False) -> CompiledModel:
     generated = generate_model(system)
+    source = generated.source
+    whole = whole or needs_fair_search(system) or library_cached(source)
     try:
-        library = build_library(generated.source)
+        library = build_library(source if whole else lean_source(source))
     except BackendError as error:
         raise CUnsupported(f"a model the C compiler rejected ({error})") from None
     handle = _type_library(library.handle)
     return CompiledModel(system, generated.space, generated.packed, handle,
                          generated.expressions, library.compile_seconds, library.cached,
-                         generated.initial)
+                         generated.initial, ltl=whole)
 
 
 def _type_library(lib: Any) -> Any:
     """Return ``lib`` (a loaded model library) with the ctypes signatures of every
-    function the driver calls (``templates/c/search_bfs.c``, ``search_ltl.c``)."""
+    function the driver calls (``templates/c/search_bfs.c``, ``search_ltl.c``; a lean
+    library, ``compile_model``, has no ``bridge_ltl_*`` functions)."""
     void_p, i32, i64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
     signatures: dict[str, tuple[Any, list[Any]]] = {
         "bridge_search": (void_p, [ctypes.POINTER(_Params), ctypes.c_char_p, ctypes.c_uint32,
@@ -303,7 +326,10 @@ def _type_library(lib: Any) -> Any:
                                         ctypes.POINTER(i32), i64, ctypes.c_double,
                                         ctypes.POINTER(_PartCheck)]),
     }
+    whole = hasattr(lib, "bridge_ltl_search")  # a lean library has no fair search
     for name, (restype, argtypes) in signatures.items():
+        if name.startswith("bridge_ltl_") and not whole:
+            continue
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
@@ -1104,7 +1130,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     node (``part_size`` counts them all; a part this large is never replayed as a
     lasso). ``probe``: called with a ``PartProbe`` while the search's product is open
     (tests compare the C check with ``fairness.terminal`` through it)."""
-    model = compile_model(system)
+    model = compile_model(system, ltl=True)
     lib = model.library
     q_edges, e_target, e_acc, e_cubes, c_mask, c_value = [0], [], [], [0], [], []
     for out in buchi.edges:
@@ -1341,4 +1367,4 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
 __all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "EngineDisagreement", "LabelAtom",
            "LtlResult", "PartCheck", "PartCheckLimit", "PartProbe", "SearchOptions",
            "check_property_c", "claim_guards", "compile_model", "explore_c", "fair_search_c", "hidden_slots",
-           "ltl_supports", "supports", "symmetry_supports"]
+           "ltl_supports", "needs_fair_search", "supports", "symmetry_supports"]

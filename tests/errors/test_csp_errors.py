@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -151,7 +152,13 @@ def test_bad_file(name: str, line: int, col: int, fragment: str, kind: type) -> 
 
 def test_mutated_models_give_a_model_or_a_source_error() -> None:
     """Random small edits of the test models (insert/delete/replace a token) must never
-    escape as anything but a ``SourceError`` (a crash would be a traceback)."""
+    escape as anything but a ``SourceError`` (a crash would be a traceback).
+
+    An edit inside a comment leaves the text the front end reads unchanged
+    (``_code_lines``: the same lines, the same text outside comments), so it loads as the
+    unedited model does (the other tests load every test model): it is not loaded again.
+    54 of the 150 edits were such; they took 47 s of the test's 50 s, six reloads of the
+    two lazily unfolded models (pat35_*lazy*.csp, 5-10 s each)."""
     import random
 
     models = Path(__file__).resolve().parents[1] / "models" / "csp"
@@ -160,12 +167,31 @@ def test_mutated_models_give_a_model_or_a_source_error() -> None:
               ".", "=", "==", "!", "?", "@", ":", ",", "if", "case", "atomic", "<>", "tau",
               "#define", "#assert", "var", "%", "-", "true"]
     rng = random.Random(20260522)
+    loaded = 0
     for _ in range(150):
         src = rng.choice(sources)
         pos = rng.randrange(len(src))
         end = min(len(src), pos + rng.randrange(0, 6))
         mutated = src[:pos] + rng.choice(tokens + [""]) + src[end:]
+        if _code_lines(mutated) == _code_lines(src):
+            continue
+        loaded += 1
         try:
             load_csp("m.csp", mutated)
         except SourceError as error:
             assert error.diagnostics and error.diagnostics[0].message
+    assert loaded >= 75  # most edits are outside comments (96 of 150 today): loaded
+
+
+# A string (kept whole: a comment mark inside it is text) or a comment (``//`` to the end
+# of the line, ``/* */``), as ``parse._blank_comments`` reads them.
+_STRING_OR_COMMENT = re.compile(r'"[^"]*"?|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S)
+
+
+def _code_lines(text: str) -> list[str]:
+    """Return the lines of ``text`` without its comments (newlines kept) and without
+    trailing blanks: two texts with equal code lines are the same model to the lexer."""
+    kept = _STRING_OR_COMMENT.sub(
+        lambda m: m.group() if m.group().startswith('"') else "\n" * m.group().count("\n"),
+        text)
+    return [line.rstrip() for line in kept.split("\n")]
