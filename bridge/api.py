@@ -36,6 +36,7 @@ __all__ = [
     "check",
     "check_property",
     "explore",
+    "import_rooms",
     "language_of",
     "load_model",
     "outcome_exit_code",
@@ -176,6 +177,38 @@ def _room(module: str, attribute: str, what: str) -> Any:
         raise NotAvailableError(f"{what} is not available in this build "
                                 f"({module}.{attribute} is missing)")
     return found
+
+
+# The rooms that loading and checking a model import on first use (``_room``): lark and
+# the front-ends' grammars, Spot, jinja2 and the C generator, the fair search. Importing
+# them takes a fresh process 0.2-0.5 s (more where Python may not write its bytecode).
+_CHECK_ROOMS = (
+    "bridge.frontends.csp.parse", "bridge.frontends.csp.lower",
+    "bridge.frontends.promela.parse", "bridge.frontends.promela.lower",
+    "bridge.semantics.statespace", "bridge.semantics.explore", "bridge.semantics.trace",
+    "bridge.automata.ltl", "bridge.fairness.check", "bridge.fairness.product",
+    "bridge.fairness.components", "bridge.fairness.emptiness", "bridge.fairness.onthefly",
+    "bridge.fairness.never", "bridge.fairness.cycles", "bridge.reductions",
+    "bridge.reductions.symmetry", "bridge.engine_c",
+)
+
+
+def import_rooms() -> list[str]:
+    """Return the rooms of ``_CHECK_ROOMS`` that could not be imported, after importing
+    the others (code only: nothing is loaded, parsed or translated).
+
+    ``bridge regress`` calls it before forking its checking processes, so that each
+    row's time is its model's loading and checking, not Python importing the checker
+    once more in every process. A room that is missing is left to the verb that needs
+    it, which reports it (``NotAvailableError``).
+    """
+    missing = []
+    for module in _CHECK_ROOMS:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    return missing
 
 
 def _options(cls: type, progress: Progress | None = None, **values: Any) -> Any:
