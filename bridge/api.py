@@ -36,6 +36,7 @@ __all__ = [
     "check",
     "check_property",
     "explore",
+    "import_rooms",
     "language_of",
     "load_model",
     "outcome_exit_code",
@@ -176,6 +177,38 @@ def _room(module: str, attribute: str, what: str) -> Any:
         raise NotAvailableError(f"{what} is not available in this build "
                                 f"({module}.{attribute} is missing)")
     return found
+
+
+# The rooms that loading and checking a model import on first use (``_room``): lark and
+# the front-ends' grammars, Spot, jinja2 and the C generator, the fair search. Importing
+# them takes a fresh process 0.2-0.5 s (more where Python may not write its bytecode).
+_CHECK_ROOMS = (
+    "bridge.frontends.csp.parse", "bridge.frontends.csp.lower",
+    "bridge.frontends.promela.parse", "bridge.frontends.promela.lower",
+    "bridge.semantics.statespace", "bridge.semantics.explore", "bridge.semantics.trace",
+    "bridge.automata.ltl", "bridge.fairness.check", "bridge.fairness.product",
+    "bridge.fairness.components", "bridge.fairness.emptiness", "bridge.fairness.onthefly",
+    "bridge.fairness.never", "bridge.fairness.cycles", "bridge.reductions",
+    "bridge.reductions.symmetry", "bridge.engine_c",
+)
+
+
+def import_rooms() -> list[str]:
+    """Return the rooms of ``_CHECK_ROOMS`` that could not be imported, after importing
+    the others (code only: nothing is loaded, parsed or translated).
+
+    ``bridge regress`` calls it before forking its checking processes, so that each
+    row's time is its model's loading and checking, not Python importing the checker
+    once more in every process. A room that is missing is left to the verb that needs
+    it, which reports it (``NotAvailableError``).
+    """
+    missing = []
+    for module in _CHECK_ROOMS:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    return missing
 
 
 def _options(cls: type, progress: Progress | None = None, **values: Any) -> Any:
@@ -1005,18 +1038,32 @@ def _fair_on_c(run: Callable[..., Verdict], system: TransitionSystem, prop: Prop
     a violation there is searched again in full for a counterexample, with what is
     left of the timeout)."""
     action = space.group_action() if space is not None else None
+    searched = space if space is not None else _generated_space(system)
     warm = _warm_up_limit(system, options)
     if warm is not None and (options.max_states is None or options.max_states > warm):
-        verdict = run(system, prop, dataclasses.replace(settings, max_states=warm), space=space)
+        verdict = run(system, prop, dataclasses.replace(settings, max_states=warm),
+                      space=searched)
         if verdict.reason != "state limit reached before a verdict":
             return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
     started = time.perf_counter()
-    verdict = run(system, prop, settings, space=space,
+    verdict = run(system, prop, settings, space=searched,
                   search=_c_fair_search(system, prop, options, notes, action))
     # the full search for a counterexample gets what is left of --timeout
     return _with_counterexample(verdict, space, lambda: run(
         system, prop, dataclasses.replace(settings, timeout=_remaining(options, started)),
         search=_c_fair_search(system, prop, options, notes)))
+
+
+def _generated_space(system: TransitionSystem) -> Any:
+    """Return the state space of ``system`` that the C engine generated its code from
+    (``engine_c.generate_model``, built once per system), for the fair checker to
+    search on and to replay the C search's report on, or None (the checker builds its
+    own): building a second one is 0.05-0.2 s of every check of a large model."""
+    engine_c = importlib.import_module("bridge.engine_c")
+    try:
+        return engine_c.generate_model(system).space
+    except engine_c.CUnsupported:
+        return None
 
 
 def _with_counterexample(verdict: Verdict, space: Any, run_full: Callable[[], Verdict]

@@ -603,6 +603,9 @@ def run_rows(rows: Sequence[Row], options: RunOptions | None = None) -> list[Row
     position = {id(row): i for i, row in enumerate(rows)}
     memory = options.memory_mb if options.memory_mb is not None \
         else default_memory_mb(options.jobs)
+    # every check runs in a process forked from this one: import the checker's code
+    # here once, so that a row's seconds are its own loading and checking
+    api.import_rooms()
     begin = time.perf_counter()
     pending = list(order)
     running: list[_Running] = []

@@ -291,3 +291,15 @@ def test_a_row_without_paper_reduction_keeps_its_ratio(tmp_path: Path) -> None:
 def test_paper_reduction_must_name_another_reduction(tmp_path: Path, extra: str) -> None:
     with pytest.raises(ConfigurationError, match=r"row 1: paper_reduction"):
         _rows(tmp_path, extra)
+
+
+def test_import_rooms_imports_the_checker_before_the_rows_fork() -> None:
+    """``run_rows`` imports the checker's rooms in the parent (``api.import_rooms``), so
+    a forked row's seconds do not include Python importing lark, Spot and the C
+    generator once more (issue 13: the orienting rings N = 3 rows)."""
+    import sys
+
+    assert api.import_rooms() == []
+    for module in ("bridge.frontends.csp.parse", "bridge.automata.ltl", "bridge.engine_c",
+                   "bridge.fairness.check", "bridge.reductions.symmetry"):
+        assert module in sys.modules

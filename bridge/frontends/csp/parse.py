@@ -24,6 +24,7 @@ from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.visitors import Transformer_NonRecursive
 
+import bridge.frontends as frontends
 from bridge._resources import grammar_path
 from bridge.diagnostics import ParseError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
@@ -59,16 +60,10 @@ _METHOD = re.compile(r"(?<=[A-Za-z0-9_)\]])\s*(\.)\s*(?!call\b)[A-Za-z_][A-Za-z0
 
 @cache
 def _parser() -> Lark:
-    # cache=True: lark keeps the LALR tables in a temporary file keyed by the grammar's
-    # hash (building them takes about two seconds).
-    return Lark(
-        grammar_path("csp.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=True,
-    )
+    # lark keeps the LALR tables in a temporary file keyed by the grammar's hash
+    # (building them takes about two seconds)
+    return frontends.lalr_parser(grammar_path("csp.lark").read_text(encoding="utf-8"),
+                                 lexer="contextual")
 
 
 # ---------------------------------------------------------------------------------
@@ -920,14 +915,8 @@ def parse_csp(path: str, text: str | None = None) -> s.Program:
 
 @cache
 def _expr_parser() -> Lark:
-    return Lark(
-        grammar_path("csp.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start="expr",
-    )
+    return frontends.lalr_parser(grammar_path("csp.lark").read_text(encoding="utf-8"),
+                                 lexer="contextual", start="expr")
 
 
 def parse_expression(text: str, span: Span) -> s.SExpr:
