@@ -858,10 +858,11 @@ verdict the papers do not give are `expected = unknown`; they are reported, neve
 counted as failures. Rows of case studies we have no model for are `missing`, with the
 reason. Regenerate with:
 
-    python3 -m bridge regress --show-missing --jobs 2 --timeout 600 --results case_studies/RESULTS.md
+    python3 -m bridge regress --show-missing --jobs 2 --timeout 600 --results case_studies/RESULTS.md --readme README.md
 
 (the fast subset: `python3 -m bridge regress --fast`; the full suite with the big sizes
-runs for hours, as in the papers).
+runs for hours, as in the papers; select rows and add `--update` to run only those and
+keep the other rows as their last run printed them).
 
 Statuses: `pass` (our verdict = the paper's), `MISMATCH`, `reported` (no paper verdict),
 `limit` (no verdict: our time/state limit stopped the check, or the counter abstraction
