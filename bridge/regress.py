@@ -184,6 +184,7 @@ class RowResult:
     seconds: float | None = None
     message: str = ""
     lasso_text: str = ""
+    ratio_text: str = ""  # the ratio as the run that measured it printed it (results_doc)
 
 
 # ---------------------------------------------------------------------------------
@@ -770,9 +771,9 @@ def format_markdown(results: Sequence[RowResult]) -> str:
     ]
     for result in results:
         row = result.row
-        ratio = "-"
-        if result.seconds is not None and row.paper_seconds and result.got in (
-                "holds", "violated"):
+        ratio = result.ratio_text or "-"
+        if not result.ratio_text and result.seconds is not None and row.paper_seconds \
+                and result.got in ("holds", "violated"):
             ratio = f"{result.seconds / row.paper_seconds:.2g}"
         note = limit_text(result) if result.status in (Status.MISSING, Status.ERROR,
                                                    Status.LIMIT, Status.SKIPPED) else ""

@@ -71,7 +71,7 @@ def _outcome(row: Row, cells: list[str]) -> RowResult:
     return RowResult(row, status, got=got,
                      states=None if states == "-" else int(states),
                      seconds=None if seconds == "-" else float(seconds),
-                     message=message)
+                     message=message, ratio_text=cells[9])
 
 
 def previous_results(text: str, rows: Sequence[Row]) -> list[RowResult]:
