@@ -184,6 +184,7 @@ class RowResult:
     seconds: float | None = None
     message: str = ""
     lasso_text: str = ""
+    ratio_text: str = ""  # the ratio as the run that measured it printed it (results_doc)
 
 
 # ---------------------------------------------------------------------------------
@@ -773,9 +774,9 @@ def format_markdown(results: Sequence[RowResult]) -> str:
     ]
     for result in results:
         row = result.row
-        ratio = "-"
-        if result.seconds is not None and row.paper_seconds and result.got in (
-                "holds", "violated"):
+        ratio = result.ratio_text or "-"
+        if not result.ratio_text and result.seconds is not None and row.paper_seconds \
+                and result.got in ("holds", "violated"):
             ratio = f"{result.seconds / row.paper_seconds:.2g}"
         note = limit_text(result) if result.status in (Status.MISSING, Status.ERROR,
                                                    Status.LIMIT, Status.SKIPPED) else ""
@@ -861,10 +862,11 @@ verdict the papers do not give are `expected = unknown`; they are reported, neve
 counted as failures. Rows of case studies we have no model for are `missing`, with the
 reason. Regenerate with:
 
-    python3 -m bridge regress --show-missing --jobs 2 --timeout 600 --results case_studies/RESULTS.md
+    python3 -m bridge regress --show-missing --jobs 2 --timeout 600 --results case_studies/RESULTS.md --readme README.md
 
 (the fast subset: `python3 -m bridge regress --fast`; the full suite with the big sizes
-runs for hours, as in the papers).
+runs for hours, as in the papers; select rows and add `--update` to run only those and
+keep the other rows as their last run printed them).
 
 Statuses: `pass` (our verdict = the paper's), `MISMATCH`, `reported` (no paper verdict),
 `limit` (no verdict: our time/state limit stopped the check, or the counter abstraction

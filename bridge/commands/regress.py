@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bridge import regress
+from bridge import regress, results_doc
 from bridge.commands import _common
 from bridge.diagnostics import ConfigurationError
 
@@ -67,7 +67,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--results", default=None, metavar="FILE",
                         help="write the results document (case_studies/RESULTS.md); "
                              "keeps the FILE's '## Notes' section if it has one")
+    parser.add_argument("--update", action="store_true",
+                        help="with --results: run only the selected rows and keep the "
+                             "other rows of FILE as its last run printed them")
+    parser.add_argument("--readme", default=None, metavar="FILE",
+                        help="with --results: copy the document's tables (summary per "
+                             "case study, all rows) into FILE's '### Summary per case "
+                             "study' section")
     parser.set_defaults(run=run)
+
+
+def _write_results(args: argparse.Namespace, results: list[regress.RowResult]) -> None:
+    """Write ``--results`` (with ``--update``: merged into the FILE's other rows, every
+    row of the case studies beside it) and ``--readme``."""
+    target = Path(args.results)
+    old = target.read_text(encoding="utf-8") if target.is_file() else ""
+    notes = ""
+    start = old.find("## Notes")
+    if start >= 0:
+        ends = [i for i in (old.find("## Summary per case study", start),
+                            old.find("## All rows", start)) if i >= 0]
+        notes = old[start:min(ends) if ends else None]
+    document = results
+    if args.update:
+        every = regress.load_rows([target.parent])
+        if not args.show_missing:
+            every = [r for r in every if not r.missing]
+        document = results_doc.merge(results_doc.previous_results(old, every), results)
+    target.write_text(regress.format_results_document(document, notes), encoding="utf-8")
+    if args.readme:
+        readme = Path(args.readme)
+        try:
+            text = results_doc.update_readme(readme.read_text(encoding="utf-8"), document)
+        except (OSError, ValueError) as error:
+            raise ConfigurationError(f"--readme {readme}: {error}") from None
+        readme.write_text(text, encoding="utf-8")
 
 
 def _select(args: argparse.Namespace) -> list[regress.Row]:
@@ -96,6 +130,8 @@ def _select(args: argparse.Namespace) -> list[regress.Row]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the selected rows; return 1 on any mismatch or error, 0 otherwise."""
+    if (args.update or args.readme) and not args.results:
+        raise ConfigurationError("--update and --readme need --results FILE")
     rows = _select(args)
     if not rows:
         print("regress: no rows selected", file=sys.stderr)
@@ -129,15 +165,6 @@ def run(args: argparse.Namespace) -> int:
         _common.write_report(args.html, "bridge regress " + " ".join(args.paths),
                              regression=regress.results_json(results))
     if args.results:
-        target = Path(args.results)
-        notes = ""
-        if target.is_file():
-            old = target.read_text(encoding="utf-8")
-            start = old.find("## Notes")
-            if start >= 0:
-                ends = [i for i in (old.find("## Summary per case study", start),
-                                    old.find("## All rows", start)) if i >= 0]
-                notes = old[start:min(ends) if ends else None]
-        target.write_text(regress.format_results_document(results, notes), encoding="utf-8")
+        _write_results(args, results)
     failing = [r for r in results if r.status in regress.Status.FAILING]
     return 1 if failing else 0
