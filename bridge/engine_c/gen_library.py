@@ -16,7 +16,7 @@ the model is refused by name, and the Python engine checks it.
 from __future__ import annotations
 
 from bridge.engine_c.gen_base import CUnsupported, _Ctx
-from bridge.ir import Call, Conditional, Expr, Index, ObjectType, RemoteVar, Var
+from bridge.ir import Call, Conditional, Expr, Index, LocalVar, ObjectType, RemoteVar, Var
 from bridge.ir.library import METHODS
 
 # The C code of each function of ``semantics/library.FUNCTIONS`` but the math ones:
@@ -160,3 +160,18 @@ class LibraryValues:
         # tuples do, a HashTable (kind 1) equals a sequence only when both are empty
         return (f"((V)(({self.library_value(left, ctx, a)}) {op} "
                 f"({self.library_value(right, ctx, b)})))")
+
+    def library_block(self, st: LocalVar, ctx: _Ctx, out: list[str], ind: str) -> None:
+        """Emit a block variable of a library class (``semantics.codegen``'s
+        ``LocalVar``: a Python local holding the tuple, here a C local holding its id),
+        initialised from a library value; without one Python holds the int 0 there,
+        which no library slot holds, so that stays refused by name."""
+        assert isinstance(st.type, ObjectType) and ctx.decls is not None
+        if st.init is None or isinstance(st.init, tuple):
+            raise self.unsupported(st.span, "a block variable of a library class without "
+                                            "an initial value")
+        cname = self.fresh("_bl")
+        init = self.library_value(st.init, ctx, st.type.library)
+        ctx.decls.append(f"V {cname} = 0;")
+        ctx.block[st.name] = (cname, st.type)
+        out.append(f"{ind}{cname} = {init};")

@@ -45,7 +45,8 @@ class Statements:
 
     def stmt(self, st: Stmt, ctx: _Ctx, out: list[str], ind: str) -> None:
         if isinstance(st, Assign):
-            if self.packed.library_slots and self.library_class(st.target, ctx) is not None:
+            if (self.packed.library_slots or ctx.block) \
+                    and self.library_class(st.target, ctx) is not None:
                 self.library_store(st.target, st.value, ctx, out, ind)
                 return
             if self._is_array_value(st.value, ctx):
@@ -73,7 +74,8 @@ class Statements:
             out.append(f"{ind}}} }}")
         elif isinstance(st, LocalVar):
             if isinstance(st.type, ObjectType):
-                raise self.unsupported(st.span, "a block variable of a library class")
+                self.library_block(st, ctx, out, ind)
+                return
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
             if size > MAX_LOCAL_ARRAY:
