@@ -39,7 +39,7 @@ from bridge.engine_c.gen_base import (
 from bridge.engine_c.gen_events import CspEvents
 from bridge.engine_c.gen_expressions import Expressions
 from bridge.engine_c.gen_families import Families, family_shapes
-from bridge.engine_c.gen_library import LibraryValues
+from bridge.engine_c.gen_library import LibraryValues, mixed_variables
 from bridge.engine_c.gen_statements import Statements
 from bridge.engine_c.gen_tables import Tables
 from bridge.engine_c.layout import (
@@ -73,10 +73,12 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self.csp = self.language is SourceLanguage.CSP
         self.promela = self.language is SourceLanguage.PROMELA
         check_known_fields(self.system)  # before the layout: a new construct may add slots
-        self.packed: PackedLayout = pack_layout(self.layout)
-        if self.layout.dynamic and _has_library_locals(self.system):
+        self.mixed = mixed_variables(self.system)
+        self.packed: PackedLayout = pack_layout(self.layout, self.mixed.keys)
+        if self.layout.dynamic and (_has_library_locals(self.system) or self.mixed.keys):
             raise CUnsupported("values of PAT's library classes in processes started at run "
                                "time")
+        self.check_mixed()
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
         self.functions: list[str] = []  # C function definitions

@@ -15,8 +15,25 @@ the model is refused by name, and the Python engine checks it.
 """
 from __future__ import annotations
 
-from bridge.engine_c.gen_base import CUnsupported, _Ctx
-from bridge.ir import Call, Conditional, Expr, Index, LocalVar, ObjectType, RemoteVar, Var
+from dataclasses import dataclass
+
+from bridge.engine_c.gen_base import CUnsupported, _Ctx, flatten
+from bridge.ir import (
+    ArrayType,
+    Assign,
+    Call,
+    Conditional,
+    Expr,
+    Index,
+    IntType,
+    LocalVar,
+    ObjectType,
+    Overflow,
+    RemoteVar,
+    TransitionSystem,
+    Type,
+    Var,
+)
 from bridge.ir.library import METHODS
 
 # The C code of each function of ``semantics/library.FUNCTIONS`` but the math ones:
@@ -89,6 +106,99 @@ def signature(function: str) -> tuple[tuple[str, ...], str] | None:
     return (cls, *op.params), cls if method.endswith("=") else op.result
 
 
+MixKey = tuple[str, str]
+"""A variable by scope and name: ``("global", name)`` or ``("local", name)`` (a local
+name stands for the local of that name in every process: a family of instances shares
+its code, so every instance treats it alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mixed:
+    """The int variables a library value may be stored into (``mixed_variables``):
+    ``keys`` names them, ``ints`` are the other values stored into them (the int half
+    of what they hold)."""
+
+    keys: frozenset[MixKey]
+    ints: tuple[Expr, ...]
+
+
+def _root(e: Expr) -> Expr:
+    while isinstance(e, Index):
+        e = e.base
+    return e
+
+
+def _element(t: Type) -> Type:
+    while isinstance(t, ArrayType):
+        t = t.element
+    return t
+
+
+def mixed_variables(system: TransitionSystem) -> Mixed:
+    """Return the variables of an int type that the Python engine may store a library
+    value into (a CSP# process parameter bound to a set: ``Q(t) = ...`` called as
+    ``Q(s)`` assigns ``t = s``): an assignment of a library value (a variable of a
+    library class, a call returning one, a variable already found) to a variable that
+    is not of a library class, iterated to a fixpoint. The C engine keeps such a
+    variable in its int slot with the ids of ``templates/c/library.c`` in a range of
+    their own (``BR_MIX_LIB``: below every int the slot may hold), so a slot tells an
+    int from a library value as Python's ``==`` and ``str`` do."""
+    globals_t = {v.name: v.type for v in system.globals}
+    procs = []
+    for p in system.processes:
+        stmts = [st for e in p.edges for st in flatten(e.effect) if isinstance(st, Assign)]
+        blocks = {st.name for e in p.edges for st in flatten(e.effect)
+                  if isinstance(st, LocalVar) and isinstance(st.type, ObjectType)}
+        procs.append(({v.name: v.type for v in p.locals}, blocks, stmts))
+    keys: set[MixKey] = set()
+
+    def key(e: Expr, local_t: dict[str, Type], blocks: set[str]) -> MixKey | None:
+        r = _root(e)
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in blocks):
+            return None
+        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name, IntType())
+        if t is None or isinstance(_element(t), ObjectType):
+            return None
+        return ("global" if r.scope == "global" else "local", r.name)
+
+    def library(e: Expr, local_t: dict[str, Type], blocks: set[str]) -> bool:
+        if isinstance(e, Call):
+            sig = signature(e.function)
+            return sig is not None and sig[1] in METHODS
+        if isinstance(e, Conditional):
+            return library(e.then, local_t, blocks) or library(e.otherwise, local_t, blocks)
+        r = _root(e)
+        if not isinstance(r, Var):
+            return False
+        if r.scope != "global" and r.name in blocks:
+            return True
+        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name)
+        return (t is not None and isinstance(_element(t), ObjectType)) \
+            or key(e, local_t, blocks) in keys
+
+    changed = True
+    while changed:
+        changed = False
+        for local_t, blocks, stmts in procs:
+            for st in stmts:
+                k = key(st.target, local_t, blocks)
+                if k is not None and k not in keys and library(st.value, local_t, blocks):
+                    keys.add(k)
+                    changed = True
+    ints = tuple(st.value for local_t, blocks, stmts in procs for st in stmts
+                 if key(st.target, local_t, blocks) in keys
+                 and not library(st.value, local_t, blocks))
+    return Mixed(frozenset(keys), ints)
+
+
+def plain_int(t: Type) -> bool:
+    """Return True when a store into a variable of type ``t`` keeps the value as it is
+    (an int variable without a range or a wrap-around: ``store_code``'s identity)."""
+    return isinstance(t, IntType) and t.overflow is not Overflow.ERROR and not (
+        t.overflow is Overflow.WRAP and t.lo is not None and t.hi is not None)
+
+
 class LibraryValues:
     """The library half of ``codegen.CGenerator`` (a mixin: its state is there)."""
 
@@ -153,7 +263,12 @@ class LibraryValues:
         if a is None and b is None:
             return None
         span = getattr(left, "span", None)
-        if op not in ("==", "!=") or a is None or b is None:
+        if op in ("==", "!=") and (a is None or b is None):
+            # Python: a tuple never equals an int (or a bool); both sides are evaluated
+            lib, other = (left, right) if a is not None else (right, left)
+            return (f"((void)({self.library_value(lib, ctx, a or b)}), "
+                    f"(void)({self.expr(other, ctx)}), (V){int(op == '!=')})")
+        if op not in ("==", "!="):
             raise self.unsupported(span, f"operator '{op}' with a value of library class "
                                          f"{a or b} and {'an integer' if None in (a, b) else b}")
         # the classes may differ: kind 0 (sequences) against kind 0 compares as the
@@ -175,3 +290,75 @@ class LibraryValues:
         ctx.decls.append(f"V {cname} = 0;")
         ctx.block[st.name] = (cname, st.type)
         out.append(f"{ind}{cname} = {init};")
+
+    # ------------------------------------------------------------------ mixed slots
+
+    def is_mixed(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` reads or names a variable of ``mixed_variables``."""
+        if not self.mixed.keys:
+            return False
+        r = _root(e)
+        if isinstance(r, RemoteVar):
+            return ("local", r.name) in self.mixed.keys
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in ctx.block):
+            return False
+        if r.scope == "global":
+            return ("global", r.name) in self.mixed.keys
+        return ("local", r.name) in self.mixed.keys
+
+    def check_mixed(self) -> None:
+        """Refuse by name a variable of ``mixed_variables`` whose slot is not a plain
+        32-bit int (a range, a wrap-around, an array a value is copied into whole)."""
+        declared = [(("global", v.name), v.type) for v in self.system.globals] + [
+            (("local", v.name), v.type) for p in self.system.processes for v in p.locals]
+        for k, t in declared:
+            if k in self.mixed.keys and not plain_int(_element(t)):
+                raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "
+                                   f"variable of type {t}")
+
+    def mixed_store(self, target: Expr, value: Expr, ctx: _Ctx, out: list[str],
+                    ind: str) -> None:
+        """Emit ``target = value`` into a variable of ``mixed_variables``: a library
+        value as its id moved below ``BR_MIX_TOP`` (``mix_lib``), an int as it is
+        (``mix_int``: one the range of ids would take makes the search fall back to
+        the Python engine), a value of another such variable as it is."""
+        p = self.place(target, ctx, write=True)
+        if isinstance(p.type, ArrayType) or self._is_array_value(value, ctx):
+            raise self.unsupported(getattr(target, "span", None), "a whole array stored "
+                                   "into a variable that may hold a library value")
+        cls = self.library_class(value, ctx)
+        if cls is not None:
+            code = f"mix_lib(c, {self.library_value(value, ctx, cls)})"
+        elif isinstance(value, Var | Index) and self.is_mixed(value, ctx):
+            code = self.read(value, ctx, mixed=True)
+        else:
+            code = f"mix_int(c, {self.expr(value, ctx)})"
+        out.append(ind + self.write(p, code, False, ctx))
+
+    def mixed_operand(self, e: Expr, ctx: _Ctx) -> tuple[str, str]:
+        """Return ``(kind, C code)`` of an operand of ``==``: ``m`` a variable of
+        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id), ``i``
+        an int."""
+        if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
+                and not self._is_array_value(e, ctx):
+            return "m", self.read(e, ctx, mixed=True)
+        cls = self.library_class(e, ctx)
+        if cls is not None:
+            return "l", self.library_value(e, ctx, cls)
+        return "i", self.expr(e, ctx)
+
+    def mixed_compare(self, op: str, left: Expr, right: Expr, ctx: _Ctx) -> str | None:
+        """Return C code of ``left op right`` when a side is a scalar variable of
+        ``mixed_variables`` and ``op`` is ``==``/``!=`` (Python: a tuple equals a tuple
+        of the same contents, never an int), None otherwise."""
+        if op not in ("==", "!=") or not any(
+                isinstance(x, Var | Index) and self.is_mixed(x, ctx)
+                and not self._is_array_value(x, ctx) for x in (left, right)):
+            return None
+        (ka, a), (kb, b) = self.mixed_operand(left, ctx), self.mixed_operand(right, ctx)
+        if ka != "m":
+            (ka, a), (kb, b) = (kb, b), (ka, a)
+        same = {"m": f"({a}) == ({b})", "l": f"mix_is_lib({a}, {b})",
+                "i": f"mix_is_int({a}, {b})"}[kb]
+        return f"((V)({'' if op == '==' else '!'}({same})))"

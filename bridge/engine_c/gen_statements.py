@@ -45,6 +45,9 @@ class Statements:
 
     def stmt(self, st: Stmt, ctx: _Ctx, out: list[str], ind: str) -> None:
         if isinstance(st, Assign):
+            if self.is_mixed(st.target, ctx):
+                self.mixed_store(st.target, st.value, ctx, out, ind)
+                return
             if (self.packed.library_slots or ctx.block) \
                     and self.library_class(st.target, ctx) is not None:
                 self.library_store(st.target, st.value, ctx, out, ind)
