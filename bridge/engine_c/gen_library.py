@@ -115,11 +115,15 @@ its code, so every instance treats it alike)."""
 @dataclass(frozen=True, slots=True)
 class Mixed:
     """The int variables a library value may be stored into (``mixed_variables``):
-    ``keys`` names them, ``ints`` are the other values stored into them (the int half
-    of what they hold)."""
+    ``classes`` names them with the library classes of the values stored there,
+    ``ints`` are the other values stored into them (the int half of what they hold)."""
 
-    keys: frozenset[MixKey]
+    classes: dict[MixKey, frozenset[str]]
     ints: tuple[Expr, ...]
+
+    @property
+    def keys(self) -> frozenset[MixKey]:
+        return frozenset(self.classes)
 
 
 def _root(e: Expr) -> Expr:
@@ -147,12 +151,16 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
     procs = []
     for p in system.processes:
         stmts = [st for e in p.edges for st in flatten(e.effect) if isinstance(st, Assign)]
-        blocks = {st.name for e in p.edges for st in flatten(e.effect)
-                  if isinstance(st, LocalVar) and isinstance(st.type, ObjectType)}
+        blocks: dict[str, frozenset[str]] = {}
+        for e in p.edges:
+            for st in flatten(e.effect):
+                if isinstance(st, LocalVar) and isinstance(st.type, ObjectType):
+                    blocks[st.name] = blocks.get(st.name, frozenset()) | {st.type.library}
         procs.append(({v.name: v.type for v in p.locals}, blocks, stmts))
-    keys: set[MixKey] = set()
+    classes: dict[MixKey, frozenset[str]] = {}
 
-    def key(e: Expr, local_t: dict[str, Type], blocks: set[str]) -> MixKey | None:
+    def key(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+            ) -> MixKey | None:
         r = _root(e)
         if not isinstance(r, Var) or r.scope == "block" or (
                 r.scope != "global" and r.name in blocks):
@@ -162,20 +170,25 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             return None
         return ("global" if r.scope == "global" else "local", r.name)
 
-    def library(e: Expr, local_t: dict[str, Type], blocks: set[str]) -> bool:
+    def library(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+                ) -> frozenset[str]:
+        """The classes of the library values ``e`` may yield (none: an int)."""
         if isinstance(e, Call):
             sig = signature(e.function)
-            return sig is not None and sig[1] in METHODS
+            return frozenset({sig[1]}) if sig is not None and sig[1] in METHODS \
+                else frozenset()
         if isinstance(e, Conditional):
-            return library(e.then, local_t, blocks) or library(e.otherwise, local_t, blocks)
+            return library(e.then, local_t, blocks) | library(e.otherwise, local_t, blocks)
         r = _root(e)
         if not isinstance(r, Var):
-            return False
+            return frozenset()
         if r.scope != "global" and r.name in blocks:
-            return True
-        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name)
-        return (t is not None and isinstance(_element(t), ObjectType)) \
-            or key(e, local_t, blocks) in keys
+            return blocks[r.name]
+        t = _element(globals_t.get(r.name) if r.scope == "global"
+                     else local_t.get(r.name, IntType()))
+        if isinstance(t, ObjectType):
+            return frozenset({t.library})
+        return classes.get(key(e, local_t, blocks), frozenset())  # type: ignore[arg-type]
 
     changed = True
     while changed:
@@ -183,13 +196,14 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         for local_t, blocks, stmts in procs:
             for st in stmts:
                 k = key(st.target, local_t, blocks)
-                if k is not None and k not in keys and library(st.value, local_t, blocks):
-                    keys.add(k)
+                found = library(st.value, local_t, blocks)
+                if k is not None and found and not found <= classes.get(k, frozenset()):
+                    classes[k] = classes.get(k, frozenset()) | found
                     changed = True
     ints = tuple(st.value for local_t, blocks, stmts in procs for st in stmts
-                 if key(st.target, local_t, blocks) in keys
+                 if key(st.target, local_t, blocks) in classes
                  and not library(st.value, local_t, blocks))
-    return Mixed(frozenset(keys), ints)
+    return Mixed(classes, ints)
 
 
 def plain_int(t: Type) -> bool:
@@ -223,6 +237,11 @@ class LibraryValues:
     def library_value(self, e: Expr, ctx: _Ctx, want: str) -> str:
         """Return C code (type V) of the id of the library value ``e`` of class
         ``want``; refuses anything else by name."""
+        if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
+                and self.mixed_class(e) == want:
+            # Python takes whatever the variable holds: an int there is left to it
+            kind = 1 if want == "HashTable" else 0
+            return f"mix_id(c, {self.read(e, ctx, mixed=True)}, {kind})"
         cls = self.library_class(e, ctx)
         if cls != want:
             got = "an integer" if cls is None else f"a value of library class {cls}"
@@ -306,6 +325,15 @@ class LibraryValues:
         if r.scope == "global":
             return ("global", r.name) in self.mixed.keys
         return ("local", r.name) in self.mixed.keys
+
+    def mixed_class(self, e: Expr) -> str | None:
+        """Return the one library class a variable of ``mixed_variables`` may hold a
+        value of (None: several)."""
+        r = _root(e)
+        assert isinstance(r, Var | RemoteVar)
+        found = self.mixed.classes.get(("global" if isinstance(r, Var) and r.scope == "global"
+                                        else "local", r.name), frozenset())
+        return next(iter(found)) if len(found) == 1 else None
 
     def check_mixed(self) -> None:
         """Refuse by name a variable of ``mixed_variables`` whose slot is not a plain

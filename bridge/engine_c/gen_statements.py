@@ -170,7 +170,11 @@ class Statements:
     def binds(self, args, msg: str, ctx: _Ctx, out: list[str], ind: str) -> None:
         for k, a in enumerate(args):
             if isinstance(a, RecvBind) and a.target is not None:
-                self.store(a.target, f"{msg}[{k}]", ctx, out, ind)
+                # a message holds ints only (a library value is not sent in C): into
+                # a slot that may hold a library value, kept out of the ids' range
+                value = f"mix_int(c, {msg}[{k}])" if self.is_mixed(a.target, ctx) \
+                    else f"{msg}[{k}]"
+                self.store(a.target, value, ctx, out, ind)
 
     def effect(self, e: Edge, ctx: _Ctx, ind: str) -> tuple[list[str], list[str]]:
         """Return (declarations, statements) of an edge's effect, run on ``t``."""

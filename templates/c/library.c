@@ -329,3 +329,12 @@ __attribute__((unused)) static V mix_int(ctx_t *c, V v) {
 /* Python's m == x of a mixed slot's value m and a library value's id x, or an int x. */
 __attribute__((unused)) static inline int mix_is_lib(V m, V id) { return m < BR_MIX_TOP && m - BR_MIX_LIB == id; }
 __attribute__((unused)) static inline int mix_is_int(V m, V v) { return m >= BR_MIX_TOP && m == v; }
+/* The id a mixed slot's value m holds where a value of a library class of that kind
+ * (0 a sequence, 1 a HashTable) is wanted; an int there (the Python engine would use
+ * it as it is) makes the search fall back to the Python engine. */
+__attribute__((unused)) static V mix_id(ctx_t *c, V m, int kind) {
+    if (m >= BR_MIX_TOP) { br_fallback(c); return 0; }
+    V id = m - BR_MIX_LIB;
+    if (id != 0 && (id >= (V)c->lib->n || c->lib->kind[id] != kind)) { br_fallback(c); return 0; }
+    return id;
+}

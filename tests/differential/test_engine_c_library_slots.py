@@ -31,7 +31,8 @@ from tests.differential.test_engine_c_ltl import compare
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
 MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
-NAMES = ("library_param.csp", "library_param_loop.csp", "library_block_var.csp")
+NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
+         "library_block_var.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
