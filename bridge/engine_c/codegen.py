@@ -78,7 +78,6 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         if self.layout.dynamic and (_has_library_locals(self.system) or self.mixed.keys):
             raise CUnsupported("values of PAT's library classes in processes started at run "
                                "time")
-        self.check_mixed()
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
         self.functions: list[str] = []  # C function definitions
@@ -115,6 +114,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self._local_kinds: Any = None  # gen_events.local_kinds_and_channels
         self._sent_kinds: Any = None  # gen_events._product_chans
         self._tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
+        self.check_mixed()
         self.prototypes += ["static int32_t br_evname(ctx_t *, const char *, int, const V *, "
                             "const char *, const char *);",
                             "static int32_t br_chev(ctx_t *, V, char, const V *, int);"]

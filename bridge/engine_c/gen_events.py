@@ -125,8 +125,8 @@ class CspEvents:
         them (``br_chev_sent``), even on a channel whose other sends send another kind
         (its flags then leave its steps unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is None or slot.id in self._tagged:
-            return None
+        if slot is None or slot.id in self._tagged or self.mixed.channel(slot.name):
+            return None  # a library value: br_chev renders it (flag 64)
         fields = slot.channel.fields
         kinds = ["i" if j < len(fields) and _converting(fields[j])
                  else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
@@ -147,6 +147,10 @@ class CspEvents:
         renders it as the Python engine's explorer does."""
         keys = self.mixed.keys
         if not all(self.value_kind(v) == "i" for v in self.mixed.ints):
+            return False
+        ids = {c.name: c.id for c in self.layout.channels}
+        if any(name not in ids or self.chan_kind(ids[name]) != "i"
+               for name in self.mixed.received):
             return False
         inits = [v.init for v in self.system.globals if ("global", v.name) in keys] + [
             v.init for p in self.system.processes for v in p.locals
@@ -379,6 +383,9 @@ class CspEvents:
         fields = slot.channel.fields if slot is not None else ()
         kinds: frozenset[str] = frozenset()
         for j, a in enumerate(st.args):
+            if id(a) in self.mixed.lib_args:
+                continue  # a library value (br_chev renders it: flag 64), or a mixed
+                # slot's, whose ints mixed_ints_are_ints covers
             kinds |= _INT if j < len(fields) and _converting(fields[j]) \
                 else self._kinds_of(a, env, product)
         for cid in [slot.id] if slot is not None else list(chans):
@@ -488,16 +495,23 @@ class CspEvents:
         raw = [self.chan_kind(i) if i in table else None for i in range(n)]
         sent = [self.chan_kind(i, product=True) if i in table else None for i in range(n)]
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
+        mixed = [i in table and self.mixed.channel(table[i]) for i in range(n)]
+        for i in range(n):
+            if mixed[i] and not (self.library_elements_are_ints()
+                                 and self.mixed_ints_are_ints()):
+                raw[i] = sent[i] = None  # a value's name is not known
         flags = ", ".join(str(int(i in self._tagged) | 2 * int(raw[i] is not None)
                               | 4 * int(raw[i] == "b") | 8 * int(sent[i] is not None)
-                              | 16 * int(sent[i] == "b") | 32 * int(i in table))
+                              | 16 * int(sent[i] == "b") | 32 * int(i in table)
+                              | 64 * int(mixed[i]))
                           for i in range(n))
         return [f"#define BR_NCHAN {n}",
                 f"static const char *const BR_CHAN_NAMES[{max(1, n)}] = {{{names or 'NULL'}}};",
                 "/* per channel id: 1 its messages carry their arity first; as the explorer "
                 "reads them, 2 they can be named, 4 their values are bools; as the LTL "
                 "product computes the values sent, 8 they can be named, 16 bools (it "
-                "reads every value received as an int); 32 the channel has a name */",
+                "reads every value received as an int); 32 the channel has a name; 64 a "
+                "value below BR_MIX_TOP is a library value's id (templates/c/library.c) */",
                 f"static const uint8_t BR_CHAN_FLAGS[{max(1, n)}] = {{{flags or '0'}}};"]
 
     # ------------------------------------------------------------------ instances
@@ -784,7 +798,8 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
-        nm_value(&m, msg[i], kind);
+        if ((f & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
+        else nm_value(&m, msg[i], kind);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

@@ -104,7 +104,7 @@ class Expressions:
                 f"ch_query({ctx.src}, &{ch}, {op})", ctx)
         if isinstance(e, ChanPoll):
             ch = self.fresh("_q")
-            pat, has, decl = self.pattern(e.args, ctx)
+            pat, has, decl = self.pattern(e.args, ctx, e.channel)
             n = len(e.args)
             return self.channel_access(
                 e.channel, f"chan_t {ch} = {self.chan(e.channel, ctx)}; {decl} "
@@ -377,14 +377,17 @@ class Expressions:
             return f"CH_G{slot.id}"
         return f"chan_lookup(c, {ctx.src}, {self.channel_id(e, ctx)})"
 
-    def pattern(self, args, ctx: _Ctx) -> tuple[str, str, str]:
-        """Return (values array, has array, declarations) of a receive pattern."""
+    def pattern(self, args, ctx: _Ctx, channel: Expr) -> tuple[str, str, str]:
+        """Return (values array, has array, declarations) of a receive pattern on
+        ``channel`` (one whose messages may carry a library value: each value kept as
+        the message keeps it, ``message_value``)."""
         vals, has = self.fresh("_pv"), self.fresh("_ph")
         n = max(1, len(args))
         items, flags = [], []
+        value = self.message_value if self.mixed_channel(channel) else self.expr
         for a in args:
             if isinstance(a, RecvMatch):
-                items.append(self.expr(a.value, ctx))
+                items.append(value(a.value, ctx))
                 flags.append("1")
             else:
                 items.append("0")

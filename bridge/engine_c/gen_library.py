@@ -15,6 +15,7 @@ the model is refused by name, and the Python engine checks it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bridge.engine_c.gen_base import CUnsupported, _Ctx, flatten
@@ -29,7 +30,11 @@ from bridge.ir import (
     LocalVar,
     ObjectType,
     Overflow,
+    Receive,
+    RecvBind,
     RemoteVar,
+    Send,
+    Stmt,
     TransitionSystem,
     Type,
     Var,
@@ -107,7 +112,8 @@ def signature(function: str) -> tuple[tuple[str, ...], str] | None:
 
 
 MixKey = tuple[str, str]
-"""A variable by scope and name: ``("global", name)`` or ``("local", name)`` (a local
+"""A variable by scope and name: ``("global", name)`` or ``("local", name)``, or a
+global channel, ``("channel", name)`` (a local
 name stands for the local of that name in every process: a family of instances shares
 its code, so every instance treats it alike)."""
 
@@ -120,10 +126,18 @@ class Mixed:
 
     classes: dict[MixKey, frozenset[str]]
     ints: tuple[Expr, ...]
+    # the channels (None: one known at run time) whose ints are received into one
+    received: frozenset[str | None] = frozenset()
+    lib_args: frozenset[int] = frozenset()  # id() of each library value sent
 
     @property
     def keys(self) -> frozenset[MixKey]:
         return frozenset(self.classes)
+
+    def channel(self, name: str) -> bool:
+        """Return True when global channel ``name``'s messages may carry a library
+        value (every field of every message is then kept as a mixed slot is)."""
+        return ("channel", name) in self.classes
 
 
 def _root(e: Expr) -> Expr:
@@ -150,7 +164,9 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
     globals_t = {v.name: v.type for v in system.globals}
     procs = []
     for p in system.processes:
-        stmts = [st for e in p.edges for st in flatten(e.effect) if isinstance(st, Assign)]
+        stmts = [st for e in p.edges
+                 for st in ([e.comm] if e.comm is not None else []) + list(flatten(e.effect))
+                 if isinstance(st, Assign | Send | Receive)]
         blocks: dict[str, frozenset[str]] = {}
         for e in p.edges:
             for st in flatten(e.effect):
@@ -190,20 +206,50 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             return frozenset({t.library})
         return classes.get(key(e, local_t, blocks), frozenset())  # type: ignore[arg-type]
 
+    def channel(e: Expr) -> MixKey | None:
+        if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
+            return ("channel", e.name)
+        return None
+
+    def stores(st: Stmt, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+               ) -> Iterator[tuple[MixKey | None, frozenset[str], Expr | None]]:
+        """Yield (where, the library classes stored, the value stored, or for a
+        receive the channel) of each store of ``st``."""
+        if isinstance(st, Assign):
+            yield key(st.target, local_t, blocks), library(st.value, local_t, blocks), st.value
+        elif isinstance(st, Send):
+            for a in st.args:
+                yield channel(st.channel), library(a, local_t, blocks), a
+        elif isinstance(st, Receive):
+            got = classes.get(channel(st.channel), frozenset())  # type: ignore[arg-type]
+            for a in st.args:
+                if isinstance(a, RecvBind) and a.target is not None:
+                    yield key(a.target, local_t, blocks), got, st.channel
+
     changed = True
     while changed:
         changed = False
         for local_t, blocks, stmts in procs:
             for st in stmts:
-                k = key(st.target, local_t, blocks)
-                found = library(st.value, local_t, blocks)
-                if k is not None and found and not found <= classes.get(k, frozenset()):
-                    classes[k] = classes.get(k, frozenset()) | found
-                    changed = True
-    ints = tuple(st.value for local_t, blocks, stmts in procs for st in stmts
-                 if key(st.target, local_t, blocks) in classes
-                 and not library(st.value, local_t, blocks))
-    return Mixed(classes, ints)
+                for k, found, _ in stores(st, local_t, blocks):
+                    if k is not None and found and not found <= classes.get(k, frozenset()):
+                        classes[k] = classes.get(k, frozenset()) | found
+                        changed = True
+    ints: list[Expr] = []
+    received: set[str | None] = set()
+    lib_args: set[int] = set()
+    for local_t, blocks, stmts in procs:
+        for st in stmts:
+            for k, found, value in stores(st, local_t, blocks):
+                if found and isinstance(st, Send):
+                    lib_args.add(id(value))
+                if k in classes and not found:
+                    if isinstance(st, Receive):
+                        ch = channel(st.channel)
+                        received.add(ch[1] if ch is not None else None)
+                    else:
+                        ints.append(value)
+    return Mixed(classes, tuple(ints), frozenset(received), frozenset(lib_args))
 
 
 def plain_int(t: Type) -> bool:
@@ -339,7 +385,13 @@ class LibraryValues:
         """Refuse by name a variable of ``mixed_variables`` whose slot is not a plain
         32-bit int (a range, a wrap-around, an array a value is copied into whole)."""
         declared = [(("global", v.name), v.type) for v in self.system.globals] + [
-            (("local", v.name), v.type) for p in self.system.processes for v in p.locals]
+            (("local", v.name), v.type) for p in self.system.processes for v in p.locals] + [
+            (("channel", c.name), f) for c in self.layout.channels for f in c.channel.fields]
+        known = {c.name for c in self.layout.channels if c.id not in self._tagged}
+        for kind, name in self.mixed.keys:
+            if kind == "channel" and name not in known:
+                raise CUnsupported(f"a library value sent on channel '{name}' (a process "
+                                   "channel, or one whose messages carry their arity)")
         for k, t in declared:
             if k in self.mixed.keys and not plain_int(_element(t)):
                 raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "
@@ -390,3 +442,26 @@ class LibraryValues:
         same = {"m": f"({a}) == ({b})", "l": f"mix_is_lib({a}, {b})",
                 "i": f"mix_is_int({a}, {b})"}[kb]
         return f"((V)({'' if op == '==' else '!'}({same})))"
+
+    def mixed_channel(self, channel: Expr) -> bool:
+        """Return True when the messages of ``channel`` may carry a library value
+        (``Mixed.channel``: each of their values is kept as a mixed slot keeps it)."""
+        if not any(k[0] == "channel" for k in self.mixed.keys):
+            return False
+        slot = self.static_channel(channel)
+        if slot is None:
+            raise self.unsupported(getattr(channel, "span", None), "a channel known at run "
+                                   "time in a model that sends library values")
+        return self.mixed.channel(slot.name)
+
+    def message_value(self, a: Expr, ctx: _Ctx) -> str:
+        """Return C code of a value sent on (or matched against a message of) a channel
+        of ``mixed_channel``: a library value's id below ``BR_MIX_TOP``, an int as it
+        is, a mixed slot's value as it is."""
+        if isinstance(a, Var | Index) and self.is_mixed(a, ctx) \
+                and not self._is_array_value(a, ctx):
+            return self.read(a, ctx, mixed=True)
+        cls = self.library_class(a, ctx)
+        if cls is not None:
+            return f"mix_lib(c, {self.library_value(a, ctx, cls)})"
+        return f"mix_int(c, {self.expr(a, ctx)})"

@@ -322,6 +322,9 @@ def pack_layout(layout: StateLayout, mixed: frozenset[tuple[str, str]] = frozens
         segments.append(Segment(seg_kinds, offsets, pos, head))
     mix: list[int] = [slot.offset + j for name, slot in layout.globals.items()
                       if ("global", name) in mixed for j in range(slot.size)]
+    mix += [c.offset + 1 + j for c in layout.channels
+            if ("channel", c.name) in mixed and c.capacity > 0
+            for j in range(c.capacity * len(c.channel.fields))]
     if not layout.dynamic:  # a dynamic layout's slots move: the generator refuses it
         for tpl, base in zip(layout.initial_templates, layout.initial_bases, strict=True):
             p = layout.processes[tpl]

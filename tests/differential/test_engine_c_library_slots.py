@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason=
 
 MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
 NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
-         "library_block_var.csp")
+         "library_block_var.csp", "library_messages.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
@@ -111,12 +111,16 @@ def test_library_value_equals_no_int(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------------------
 # Random models: a process P(x) changes two sets and passes a set, an int or its
-# parameter to Q(t); Q names e.t, compares t with sets and ints and passes t on to
-# R(u), which names f.u and returns to P. Every parameter of Q and R may hold both.
+# parameter to Q(t) or sends it on a buffered or a rendezvous channel; Q names e.t,
+# compares t with sets and ints and passes t on to R(u), which names f.u and returns
+# to P; C receives from the channel (g.z, compares z). Every parameter of Q and R and
+# every message may hold both.
 
 OPS = ("s.Add({a});", "w.Add({a});", "s.Remove({a});", "n = s.Count();", "w = s.Union(s, w);",
        "w.Remove({a});")
-TO_Q = ("s", "w", "x", "n", "{a}")
+# (an int computed by a library call, n = s.Count(), is not passed on: value_kind
+# does not know it is an int, so names with it are left to the Python engine)
+TO_Q = ("s", "w", "x", "{a}")
 GUARDS = ("t == s", "t != w", "t == {a}", "t != x", "t == n", "true")
 
 
@@ -130,18 +134,23 @@ def mixed_models(draw) -> str:
     p_branches = []
     for k in range(draw(st.integers(1, 3))):
         ops = " ".join(draw(st.lists(_pick(OPS), min_size=1, max_size=2)))
-        p_branches.append(f"p{k}{{{ops}}} -> Q({draw(_pick(TO_Q))}, x)")
+        then = draw(st.sampled_from(("Q({v}, x)", "c!{v} -> P(x)", "d!{v} -> P(x)")))
+        p_branches.append(f"p{k}{{{ops}}} -> " + then.format(v=draw(_pick(TO_Q))))
     q_branches = []
     for k in range(draw(st.integers(1, 3))):
         target = draw(st.sampled_from(("R(t)", "R({a})", "P(x)"))).format(
             a=draw(st.integers(0, 2)))
         q_branches.append(f"[{draw(_pick(GUARDS))}] q{k} -> {target}")
-    back = draw(st.sampled_from(("P(0)", "P(1)", "P(n)")))
+    back = draw(st.sampled_from(("P(0)", "P(1)", "P(2)")))
     return ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar<Set> w;\nvar n = 0;\n'
+            f"channel c {draw(st.integers(1, 2))};\nchannel d 0;\n"
             f"P(x) = {' [] '.join(p_branches)};\n"
+            "C = c?z -> g.z -> ([z == s] same -> C [] [z != w] C [] [z == 1] C)"
+            " [] d?z -> h.z -> C;\n"
+            "Sys = P(0) ||| C;\n"
             f"Q(t, x) = e.t -> ({' [] '.join(q_branches)});\n"
             f"R(u) = f.u -> ([u == s] same -> {back} [] [u != s] {back});\n"
-            "#assert P(0) deadlockfree;\n#assert P(0) |= []<> same;\n")
+            "#assert Sys deadlockfree;\n#assert Sys |= []<> same;\n")
 
 
 @given(text=mixed_models())
