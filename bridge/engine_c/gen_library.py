@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bridge.engine_c.gen_base import CUnsupported, _Ctx, flatten
+from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY, CUnsupported, _Ctx, flatten
 from bridge.ir import (
     ArrayType,
     Assign,
@@ -38,6 +38,7 @@ from bridge.ir import (
     TransitionSystem,
     Type,
     Var,
+    scalar_count,
 )
 from bridge.ir.library import METHODS
 
@@ -140,6 +141,12 @@ class Mixed:
         return ("channel", name) in self.classes
 
 
+ARRAY = frozenset({"array"})
+"""The class ``mixed_variables`` gives a whole array sent in a message: the tuple of its
+cells, interned in ``templates/c/library.c`` as a sequence (Python's tuple equals a
+Queue's or a List's of the same ints)."""
+
+
 def _root(e: Expr) -> Expr:
     while isinstance(e, Index):
         e = e.base
@@ -206,6 +213,15 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             return frozenset({t.library})
         return classes.get(key(e, local_t, blocks), frozenset())  # type: ignore[arg-type]
 
+    def whole_array(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+                    ) -> bool:
+        """A whole array of ints of the state (Python sends the tuple of its cells)."""
+        if not isinstance(e, Var) or e.scope == "block" or (
+                e.scope != "global" and e.name in blocks):
+            return False
+        t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
+        return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
+
     def channel(e: Expr) -> MixKey | None:
         if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
             return ("channel", e.name)
@@ -219,7 +235,8 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             yield key(st.target, local_t, blocks), library(st.value, local_t, blocks), st.value
         elif isinstance(st, Send):
             for a in st.args:
-                yield channel(st.channel), library(a, local_t, blocks), a
+                yield channel(st.channel), library(a, local_t, blocks) or (
+                    ARRAY if whole_array(a, local_t, blocks) else frozenset()), a
         elif isinstance(st, Receive):
             got = classes.get(channel(st.channel), frozenset())  # type: ignore[arg-type]
             for a in st.args:
@@ -243,6 +260,8 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             for k, found, value in stores(st, local_t, blocks):
                 if found and isinstance(st, Send):
                     lib_args.add(id(value))
+                    if found == ARRAY:
+                        ints.append(value)  # its cells: ints, or bools (value_kind)
                 if k in classes and not found:
                     if isinstance(st, Receive):
                         ch = channel(st.channel)
@@ -458,10 +477,22 @@ class LibraryValues:
         """Return C code of a value sent on (or matched against a message of) a channel
         of ``mixed_channel``: a library value's id below ``BR_MIX_TOP``, an int as it
         is, a mixed slot's value as it is."""
-        if isinstance(a, Var | Index) and self.is_mixed(a, ctx) \
-                and not self._is_array_value(a, ctx):
+        if self._is_array_value(a, ctx):
+            return f"mix_lib(c, {self.array_value(a, ctx)})"
+        if isinstance(a, Var | Index) and self.is_mixed(a, ctx):
             return self.read(a, ctx, mixed=True)
         cls = self.library_class(a, ctx)
         if cls is not None:
             return f"mix_lib(c, {self.library_value(a, ctx, cls)})"
         return f"mix_int(c, {self.expr(a, ctx)})"
+
+    def array_value(self, a: Expr, ctx: _Ctx) -> str:
+        """Return C code of the id of the tuple of a whole array's cells (the Python
+        engine's value of an array of the state read whole), interned as a sequence."""
+        p = self.place(a, ctx)
+        n = scalar_count(p.type)
+        if p.block is not None or p.remote or p.kind is None or n > MAX_LOCAL_ARRAY \
+                or not isinstance(a, Var) or self.is_mixed(a, ctx):
+            raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
+        cells = ", ".join(self._element(p, j, ctx) for j in range(n))
+        return f"br_lib_intern(c, 0, (const V[{n}]){{{cells}}}, {n})"

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason=
 
 MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
 NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
-         "library_block_var.csp", "library_messages.csp")
+         "library_block_var.csp", "library_messages.csp", "array_messages.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
@@ -114,13 +114,14 @@ def test_library_value_equals_no_int(tmp_path: Path) -> None:
 # parameter to Q(t) or sends it on a buffered or a rendezvous channel; Q names e.t,
 # compares t with sets and ints and passes t on to R(u), which names f.u and returns
 # to P; C receives from the channel (g.z, compares z). Every parameter of Q and R and
-# every message may hold both.
+# every message may hold both; a message may also be the whole array a.
 
 OPS = ("s.Add({a});", "w.Add({a});", "s.Remove({a});", "n = s.Count();", "w = s.Union(s, w);",
-       "w.Remove({a});")
+       "w.Remove({a});", "a[1] = {a};")
 # (an int computed by a library call, n = s.Count(), is not passed on: value_kind
 # does not know it is an int, so names with it are left to the Python engine)
 TO_Q = ("s", "w", "x", "{a}")
+TO_C = (*TO_Q, "a")  # a whole array: sent as the tuple of its cells
 GUARDS = ("t == s", "t != w", "t == {a}", "t != x", "t == n", "true")
 
 
@@ -135,14 +136,15 @@ def mixed_models(draw) -> str:
     for k in range(draw(st.integers(1, 3))):
         ops = " ".join(draw(st.lists(_pick(OPS), min_size=1, max_size=2)))
         then = draw(st.sampled_from(("Q({v}, x)", "c!{v} -> P(x)", "d!{v} -> P(x)")))
-        p_branches.append(f"p{k}{{{ops}}} -> " + then.format(v=draw(_pick(TO_Q))))
+        pool = TO_Q if then.startswith("Q") else TO_C
+        p_branches.append(f"p{k}{{{ops}}} -> " + then.format(v=draw(_pick(pool))))
     q_branches = []
     for k in range(draw(st.integers(1, 3))):
         target = draw(st.sampled_from(("R(t)", "R({a})", "P(x)"))).format(
             a=draw(st.integers(0, 2)))
         q_branches.append(f"[{draw(_pick(GUARDS))}] q{k} -> {target}")
     back = draw(st.sampled_from(("P(0)", "P(1)", "P(2)")))
-    return ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar<Set> w;\nvar n = 0;\n'
+    return ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar<Set> w;\nvar n = 0;\nvar a[2];\n'
             f"channel c {draw(st.integers(1, 2))};\nchannel d 0;\n"
             f"P(x) = {' [] '.join(p_branches)};\n"
             "C = c?z -> g.z -> ([z == s] same -> C [] [z != w] C [] [z == 1] C)"
