@@ -165,3 +165,18 @@ def test_random_mixed_parameters_agree(text: str, tmp_path_factory) -> None:
         assert assert_engines_agree(ts, limit=5000) > 0, text
         assert compare(ts, 5000, notions=(Fairness.NONE, Fairness.PROCESS_WEAK,
                                           Fairness.STRONG_GLOBAL)) == 3, text
+
+
+def test_a_parameter_holding_a_set_matched_against_an_int_message_is_refused(
+        tmp_path: Path) -> None:
+    """``c?t`` with ``t`` a parameter that may hold a set matches the message against
+    it; the channel carries ints only (any int, the range of ids included), so the C
+    engine refuses by name rather than compare encodings (the Python engine checks it)."""
+    for ts in _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nchannel c 1;\n'
+                     "P = a{s.Add(1);} -> Q(s) [] b -> c!(-2000000000) -> Q(0);\n"
+                     "Q(t) = e.t -> c?t -> f.t -> Stop;\n#assert P deadlockfree;\n"):
+        ok, why = driver.supports(ts)
+        assert not ok and "may hold a value of a library class used as an integer" in why
+        verdict = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="auto"))
+        py = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="python"))
+        assert (verdict.outcome, verdict.statistics.states) == (py.outcome, py.statistics.states)
