@@ -9,9 +9,16 @@ Python engine's). The generator types every expression that yields such a value 
 variable of an ``ObjectType``, a call returning a class) and lets it go only where an id
 means the same as the Python tuple: into a variable of that class, as the object or a
 class argument of a library call, on either side of ``==``/``!=`` with another
-library value, and as a component of an event name (``gen_events.event_code``: rendered
-from the id). Anywhere else (a channel message, a process argument, an int variable)
-the model is refused by name, and the Python engine checks it.
+library value (never equal to an int), into a block variable of that class, and as a
+component of an event name (``gen_events.event_code``: rendered from the id).
+
+Where Python puts one into a slot that holds ints too (a CSP# process parameter bound
+to a set, a message of a channel that carries sets or whole arrays, the variable that
+receives it: ``mixed_variables``), the slot keeps ids below ``BR_MIX_TOP`` and ints
+from there up (``templates/c/library.c``), so ``==``, event names and the states the
+driver turns back are Python's. Anywhere else (such a slot read as an int, a process
+started at run time holding one) the model is refused by name, and the Python engine
+checks it.
 """
 from __future__ import annotations
 
