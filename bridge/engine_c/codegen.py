@@ -39,7 +39,7 @@ from bridge.engine_c.gen_base import (
 from bridge.engine_c.gen_events import CspEvents
 from bridge.engine_c.gen_expressions import Expressions
 from bridge.engine_c.gen_families import Families, family_shapes
-from bridge.engine_c.gen_library import LibraryValues
+from bridge.engine_c.gen_library import LibraryValues, mixed_variables
 from bridge.engine_c.gen_statements import Statements
 from bridge.engine_c.gen_tables import Tables
 from bridge.engine_c.layout import (
@@ -73,8 +73,9 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self.csp = self.language is SourceLanguage.CSP
         self.promela = self.language is SourceLanguage.PROMELA
         check_known_fields(self.system)  # before the layout: a new construct may add slots
-        self.packed: PackedLayout = pack_layout(self.layout)
-        if self.layout.dynamic and _has_library_locals(self.system):
+        self.mixed = mixed_variables(self.system)
+        self.packed: PackedLayout = pack_layout(self.layout, self.mixed.keys)
+        if self.layout.dynamic and (_has_library_locals(self.system) or self.mixed.keys):
             raise CUnsupported("values of PAT's library classes in processes started at run "
                                "time")
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
@@ -113,6 +114,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self._local_kinds: Any = None  # gen_events.local_kinds_and_channels
         self._sent_kinds: Any = None  # gen_events._product_chans
         self._tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
+        self.check_mixed()
         self.prototypes += ["static int32_t br_evname(ctx_t *, const char *, int, const V *, "
                             "const char *, const char *);",
                             "static int32_t br_chev(ctx_t *, V, char, const V *, int);"]

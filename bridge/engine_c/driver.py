@@ -39,7 +39,7 @@ from bridge.diagnostics import (
 )
 from bridge.engine_c.build import build_library, find_compiler, library_cached
 from bridge.engine_c.codegen import CUnsupported, generate, lean_source
-from bridge.engine_c.layout import PackedLayout
+from bridge.engine_c.layout import PackedLayout, mixed_value
 from bridge.ir import (
     Expr,
     Fairness,
@@ -439,12 +439,12 @@ def library_values(model: CompiledModel, handle: int | None, values: list[Any]) 
     tuple of that value (``semantics/library.py``: a HashTable's pairs as pairs), so
     it compares with ``PackedLayout.canonical`` of a Python state."""
     slots = model.packed.library_slots
-    if not slots:
+    if not slots and not model.packed.mixed_slots:
         return values
     cache: dict[int, tuple] = {}
     lib = model.library
-    for i in slots:
-        vid = values[i]
+
+    def value_of(vid: int) -> tuple:
         value = cache.get(vid)
         if value is None:
             out = (ctypes.c_int64 * 64)()
@@ -458,7 +458,12 @@ def library_values(model: CompiledModel, handle: int | None, values: list[Any]) 
             value = tuple(zip(items[::2], items[1::2], strict=True)) if code & 1 \
                 else tuple(items)
             cache[vid] = value
-        values[i] = value
+        return value
+
+    for i in slots:
+        values[i] = value_of(values[i])
+    for i in model.packed.mixed_slots:
+        values[i] = mixed_value(values[i], value_of)
     return values
 
 
@@ -802,7 +807,7 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     moved = [slot for cells, _ in action.families for pos in cells for slot in pos]
     if any(slot < hidden or slot >= len(table) for slot in moved):
         raise CUnsupported("symmetry reduction that moves a hidden variable")
-    if set(moved) & set(model.packed.library_slots):
+    if set(moved) & set(model.packed.library_slots + model.packed.mixed_slots):
         raise CUnsupported("symmetry reduction that moves a value of a library class (the "
                            "C engine would order ids, the Python engine tuples)")
 

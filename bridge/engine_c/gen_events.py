@@ -93,19 +93,26 @@ class CspEvents:
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         env = self.local_kinds().get(id(e))
+        mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx)
+                 and not self._is_array_value(x, ctx) for x in e.event.components]
         classes = [self.library_class(x, ctx) for x in e.event.components]
-        if any(classes) and not self.library_elements_are_ints():
+        if (any(classes) or any(mixed)) and not self.library_elements_are_ints():
             return "-2"
         # a library value is its tuple in both views (the LTL product packs a state
-        # holding one with marshal, which keeps tuples): kind "l", rendered from its id
-        raw = ["l" if cls else self.value_kind(x, env)
-               for x, cls in zip(e.event.components, classes, strict=True)]
-        packed = ["l" if cls else self.value_kind(x, product=True)
-                  for x, cls in zip(e.event.components, classes, strict=True)]
-        if all(k not in ("i", "b", "l") for k in raw + packed):
+        # holding one with marshal, which keeps tuples): kind "l", rendered from its id;
+        # a mixed slot's int is an int where every int stored there is (the product
+        # reads every stored value as an int)
+        raw = ["l" if cls else ("m" if self.mixed_ints_are_ints() else None) if mix
+               else self.value_kind(x, env)
+               for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
+        packed = ["l" if cls else "m" if mix else self.value_kind(x, product=True)
+                  for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
+        if all(k not in ("i", "b", "l", "m") for k in raw + packed):
             return "-2"
-        vals = ", ".join(self.library_value(x, ctx, cls) if cls else self.expr(x, ctx)
-                         for x, cls in zip(e.event.components, classes, strict=True))
+        vals = ", ".join(self.library_value(x, ctx, cls) if cls else
+                         self.read(x, ctx, mixed=True) if mix else self.expr(x, ctx)
+                         for x, cls, mix in zip(e.event.components, classes, mixed,
+                                                strict=True))
         n = len(raw)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
                 f"{_c_string(_kind_string(raw))}, {_c_string(_kind_string(packed))})")
@@ -118,8 +125,8 @@ class CspEvents:
         them (``br_chev_sent``), even on a channel whose other sends send another kind
         (its flags then leave its steps unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is None or slot.id in self._tagged:
-            return None
+        if slot is None or slot.id in self._tagged or self.mixed.channel(slot.name):
+            return None  # a library value: br_chev renders it (flag 64)
         fields = slot.channel.fields
         kinds = ["i" if j < len(fields) and _converting(fields[j])
                  else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
@@ -132,6 +139,27 @@ class CspEvents:
         if _CHEV_SENT not in self.prototypes:
             self.prototypes.append(_CHEV_SENT)
         return f"br_chev_sent(c, {cid}, {sep}, {msg}, {nf}, {kinds})"
+
+    def mixed_ints_are_ints(self) -> bool:
+        """Return True when every int a variable of ``gen_library.mixed_variables`` may
+        hold is surely an int, not a bool (``value_kind`` of every other value stored
+        into one, its initial value, a parameter's instance arguments), so ``br_evname``
+        renders it as the Python engine's explorer does."""
+        keys = self.mixed.keys
+        if not all(self.value_kind(v) == "i" for v in self.mixed.ints):
+            return False
+        ids = {c.name: c.id for c in self.layout.channels}
+        if any(name not in ids or self.chan_kind(ids[name]) != "i"
+               for name in self.mixed.received):
+            return False
+        inits = [v.init for v in self.system.globals if ("global", v.name) in keys] + [
+            v.init for p in self.system.processes for v in p.locals
+            if ("local", v.name) in keys]
+        if any(x is not None and not (isinstance(x, Const) and type(x.value) is int)
+               for x in inits):
+            return False
+        return all(self._argument_kinds(p, j) <= _INT for p in self.system.processes
+                   for j, name in enumerate(p.parameters) if ("local", name) in keys)
 
     def library_elements_are_ints(self) -> bool:
         """Return True when every int argument of every library class call of the model
@@ -355,6 +383,9 @@ class CspEvents:
         fields = slot.channel.fields if slot is not None else ()
         kinds: frozenset[str] = frozenset()
         for j, a in enumerate(st.args):
+            if id(a) in self.mixed.lib_args:
+                continue  # a library value (br_chev renders it: flag 64), or a mixed
+                # slot's, whose ints mixed_ints_are_ints covers
             kinds |= _INT if j < len(fields) and _converting(fields[j]) \
                 else self._kinds_of(a, env, product)
         for cid in [slot.id] if slot is not None else list(chans):
@@ -464,16 +495,23 @@ class CspEvents:
         raw = [self.chan_kind(i) if i in table else None for i in range(n)]
         sent = [self.chan_kind(i, product=True) if i in table else None for i in range(n)]
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
+        mixed = [i in table and self.mixed.channel(table[i]) for i in range(n)]
+        for i in range(n):
+            if mixed[i] and not (self.library_elements_are_ints()
+                                 and self.mixed_ints_are_ints()):
+                raw[i] = sent[i] = None  # a value's name is not known
         flags = ", ".join(str(int(i in self._tagged) | 2 * int(raw[i] is not None)
                               | 4 * int(raw[i] == "b") | 8 * int(sent[i] is not None)
-                              | 16 * int(sent[i] == "b") | 32 * int(i in table))
+                              | 16 * int(sent[i] == "b") | 32 * int(i in table)
+                              | 64 * int(mixed[i]))
                           for i in range(n))
         return [f"#define BR_NCHAN {n}",
                 f"static const char *const BR_CHAN_NAMES[{max(1, n)}] = {{{names or 'NULL'}}};",
                 "/* per channel id: 1 its messages carry their arity first; as the explorer "
                 "reads them, 2 they can be named, 4 their values are bools; as the LTL "
                 "product computes the values sent, 8 they can be named, 16 bools (it "
-                "reads every value received as an int); 32 the channel has a name */",
+                "reads every value received as an int); 32 the channel has a name; 64 a "
+                "value below BR_MIX_TOP is a library value's id (templates/c/library.c) */",
                 f"static const uint8_t BR_CHAN_FLAGS[{max(1, n)}] = {{{flags or '0'}}};"]
 
     # ------------------------------------------------------------------ instances
@@ -549,8 +587,9 @@ def _join(a: _Kinds, b: _Kinds) -> _Kinds:
 
 def _kind_string(kinds: list[str | None]) -> str:
     """Return the kinds of ``br_evname``: ``i``, ``b``, ``l`` (the id of a library
-    value) or ``?`` (not known) per value."""
-    return "".join(k if k in ("i", "b", "l") else "?" for k in kinds)
+    value), ``m`` (a slot of ``gen_library.mixed_variables``: an id or an int) or ``?``
+    (not known) per value."""
+    return "".join(k if k in ("i", "b", "l", "m") else "?" for k in kinds)
 
 
 def _local_name(e: Expr | None) -> str | None:
@@ -730,7 +769,9 @@ static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const
     nm_put(&m, base, strlen(base));
     for (int i = 0; i < n; i++) {
         nm_put(&m, ".", 1);
-        if (kinds[i] == 'l') nm_library(&m, c, vals[i]); else nm_value(&m, vals[i], kinds[i]);
+        if (kinds[i] == 'l') nm_library(&m, c, vals[i]);
+        else if (kinds[i] == 'm' && vals[i] < BR_MIX_TOP) nm_library(&m, c, vals[i] - BR_MIX_LIB);
+        else nm_value(&m, vals[i], kinds[i] == 'm' ? 'i' : kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }
@@ -757,7 +798,8 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
-        nm_value(&m, msg[i], kind);
+        if ((f & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
+        else nm_value(&m, msg[i], kind);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

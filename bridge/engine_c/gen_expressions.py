@@ -104,7 +104,7 @@ class Expressions:
                 f"ch_query({ctx.src}, &{ch}, {op})", ctx)
         if isinstance(e, ChanPoll):
             ch = self.fresh("_q")
-            pat, has, decl = self.pattern(e.args, ctx)
+            pat, has, decl = self.pattern(e.args, ctx, e.channel)
             n = len(e.args)
             return self.channel_access(
                 e.channel, f"chan_t {ch} = {self.chan(e.channel, ctx)}; {decl} "
@@ -181,7 +181,11 @@ class Expressions:
         if op in ("&&", "||"):
             # a boolean, 0 or 1, with C's short-circuit (as the Python engine)
             return f"((V)({self.cond(e.left, ctx)} {op} {self.cond(e.right, ctx)}))"
-        if self.packed.library_slots:
+        if self.mixed.keys:
+            lib = self.mixed_compare(op, e.left, e.right, ctx)
+            if lib is not None:
+                return lib
+        if self.packed.library_slots or ctx.block:
             lib = self.library_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib
@@ -320,11 +324,16 @@ class Expressions:
             return e.name not in self.layout.globals
         return ctx.proc is not None and e.name not in ctx.proc.locals
 
-    def read(self, e: Expr, ctx: _Ctx, library: bool = False) -> str:
+    def read(self, e: Expr, ctx: _Ctx, library: bool = False, mixed: bool = False) -> str:
         """Return C code reading a scalar variable (``library``: one of a library class,
-        whose id only ``gen_library.py`` may use)."""
+        whose id only ``gen_library.py`` may use; ``mixed``: one that may hold an int or
+        a library value, ``gen_library.mixed_variables``, which only ``==``, a store
+        into another such variable and an event name may read)."""
         if self.is_channel_name(e, ctx):
             return self.channel_id(e, ctx)
+        if not mixed and self.is_mixed(e, ctx):
+            raise self.unsupported(getattr(e, "span", None), "a variable that may hold a "
+                                   "value of a library class used as an integer")
         p = self.place(e, ctx)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(e, "span", None), "a whole array used as a value")
@@ -368,14 +377,17 @@ class Expressions:
             return f"CH_G{slot.id}"
         return f"chan_lookup(c, {ctx.src}, {self.channel_id(e, ctx)})"
 
-    def pattern(self, args, ctx: _Ctx) -> tuple[str, str, str]:
-        """Return (values array, has array, declarations) of a receive pattern."""
+    def pattern(self, args, ctx: _Ctx, channel: Expr) -> tuple[str, str, str]:
+        """Return (values array, has array, declarations) of a receive pattern on
+        ``channel`` (one whose messages may carry a library value: each value kept as
+        the message keeps it, ``message_value``)."""
         vals, has = self.fresh("_pv"), self.fresh("_ph")
         n = max(1, len(args))
         items, flags = [], []
+        value = self.message_value if self.mixed_channel(channel) else self.expr
         for a in args:
             if isinstance(a, RecvMatch):
-                items.append(self.expr(a.value, ctx))
+                items.append(value(a.value, ctx))
                 flags.append("1")
             else:
                 items.append("0")
@@ -482,6 +494,10 @@ class Expressions:
         the Python engine compares them: two tuples of their cells, equal when they have
         the same length and the same cells (reading them cannot fail). Block arrays
         (Python lists: never equal to a tuple) and remote arrays stay refused."""
+        if self.is_mixed(e.left, ctx) != self.is_mixed(e.right, ctx):
+            # a cell of one may hold an id where the other holds an int of that range
+            raise self.unsupported(e.span, "a whole array that may hold library values "
+                                           "compared with one that holds ints")
         places = []
         for side in (e.left, e.right):
             p = self.place(side, ctx) if isinstance(side, Var) else None

@@ -9,14 +9,44 @@ Python engine's). The generator types every expression that yields such a value 
 variable of an ``ObjectType``, a call returning a class) and lets it go only where an id
 means the same as the Python tuple: into a variable of that class, as the object or a
 class argument of a library call, on either side of ``==``/``!=`` with another
-library value, and as a component of an event name (``gen_events.event_code``: rendered
-from the id). Anywhere else (a channel message, a process argument, an int variable)
-the model is refused by name, and the Python engine checks it.
+library value (never equal to an int), into a block variable of that class, and as a
+component of an event name (``gen_events.event_code``: rendered from the id).
+
+Where Python puts one into a slot that holds ints too (a CSP# process parameter bound
+to a set, a message of a channel that carries sets or whole arrays, the variable that
+receives it: ``mixed_variables``), the slot keeps ids below ``BR_MIX_TOP`` and ints
+from there up (``templates/c/library.c``), so ``==``, event names and the states the
+driver turns back are Python's. Anywhere else (such a slot read as an int, a process
+started at run time holding one) the model is refused by name, and the Python engine
+checks it.
 """
 from __future__ import annotations
 
-from bridge.engine_c.gen_base import CUnsupported, _Ctx
-from bridge.ir import Call, Conditional, Expr, Index, ObjectType, RemoteVar, Var
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY, CUnsupported, _Ctx, flatten
+from bridge.ir import (
+    ArrayType,
+    Assign,
+    Call,
+    Conditional,
+    Expr,
+    Index,
+    IntType,
+    LocalVar,
+    ObjectType,
+    Overflow,
+    Receive,
+    RecvBind,
+    RemoteVar,
+    Send,
+    Stmt,
+    TransitionSystem,
+    Type,
+    Var,
+    scalar_count,
+)
 from bridge.ir.library import METHODS
 
 # The C code of each function of ``semantics/library.FUNCTIONS`` but the math ones:
@@ -89,6 +119,172 @@ def signature(function: str) -> tuple[tuple[str, ...], str] | None:
     return (cls, *op.params), cls if method.endswith("=") else op.result
 
 
+MixKey = tuple[str, str]
+"""A variable by scope and name: ``("global", name)`` or ``("local", name)``, or a
+global channel, ``("channel", name)`` (a local
+name stands for the local of that name in every process: a family of instances shares
+its code, so every instance treats it alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mixed:
+    """The int variables a library value may be stored into (``mixed_variables``):
+    ``classes`` names them with the library classes of the values stored there,
+    ``ints`` are the other values stored into them (the int half of what they hold)."""
+
+    classes: dict[MixKey, frozenset[str]]
+    ints: tuple[Expr, ...]
+    # the channels (None: one known at run time) whose ints are received into one
+    received: frozenset[str | None] = frozenset()
+    lib_args: frozenset[int] = frozenset()  # id() of each library value sent
+
+    @property
+    def keys(self) -> frozenset[MixKey]:
+        return frozenset(self.classes)
+
+    def channel(self, name: str) -> bool:
+        """Return True when global channel ``name``'s messages may carry a library
+        value (every field of every message is then kept as a mixed slot is)."""
+        return ("channel", name) in self.classes
+
+
+ARRAY = frozenset({"array"})
+"""The class ``mixed_variables`` gives a whole array sent in a message: the tuple of its
+cells, interned in ``templates/c/library.c`` as a sequence (Python's tuple equals a
+Queue's or a List's of the same ints)."""
+
+
+def _root(e: Expr) -> Expr:
+    while isinstance(e, Index):
+        e = e.base
+    return e
+
+
+def _element(t: Type) -> Type:
+    while isinstance(t, ArrayType):
+        t = t.element
+    return t
+
+
+def mixed_variables(system: TransitionSystem) -> Mixed:
+    """Return the variables of an int type that the Python engine may store a library
+    value into (a CSP# process parameter bound to a set: ``Q(t) = ...`` called as
+    ``Q(s)`` assigns ``t = s``): an assignment of a library value (a variable of a
+    library class, a call returning one, a variable already found) to a variable that
+    is not of a library class, iterated to a fixpoint. The C engine keeps such a
+    variable in its int slot with the ids of ``templates/c/library.c`` in a range of
+    their own (``BR_MIX_LIB``: below every int the slot may hold), so a slot tells an
+    int from a library value as Python's ``==`` and ``str`` do."""
+    globals_t = {v.name: v.type for v in system.globals}
+    procs = []
+    for p in system.processes:
+        stmts = [st for e in p.edges
+                 for st in ([e.comm] if e.comm is not None else []) + list(flatten(e.effect))
+                 if isinstance(st, Assign | Send | Receive)]
+        blocks: dict[str, frozenset[str]] = {}
+        for e in p.edges:
+            for st in flatten(e.effect):
+                if isinstance(st, LocalVar) and isinstance(st.type, ObjectType):
+                    blocks[st.name] = blocks.get(st.name, frozenset()) | {st.type.library}
+        procs.append(({v.name: v.type for v in p.locals}, blocks, stmts))
+    classes: dict[MixKey, frozenset[str]] = {}
+
+    def key(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+            ) -> MixKey | None:
+        r = _root(e)
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in blocks):
+            return None
+        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name, IntType())
+        if t is None or isinstance(_element(t), ObjectType):
+            return None
+        return ("global" if r.scope == "global" else "local", r.name)
+
+    def library(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+                ) -> frozenset[str]:
+        """The classes of the library values ``e`` may yield (none: an int)."""
+        if isinstance(e, Call):
+            sig = signature(e.function)
+            return frozenset({sig[1]}) if sig is not None and sig[1] in METHODS \
+                else frozenset()
+        if isinstance(e, Conditional):
+            return library(e.then, local_t, blocks) | library(e.otherwise, local_t, blocks)
+        r = _root(e)
+        if not isinstance(r, Var):
+            return frozenset()
+        if r.scope != "global" and r.name in blocks:
+            return blocks[r.name]
+        t = _element(globals_t.get(r.name) if r.scope == "global"
+                     else local_t.get(r.name, IntType()))
+        if isinstance(t, ObjectType):
+            return frozenset({t.library})
+        return classes.get(key(e, local_t, blocks), frozenset())  # type: ignore[arg-type]
+
+    def whole_array(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+                    ) -> bool:
+        """A whole array of ints of the state (Python sends the tuple of its cells)."""
+        if not isinstance(e, Var) or e.scope == "block" or (
+                e.scope != "global" and e.name in blocks):
+            return False
+        t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
+        return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
+
+    def channel(e: Expr) -> MixKey | None:
+        if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
+            return ("channel", e.name)
+        return None
+
+    def stores(st: Stmt, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
+               ) -> Iterator[tuple[MixKey | None, frozenset[str], Expr | None]]:
+        """Yield (where, the library classes stored, the value stored, or for a
+        receive the channel) of each store of ``st``."""
+        if isinstance(st, Assign):
+            yield key(st.target, local_t, blocks), library(st.value, local_t, blocks), st.value
+        elif isinstance(st, Send):
+            for a in st.args:
+                yield channel(st.channel), library(a, local_t, blocks) or (
+                    ARRAY if whole_array(a, local_t, blocks) else frozenset()), a
+        elif isinstance(st, Receive):
+            got = classes.get(channel(st.channel), frozenset())  # type: ignore[arg-type]
+            for a in st.args:
+                if isinstance(a, RecvBind) and a.target is not None:
+                    yield key(a.target, local_t, blocks), got, st.channel
+
+    changed = True
+    while changed:
+        changed = False
+        for local_t, blocks, stmts in procs:
+            for st in stmts:
+                for k, found, _ in stores(st, local_t, blocks):
+                    if k is not None and found and not found <= classes.get(k, frozenset()):
+                        classes[k] = classes.get(k, frozenset()) | found
+                        changed = True
+    ints: list[Expr] = []
+    received: set[str | None] = set()
+    lib_args: set[int] = set()
+    for local_t, blocks, stmts in procs:
+        for st in stmts:
+            for k, found, value in stores(st, local_t, blocks):
+                if found and isinstance(st, Send):
+                    lib_args.add(id(value))
+                    if found == ARRAY:
+                        ints.append(value)  # its cells: ints, or bools (value_kind)
+                if k in classes and not found:
+                    if isinstance(st, Receive):
+                        ch = channel(st.channel)
+                        received.add(ch[1] if ch is not None else None)
+                    else:
+                        ints.append(value)
+    return Mixed(classes, tuple(ints), frozenset(received), frozenset(lib_args))
+
+
+def plain_int(t: Type) -> bool:
+    """Return True when a store into a variable of type ``t`` keeps the value as it is
+    (an int variable without a range or a wrap-around: ``store_code``'s identity)."""
+    return isinstance(t, IntType) and t.overflow is not Overflow.ERROR and not (
+        t.overflow is Overflow.WRAP and t.lo is not None and t.hi is not None)
+
+
 class LibraryValues:
     """The library half of ``codegen.CGenerator`` (a mixin: its state is there)."""
 
@@ -113,6 +309,11 @@ class LibraryValues:
     def library_value(self, e: Expr, ctx: _Ctx, want: str) -> str:
         """Return C code (type V) of the id of the library value ``e`` of class
         ``want``; refuses anything else by name."""
+        if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
+                and self.mixed_class(e) == want:
+            # Python takes whatever the variable holds: an int there is left to it
+            kind = 1 if want == "HashTable" else 0
+            return f"mix_id(c, {self.read(e, ctx, mixed=True)}, {kind})"
         cls = self.library_class(e, ctx)
         if cls != want:
             got = "an integer" if cls is None else f"a value of library class {cls}"
@@ -153,10 +354,152 @@ class LibraryValues:
         if a is None and b is None:
             return None
         span = getattr(left, "span", None)
-        if op not in ("==", "!=") or a is None or b is None:
+        if op in ("==", "!=") and (a is None or b is None):
+            # Python: a tuple never equals an int (or a bool); both sides are evaluated
+            lib, other = (left, right) if a is not None else (right, left)
+            return (f"((void)({self.library_value(lib, ctx, a or b)}), "
+                    f"(void)({self.expr(other, ctx)}), (V){int(op == '!=')})")
+        if op not in ("==", "!="):
             raise self.unsupported(span, f"operator '{op}' with a value of library class "
                                          f"{a or b} and {'an integer' if None in (a, b) else b}")
         # the classes may differ: kind 0 (sequences) against kind 0 compares as the
         # tuples do, a HashTable (kind 1) equals a sequence only when both are empty
         return (f"((V)(({self.library_value(left, ctx, a)}) {op} "
                 f"({self.library_value(right, ctx, b)})))")
+
+    def library_block(self, st: LocalVar, ctx: _Ctx, out: list[str], ind: str) -> None:
+        """Emit a block variable of a library class (``semantics.codegen``'s
+        ``LocalVar``: a Python local holding the tuple, here a C local holding its id),
+        initialised from a library value; without one Python holds the int 0 there,
+        which no library slot holds, so that stays refused by name."""
+        assert isinstance(st.type, ObjectType) and ctx.decls is not None
+        if st.init is None or isinstance(st.init, tuple):
+            raise self.unsupported(st.span, "a block variable of a library class without "
+                                            "an initial value")
+        cname = self.fresh("_bl")
+        init = self.library_value(st.init, ctx, st.type.library)
+        ctx.decls.append(f"V {cname} = 0;")
+        ctx.block[st.name] = (cname, st.type)
+        out.append(f"{ind}{cname} = {init};")
+
+    # ------------------------------------------------------------------ mixed slots
+
+    def is_mixed(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` reads or names a variable of ``mixed_variables``."""
+        if not self.mixed.keys:
+            return False
+        r = _root(e)
+        if isinstance(r, RemoteVar):
+            return ("local", r.name) in self.mixed.keys
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in ctx.block):
+            return False
+        if r.scope == "global":
+            return ("global", r.name) in self.mixed.keys
+        return ("local", r.name) in self.mixed.keys
+
+    def mixed_class(self, e: Expr) -> str | None:
+        """Return the one library class a variable of ``mixed_variables`` may hold a
+        value of (None: several)."""
+        r = _root(e)
+        assert isinstance(r, Var | RemoteVar)
+        found = self.mixed.classes.get(("global" if isinstance(r, Var) and r.scope == "global"
+                                        else "local", r.name), frozenset())
+        return next(iter(found)) if len(found) == 1 else None
+
+    def check_mixed(self) -> None:
+        """Refuse by name a variable of ``mixed_variables`` whose slot is not a plain
+        32-bit int (a range, a wrap-around, an array a value is copied into whole)."""
+        declared = [(("global", v.name), v.type) for v in self.system.globals] + [
+            (("local", v.name), v.type) for p in self.system.processes for v in p.locals] + [
+            (("channel", c.name), f) for c in self.layout.channels for f in c.channel.fields]
+        known = {c.name for c in self.layout.channels if c.id not in self._tagged}
+        for kind, name in self.mixed.keys:
+            if kind == "channel" and name not in known:
+                raise CUnsupported(f"a library value sent on channel '{name}' (a process "
+                                   "channel, or one whose messages carry their arity)")
+        for k, t in declared:
+            if k in self.mixed.keys and not plain_int(_element(t)):
+                raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "
+                                   f"variable of type {t}")
+
+    def mixed_store(self, target: Expr, value: Expr, ctx: _Ctx, out: list[str],
+                    ind: str) -> None:
+        """Emit ``target = value`` into a variable of ``mixed_variables``: a library
+        value as its id moved below ``BR_MIX_TOP`` (``mix_lib``), an int as it is
+        (``mix_int``: one the range of ids would take makes the search fall back to
+        the Python engine), a value of another such variable as it is."""
+        p = self.place(target, ctx, write=True)
+        if isinstance(p.type, ArrayType) or self._is_array_value(value, ctx):
+            raise self.unsupported(getattr(target, "span", None), "a whole array stored "
+                                   "into a variable that may hold a library value")
+        cls = self.library_class(value, ctx)
+        if cls is not None:
+            code = f"mix_lib(c, {self.library_value(value, ctx, cls)})"
+        elif isinstance(value, Var | Index) and self.is_mixed(value, ctx):
+            code = self.read(value, ctx, mixed=True)
+        else:
+            code = f"mix_int(c, {self.expr(value, ctx)})"
+        out.append(ind + self.write(p, code, False, ctx))
+
+    def mixed_operand(self, e: Expr, ctx: _Ctx) -> tuple[str, str]:
+        """Return ``(kind, C code)`` of an operand of ``==``: ``m`` a variable of
+        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id), ``i``
+        an int."""
+        if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
+                and not self._is_array_value(e, ctx):
+            return "m", self.read(e, ctx, mixed=True)
+        cls = self.library_class(e, ctx)
+        if cls is not None:
+            return "l", self.library_value(e, ctx, cls)
+        return "i", self.expr(e, ctx)
+
+    def mixed_compare(self, op: str, left: Expr, right: Expr, ctx: _Ctx) -> str | None:
+        """Return C code of ``left op right`` when a side is a scalar variable of
+        ``mixed_variables`` and ``op`` is ``==``/``!=`` (Python: a tuple equals a tuple
+        of the same contents, never an int), None otherwise."""
+        if op not in ("==", "!=") or not any(
+                isinstance(x, Var | Index) and self.is_mixed(x, ctx)
+                and not self._is_array_value(x, ctx) for x in (left, right)):
+            return None
+        (ka, a), (kb, b) = self.mixed_operand(left, ctx), self.mixed_operand(right, ctx)
+        if ka != "m":
+            (ka, a), (kb, b) = (kb, b), (ka, a)
+        same = {"m": f"({a}) == ({b})", "l": f"mix_is_lib({a}, {b})",
+                "i": f"mix_is_int({a}, {b})"}[kb]
+        return f"((V)({'' if op == '==' else '!'}({same})))"
+
+    def mixed_channel(self, channel: Expr) -> bool:
+        """Return True when the messages of ``channel`` may carry a library value
+        (``Mixed.channel``: each of their values is kept as a mixed slot keeps it)."""
+        if not any(k[0] == "channel" for k in self.mixed.keys):
+            return False
+        slot = self.static_channel(channel)
+        if slot is None:
+            raise self.unsupported(getattr(channel, "span", None), "a channel known at run "
+                                   "time in a model that sends library values")
+        return self.mixed.channel(slot.name)
+
+    def message_value(self, a: Expr, ctx: _Ctx) -> str:
+        """Return C code of a value sent on (or matched against a message of) a channel
+        of ``mixed_channel``: a library value's id below ``BR_MIX_TOP``, an int as it
+        is, a mixed slot's value as it is."""
+        if self._is_array_value(a, ctx):
+            return f"mix_lib(c, {self.array_value(a, ctx)})"
+        if isinstance(a, Var | Index) and self.is_mixed(a, ctx):
+            return self.read(a, ctx, mixed=True)
+        cls = self.library_class(a, ctx)
+        if cls is not None:
+            return f"mix_lib(c, {self.library_value(a, ctx, cls)})"
+        return f"mix_int(c, {self.expr(a, ctx)})"
+
+    def array_value(self, a: Expr, ctx: _Ctx) -> str:
+        """Return C code of the id of the tuple of a whole array's cells (the Python
+        engine's value of an array of the state read whole), interned as a sequence."""
+        p = self.place(a, ctx)
+        n = scalar_count(p.type)
+        if p.block is not None or p.remote or p.kind is None or n > MAX_LOCAL_ARRAY \
+                or not isinstance(a, Var) or self.is_mixed(a, ctx):
+            raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
+        cells = ", ".join(self._element(p, j, ctx) for j in range(n))
+        return f"br_lib_intern(c, 0, (const V[{n}]){{{cells}}}, {n})"

@@ -45,7 +45,11 @@ class Statements:
 
     def stmt(self, st: Stmt, ctx: _Ctx, out: list[str], ind: str) -> None:
         if isinstance(st, Assign):
-            if self.packed.library_slots and self.library_class(st.target, ctx) is not None:
+            if self.is_mixed(st.target, ctx):
+                self.mixed_store(st.target, st.value, ctx, out, ind)
+                return
+            if (self.packed.library_slots or ctx.block) \
+                    and self.library_class(st.target, ctx) is not None:
                 self.library_store(st.target, st.value, ctx, out, ind)
                 return
             if self._is_array_value(st.value, ctx):
@@ -73,7 +77,8 @@ class Statements:
             out.append(f"{ind}}} }}")
         elif isinstance(st, LocalVar):
             if isinstance(st.type, ObjectType):
-                raise self.unsupported(st.span, "a block variable of a library class")
+                self.library_block(st, ctx, out, ind)
+                return
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
             if size > MAX_LOCAL_ARRAY:
@@ -108,7 +113,8 @@ class Statements:
             ch = self.fresh("_sc")
             msg = self.fresh("_sm")
             n = len(st.args)
-            vals = ", ".join(self.expr(a, ctx) for a in st.args) or "0"
+            value = self.message_value if self.mixed_channel(st.channel) else self.expr
+            vals = ", ".join(value(a, ctx) for a in st.args) or "0"
             self.claim_check(st.channel, 2, ctx, out, ind)
             out.append(f"{ind}{{ chan_t {ch} = {self.chan(st.channel, ctx)}; V {msg}[{max(1, n)}] = {{{vals}}};")
             out.append(f"{ind}  if ({ch}.cap == 0 || rd_k({ch}.lk, {ctx.src}, {ch}.off) >= {ch}.cap) br_fail(c);")
@@ -120,7 +126,7 @@ class Statements:
             ch = self.fresh("_rc")
             m = self.fresh("_rm")
             j = self.fresh("_rj")
-            pat, has, decl = self.pattern(st.args, ctx)
+            pat, has, decl = self.pattern(st.args, ctx, st.channel)
             n = len(st.args)
             self.claim_check(st.channel, 1, ctx, out, ind)
             out.append(f"{ind}{{ chan_t {ch} = {self.chan(st.channel, ctx)}; {decl} V {m}[{self.max_fields}] = {{0}}; V {j} = -1;")
@@ -129,7 +135,7 @@ class Statements:
             out.append(f"{ind}  else {{ {j} = ch_find({ctx.src}, &{ch}, {pat}, {has}, {n}, {int(st.random)}, 0);")
             out.append(f"{ind}    if ({j} < 0) br_fail(c); else ch_take({ctx.src}, &{ch}, {j}, {int(st.peek)}, {m}); }}")
             out.append(f"{ind}  if ({j} >= 0) {{")
-            self.binds(st.args, m, ctx, out, ind + "    ")
+            self.binds(st.args, m, ctx, out, ind + "    ", st.channel)
             out.append(f"{ind}  }} }}")
         elif isinstance(st, Run):
             tpl = self._template(st.proctype, st.span)
@@ -162,10 +168,20 @@ class Statements:
             return
         out.append(f"{ind}xacc(c, {ctx.src}, {self.channel_id(channel, ctx)}, {ctx.pid}, {mask});")
 
-    def binds(self, args, msg: str, ctx: _Ctx, out: list[str], ind: str) -> None:
+    def binds(self, args, msg: str, ctx: _Ctx, out: list[str], ind: str,
+              channel: Expr) -> None:
+        mixed = self.mixed_channel(channel)
         for k, a in enumerate(args):
             if isinstance(a, RecvBind) and a.target is not None:
-                self.store(a.target, f"{msg}[{k}]", ctx, out, ind)
+                target = self.is_mixed(a.target, ctx)
+                if mixed and not target:
+                    raise self.unsupported(getattr(a.target, "span", None), "a message that "
+                                           "may carry a library value received into a "
+                                           "variable that holds ints only")
+                # a message of another channel holds ints only: into a slot that may
+                # hold a library value, kept out of the ids' range
+                value = f"mix_int(c, {msg}[{k}])" if target and not mixed else f"{msg}[{k}]"
+                self.store(a.target, value, ctx, out, ind)
 
     def effect(self, e: Edge, ctx: _Ctx, ind: str) -> tuple[list[str], list[str]]:
         """Return (declarations, statements) of an edge's effect, run on ``t``."""
@@ -300,7 +316,7 @@ class Statements:
             bctx = actx.with_src("t")
             bctx.block = {}
             bctx.decls = alines  # no block variables in binds
-            self.binds(comm.args, "_msg", bctx, alines, "  ")
+            self.binds(comm.args, "_msg", bctx, alines, "  ", comm.channel)
             if condition is not None:
                 cctx = actx.with_src("t")
                 alines.append(f"  if (!({self.cond(condition, cctx)})) return 0;")
@@ -323,8 +339,11 @@ class Statements:
                 if len(types) != n and self.csp:
                     raise self.unsupported(comm.span, "send with the wrong number of fields")
                 vals = []
+                mixed = self.mixed_channel(comm.channel)
                 for a, ft in zip(comm.args, types, strict=False):
-                    conv, _ = self.convert(self.expr(a, ctx), ft, self.fold(a))
+                    # a mixed channel's fields are plain ints (check_mixed): no conversion
+                    conv, _ = (self.message_value(a, ctx), True) if mixed else \
+                        self.convert(self.expr(a, ctx), ft, self.fold(a))
                     vals.append(conv)
                 vals += [self.expr(a, ctx) for a in comm.args[len(types):]]
                 if len(types) != n:
@@ -361,7 +380,7 @@ class Statements:
             lines.append(f"{i3}succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {ev});")
             lines.append(f"{i2}}}")
         else:
-            pat, has, decl = self.pattern(comm.args, ctx)
+            pat, has, decl = self.pattern(comm.args, ctx, comm.channel)
             lines.append(f"{i2}{decl}")
             lines.append(f"{i2}if (_ch.cap == 0) {{")
             lines.append(f"{i2}  add_offer(c, 2, _ch.id, {n}, {pat}, {has}, {ctx.pid}, {k}, {ctx.base}, "
@@ -372,7 +391,7 @@ class Statements:
             ectx.block = {}
             ectx.decls = []
             binds: list[str] = []
-            self.binds(comm.args, "_msg", ectx, binds, i3 + "  ")
+            self.binds(comm.args, "_msg", ectx, binds, i3 + "  ", comm.channel)
             cond = self.cond(condition, ectx) if condition is not None else None
             decls, body = self.effect(e, ctx, i3 + "  ")
             move, last = self._move_and_last(e, ctx, tpl, i3 + "  ")

@@ -61,6 +61,17 @@ KINDS = (U8, I8, U16, I16, I32, U32)
 LIBRARY_ID_MAX = 2**31 - 1
 """The largest id of a library value (``templates/c/library.c``; id 0 is the empty value)."""
 
+MIX_LIB = -(2**31)
+MIX_TOP = -(2**30)
+"""A slot of an int variable that may hold a library value (``gen_library.
+mixed_variables``) holds library value ``id`` as ``MIX_LIB + id``, below ``MIX_TOP``,
+and ints from ``MIX_TOP`` up (``templates/c/library.c``: ``mix_lib``, ``mix_int``)."""
+
+
+def mixed_value(v: int, library: Any) -> Any:
+    """Return the Python value of a mixed slot's ``v``: an int, or ``library(id)``."""
+    return library(v - MIX_LIB) if v < MIX_TOP else v
+
 
 def kind_for_range(lo: int, hi: int) -> Kind | None:
     """Return the narrowest kind holding ``lo..hi``, or None if none does."""
@@ -137,6 +148,8 @@ class PackedLayout:
     # the slots (positions in the canonical list) of a library class: the C vector
     # holds an id of templates/c/library.c there, the Python state the value's tuple
     library_slots: tuple[int, ...] = ()
+    # the slots of int variables that may hold a library value (``MIX_LIB``)
+    mixed_slots: tuple[int, ...] = ()
 
     def canonical(self, space, state: StateVector) -> list[int]:
         """Return the C engine's int list of a Python state (see the module doc)."""
@@ -155,12 +168,18 @@ class PackedLayout:
         """Return the bytes of a canonical int list (ValueError if a value does not
         fit its slot). A library slot may hold the empty value ``()``, id 0 in every
         table; another library value has no id before a search interns it."""
-        if self.library_slots:
+        if self.library_slots or self.mixed_slots:
             values = list(values)
             for i in self.library_slots:
                 if values[i] != ():
                     raise ValueError(f"the library value {values[i]!r} has no id yet")
                 values[i] = 0
+            for i in self.mixed_slots:
+                if values[i] == () and isinstance(values[i], tuple):
+                    values[i] = MIX_LIB
+                elif isinstance(values[i], tuple) or values[i] < MIX_TOP:
+                    raise ValueError(f"the value {values[i]!r} has no place in a slot that "
+                                     "may hold a library value")
         fmt, _ = self._format(values)
         try:
             return struct.pack(fmt, *values)
@@ -241,8 +260,10 @@ def location_kind(max_location: int) -> Kind:
     return kind_for_range(0, max(0, max_location)) or I32
 
 
-def pack_layout(layout: StateLayout) -> PackedLayout:
-    """Return the packed layout of a Python state layout."""
+def pack_layout(layout: StateLayout, mixed: frozenset[tuple[str, str]] = frozenset()
+                ) -> PackedLayout:
+    """Return the packed layout of a Python state layout; ``mixed`` names the int
+    variables that may hold a library value (``gen_library.mixed_variables``)."""
     system = layout.system
     kinds: list[Kind | None] = [None] * layout.static_size
     for v in system.globals:
@@ -299,13 +320,21 @@ def pack_layout(layout: StateLayout) -> PackedLayout:
             offsets.append(pos)
             pos += k.width
         segments.append(Segment(seg_kinds, offsets, pos, head))
+    mix: list[int] = [slot.offset + j for name, slot in layout.globals.items()
+                      if ("global", name) in mixed for j in range(slot.size)]
+    mix += [c.offset + 1 + j for c in layout.channels
+            if ("channel", c.name) in mixed and c.capacity > 0
+            for j in range(c.capacity * len(c.channel.fields))]
     if not layout.dynamic:  # a dynamic layout's slots move: the generator refuses it
         for tpl, base in zip(layout.initial_templates, layout.initial_bases, strict=True):
             p = layout.processes[tpl]
             library += [base + p.locals[v.name].offset + j for v in p.process.locals
                         if _is_library(v.type) for j in range(p.locals[v.name].size)]
+            mix += [base + slot.offset + j for name, slot in p.locals.items()
+                    if ("local", name) in mixed for j in range(slot.size)]
     return PackedLayout(layout, layout.dynamic, static_kinds, static_offsets, static_bytes,
-                        hidden_bytes, segments, layout.initial_bases, tuple(sorted(library)))
+                        hidden_bytes, segments, layout.initial_bases, tuple(sorted(library)),
+                        tuple(sorted(mix)))
 
 
 def _is_library(t: Type) -> bool:

@@ -309,3 +309,32 @@ __attribute__((unused)) static V lib_table_remove(ctx_t *c, V h, V key) {
     memmove(t + i, t + i + 2, (n - (size_t)i - 2) * sizeof(V));
     return br_lib_intern(c, 1, t, n - 2);
 }
+
+/* ---- int slots that may hold a library value (gen_library.mixed_variables) ----
+ * Such a slot (a 32-bit int, as the variable has no range) holds library value id as
+ * BR_MIX_LIB + id, below BR_MIX_TOP, and an int from BR_MIX_TOP up: a store that
+ * leaves its half makes the search fall back to the Python engine, so a slot tells an
+ * int from a library value, and equal slots are equal Python values (ids are interned
+ * by content, and an int never equals a tuple). */
+#define BR_MIX_LIB (-(V)2147483648LL)
+#define BR_MIX_TOP (-(V)1073741824LL)
+__attribute__((unused)) static V mix_lib(ctx_t *c, V id) {
+    if (id < 0 || id >= BR_MIX_TOP - BR_MIX_LIB) { br_fallback(c); return 0; }
+    return BR_MIX_LIB + id;
+}
+__attribute__((unused)) static V mix_int(ctx_t *c, V v) {
+    if (v < BR_MIX_TOP || v > 2147483647LL) { br_fallback(c); return 0; }
+    return v;
+}
+/* Python's m == x of a mixed slot's value m and a library value's id x, or an int x. */
+__attribute__((unused)) static inline int mix_is_lib(V m, V id) { return m < BR_MIX_TOP && m - BR_MIX_LIB == id; }
+__attribute__((unused)) static inline int mix_is_int(V m, V v) { return m >= BR_MIX_TOP && m == v; }
+/* The id a mixed slot's value m holds where a value of a library class of that kind
+ * (0 a sequence, 1 a HashTable) is wanted; an int there (the Python engine would use
+ * it as it is) makes the search fall back to the Python engine. */
+__attribute__((unused)) static V mix_id(ctx_t *c, V m, int kind) {
+    if (m >= BR_MIX_TOP) { br_fallback(c); return 0; }
+    V id = m - BR_MIX_LIB;
+    if (id != 0 && (id >= (V)c->lib->n || c->lib->kind[id] != kind)) { br_fallback(c); return 0; }
+    return id;
+}

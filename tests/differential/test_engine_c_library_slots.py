@@ -1,0 +1,182 @@
+"""Library values outside the variables of their class, C engine against Python (issue
+12 item 1): a process parameter (an int slot) bound to a set at one call and to an int
+at another (``gen_library.mixed_variables``: the slot keeps library ids below every int
+it may hold), compared with ``==``/``!=`` against sets and ints and shown in event names
+(``e.t`` reads ``e.(1,)`` in both engines); a block variable of a library class; a
+library value compared with an int (never equal in Python).
+
+Counts, verdicts and traces (the C trace replayed on the Python semantics, each mixed
+slot turned back into its int or tuple: ``driver.library_values``) must agree, and the
+fair searches' verdicts and lassos under no fairness, process-weak, event-level weak and
+strong-global fairness (their event names are interned from the rendered names, so a
+name rendered otherwise than Python's fails the lasso comparison).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bridge import api
+from bridge.engine_c import driver
+from bridge.engine_c.build import find_compiler
+from bridge.ir import Fairness, PropertyKind
+from tests.conftest import in_ci
+from tests.differential.test_engine_c import assert_engines_agree
+from tests.differential.test_engine_c_ltl import compare
+
+pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
+
+MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
+NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
+         "library_block_var.csp", "library_messages.csp", "array_messages.csp")
+NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
+
+
+def _systems(path: Path | str) -> list:
+    return list(api.load_model(str(path)).systems)
+
+
+def _ltl_count(ts) -> int:
+    return sum(p.kind is PropertyKind.LTL for p in ts.properties)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_models_agree(name: str) -> None:
+    for ts in _systems(MODELS / name):
+        assert driver.supports(ts)[0]
+        assert assert_engines_agree(ts, limit=100000) > 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_models_agree_under_fairness(name: str) -> None:
+    for ts in _systems(MODELS / name):
+        # every (LTL property, notion) pair ran in C and agreed
+        assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_auto_runs_in_c(name: str) -> None:
+    """``--engine auto`` checks every assertion in C, without a fallback note."""
+    for ts in _systems(MODELS / name):
+        driver.compile_model(ts)
+        for prop in ts.properties:
+            verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
+            assert ("engine", "c") in verdict.statistics.extra, (name, prop.text, verdict.notes)
+            assert not any("Python engine" in n for n in verdict.notes), verdict.notes
+
+
+def _write(tmp_path: Path, text: str) -> list:
+    path = tmp_path / "m.csp"
+    path.write_text(text, encoding="utf-8")
+    return _systems(path)
+
+
+def test_mixed_slot_holding_a_set_is_not_the_int_below_its_ids(tmp_path: Path) -> None:
+    """Regression: a parameter holding the empty set is kept as the lowest 32-bit int;
+    ``t == -2147483648`` must stay false as in Python (a tuple is never an int)."""
+    for ts in _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\n'
+                     "P = a -> Q(s) [] b{s.Add(1);} -> Q(s) [] c -> Q(-1073741824);\n"
+                     "Q(t) = e.t -> ([t == -2147483648] bad -> Stop [] [t != s] other -> Stop"
+                     " [] [t == s] same -> Stop);\n#assert P deadlockfree;\n"):
+        assert assert_engines_agree(ts) > 0
+
+
+def test_int_in_the_range_of_ids_falls_back(tmp_path: Path) -> None:
+    """Regression: an int below -2**30 stored into a slot that may hold a library value
+    has no encoding there: the C search falls back to the Python engine (a note), never
+    a wrong count."""
+    for ts in _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\n'
+                     "P = a{s.Add(1);} -> Q(s) [] c -> Q(-2147483648);\n"
+                     "Q(t) = e.t -> ([t == s] same -> Stop);\n#assert P deadlockfree;\n"):
+        driver.compile_model(ts)  # else auto may run a small model in Python anyway
+        py = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="python"))
+        auto = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="auto"))
+        assert auto.outcome is py.outcome
+        assert auto.statistics.states == py.statistics.states
+        assert any("a value left" in n for n in auto.notes), auto.notes
+
+
+def test_library_value_equals_no_int(tmp_path: Path) -> None:
+    """Regression: ``s == 1`` with ``s`` a set is false in Python (both sides are
+    evaluated), and the C engine no longer refuses it."""
+    for ts in _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nvar n = 1;\n'
+                     "P = [s == n] bad -> Stop [] [s != 1] good{s.Add(n);} -> P;\n"
+                     "#assert P deadlockfree;\n"):
+        assert assert_engines_agree(ts) > 0
+
+
+# --------------------------------------------------------------------------------------
+# Random models: a process P(x) changes two sets and passes a set, an int or its
+# parameter to Q(t) or sends it on a buffered or a rendezvous channel; Q names e.t,
+# compares t with sets and ints and passes t on to R(u), which names f.u and returns
+# to P; C receives from the channel (g.z, compares z). Every parameter of Q and R and
+# every message may hold both; a message may also be the whole array a.
+
+OPS = ("s.Add({a});", "w.Add({a});", "s.Remove({a});", "n = s.Count();", "w = s.Union(s, w);",
+       "w.Remove({a});", "a[1] = {a};")
+# (an int computed by a library call, n = s.Count(), is not passed on: value_kind
+# does not know it is an int, so names with it are left to the Python engine)
+TO_Q = ("s", "w", "x", "{a}")
+TO_C = (*TO_Q, "a")  # a whole array: sent as the tuple of its cells
+GUARDS = ("t == s", "t != w", "t == {a}", "t != x", "t == n", "true")
+
+
+@st.composite
+def _pick(draw, pool: tuple[str, ...]) -> str:
+    return draw(st.sampled_from(pool)).format(a=draw(st.integers(0, 2)))
+
+
+@st.composite
+def mixed_models(draw) -> str:
+    p_branches = []
+    for k in range(draw(st.integers(1, 3))):
+        ops = " ".join(draw(st.lists(_pick(OPS), min_size=1, max_size=2)))
+        then = draw(st.sampled_from(("Q({v}, x)", "c!{v} -> P(x)", "d!{v} -> P(x)")))
+        pool = TO_Q if then.startswith("Q") else TO_C
+        p_branches.append(f"p{k}{{{ops}}} -> " + then.format(v=draw(_pick(pool))))
+    q_branches = []
+    for k in range(draw(st.integers(1, 3))):
+        target = draw(st.sampled_from(("R(t)", "R({a})", "P(x)"))).format(
+            a=draw(st.integers(0, 2)))
+        q_branches.append(f"[{draw(_pick(GUARDS))}] q{k} -> {target}")
+    back = draw(st.sampled_from(("P(0)", "P(1)", "P(2)")))
+    return ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar<Set> w;\nvar n = 0;\nvar a[2];\n'
+            f"channel c {draw(st.integers(1, 2))};\nchannel d 0;\n"
+            f"P(x) = {' [] '.join(p_branches)};\n"
+            "C = c?z -> g.z -> ([z == s] same -> C [] [z != w] C [] [z == 1] C)"
+            " [] d?z -> h.z -> C;\n"
+            "Sys = P(0) ||| C;\n"
+            f"Q(t, x) = e.t -> ({' [] '.join(q_branches)});\n"
+            f"R(u) = f.u -> ([u == s] same -> {back} [] [u != s] {back});\n"
+            "#assert Sys deadlockfree;\n#assert Sys |= []<> same;\n")
+
+
+@given(text=mixed_models())
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+def test_random_mixed_parameters_agree(text: str, tmp_path_factory) -> None:
+    path = tmp_path_factory.mktemp("mixed") / "random_mixed.csp"
+    path.write_text(text, encoding="utf-8")
+    for ts in _systems(path):
+        assert driver.supports(ts)[0], text
+        assert assert_engines_agree(ts, limit=5000) > 0, text
+        assert compare(ts, 5000, notions=(Fairness.NONE, Fairness.PROCESS_WEAK,
+                                          Fairness.STRONG_GLOBAL)) == 3, text
+
+
+def test_a_parameter_holding_a_set_matched_against_an_int_message_is_refused(
+        tmp_path: Path) -> None:
+    """``c?t`` with ``t`` a parameter that may hold a set matches the message against
+    it; the channel carries ints only (any int, the range of ids included), so the C
+    engine refuses by name rather than compare encodings (the Python engine checks it)."""
+    for ts in _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nchannel c 1;\n'
+                     "P = a{s.Add(1);} -> Q(s) [] b -> c!(-2000000000) -> Q(0);\n"
+                     "Q(t) = e.t -> c?t -> f.t -> Stop;\n#assert P deadlockfree;\n"):
+        ok, why = driver.supports(ts)
+        assert not ok and "may hold a value of a library class used as an integer" in why
+        verdict = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="auto"))
+        py = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="python"))
+        assert (verdict.outcome, verdict.statistics.states) == (py.outcome, py.statistics.states)
