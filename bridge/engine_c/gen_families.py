@@ -42,6 +42,7 @@ class Families:
     _family_events: dict[int, int] | None = None
     # and the barrier edges of the family (``id`` -> "vector" or "barrier", ``_member``)
     _family_barriers: dict[int, str] = {}  # noqa: RUF012  # replaced, never mutated
+    own_code_instances: int  # static instances that got code of their own
 
     def family_label(self, tpl: int, k: int, pid: str) -> str:
         """Return the C label of edge ``k`` of template ``tpl`` taken by ``pid``:
@@ -125,6 +126,7 @@ class Families:
                 names = shared[m[0]]
             t = lay.initial_templates[pid]
             if names is None:  # code of its own
+                self.own_code_instances += 1
                 base = str(self.static_bases[pid])
                 sync = self.space._sync_sets.get(pid, frozenset())
                 with self.instance_constants(pid):
