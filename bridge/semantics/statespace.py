@@ -1381,6 +1381,81 @@ def _family_shape(process: Process) -> Process | None:
 _CONST_EVENT = Event("\0constant")
 
 
+def family_constants(process: Process) -> list[Const]:
+    """Return the integer literals (not booleans) of ``process``'s guards, channel
+    operations and effects, event names left out, in a fixed order (edge by edge;
+    guard, channel operation, effect; depth first, fields in declaration order).
+
+    Two processes with equal ``family_shape_blanked`` shapes have their literals at the
+    same positions of this list: the parameter values that the CSP# front-end writes
+    into ``W(j) = [x != j] ...`` are the differences between its instances."""
+    found: list[Const] = []
+    for e in process.edges:
+        for part in (e.guard, e.comm, e.effect):
+            _collect_ints(part, found)
+    return found
+
+
+def family_shape_blanked(process: Process) -> Process | None:
+    """Return ``_family_shape(process)`` with every integer literal of its guards,
+    channel operations and effects set to 0 (``family_constants``): processes with
+    equal such shapes run the same code but for their steps' constant event names and
+    these literals, which a shared code reads per instance (the C engine's family
+    code, ``engine_c/gen_families``). None as ``_family_shape``; RecursionError for an
+    expression too deep to walk."""
+    shape = _family_shape(process)
+    if shape is None:
+        return None
+    edges = tuple(dataclasses.replace(e, guard=_blank_ints(e.guard), comm=_blank_ints(e.comm),
+                                      effect=_blank_ints(e.effect))
+                  for e in shape.edges)
+    return dataclasses.replace(shape, edges=edges)
+
+
+_DATA_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_of(node: object) -> tuple[str, ...]:
+    cls = type(node)
+    names = _DATA_FIELDS.get(cls)
+    if names is None:
+        names = _DATA_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
+
+
+def _collect_ints(node: object, found: list[Const]) -> None:
+    if isinstance(node, Const):
+        if type(node.value) is int:
+            found.append(node)
+    elif isinstance(node, tuple | list):
+        for x in node:
+            _collect_ints(x, found)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type | Span):
+        for name in _fields_of(node):
+            _collect_ints(getattr(node, name), found)
+
+
+def _blank_ints(node: Any) -> Any:
+    """Return ``node`` with its integer literals set to 0 (the same object when it has
+    none), in ``_collect_ints``'s order."""
+    if isinstance(node, Const):
+        return dataclasses.replace(node, value=0) if type(node.value) is int else node
+    if isinstance(node, tuple):
+        items = tuple(_blank_ints(x) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if isinstance(node, list):
+        return [_blank_ints(x) for x in node]
+    if dataclasses.is_dataclass(node) and not isinstance(node, type | Span):
+        changed = {}
+        for name in _fields_of(node):
+            old = getattr(node, name)
+            new = _blank_ints(old)
+            if new is not old:
+                changed[name] = new
+        return dataclasses.replace(node, **changed) if changed else node
+    return node
+
+
 def _shared_parts(process: Process) -> tuple | None:
     """Return a key of ``process``'s parts by identity (names and constant event names
     left out): equal keys mean equal ``_family_shape``; None as there."""
