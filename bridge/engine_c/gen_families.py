@@ -38,7 +38,12 @@ from bridge.engine_c.gen_base import CUnsupported
 from bridge.ir import TransitionSystem
 from bridge.semantics.codegen import event_constant, event_is_constant
 from bridge.semantics.state import StateLayout
-from bridge.semantics.statespace import _shared_parts, family_constants, family_shape_blanked
+from bridge.semantics.statespace import (
+    _shared_parts,
+    family_constants,
+    family_literal_columns,
+    family_shape_blanked,
+)
 
 # The fewest instances of one key that share their code (fewer: one code each).
 FAMILY_MIN_C = 2
@@ -200,40 +205,19 @@ class Families:
                           ) -> dict[Any, tuple[list[int], dict[int, list[int]]] | None]:
         """Return, per key of a shared family, (the positions in ``family_constants``
         where its members' literals differ, each member's literals at those positions
-        by pid). Equal shapes (``family_shape_blanked``) put them at equal positions.
-
-        The family code finds a literal by the identity of the first member's ``Const``
-        (``family_literal``), and a front-end may put one object at several positions
-        (a parameter's value, substituted wherever the parameter occurs): such positions
-        must then hold equal values in every member, else the key maps to None (its
-        members get code of their own)."""
+        by pid), or None when the family code could not tell them apart
+        (``statespace.family_literal_columns``; its members get code of their own)."""
         procs = self.layout.processes
-        values: dict[Any, dict[int, list[int]]] = {}
-        first_consts: dict[Any, list[Any]] = {}
+        pids: dict[Any, list[int]] = {}
         for pid, m in enumerate(members):
             if m is not None and count[m[0]] >= FAMILY_MIN_C:
-                consts = family_constants(procs[self.layout.initial_templates[pid]].process)
-                first_consts.setdefault(m[0], consts)
-                values.setdefault(m[0], {})[pid] = [int(c.value) for c in consts]
+                pids.setdefault(m[0], []).append(pid)
         out: dict[Any, tuple[list[int], dict[int, list[int]]] | None] = {}
-        for key, rows in values.items():
-            first = next(iter(rows.values()))
-            if any(len(r) != len(first) for r in rows.values()):
-                out[key] = None  # never with equal shapes; kept apart all the same
-                continue
-            varying = [k for k in range(len(first))
-                       if any(r[k] != first[k] for r in rows.values())]
-            at: dict[int, list[int]] = {}
-            for k, c in enumerate(first_consts[key]):
-                at.setdefault(id(c), []).append(k)
-            shared = [ks for ks in at.values() if len(ks) > 1]
-            if any(r[k] != r[ks[0]] for ks in shared for k in ks for r in rows.values()):
-                out[key] = None
-                continue
-            # one column per object: its other positions hold the same values
-            firsts = {ks[0] for ks in at.values()}
-            varying = [k for k in varying if k in firsts]
-            out[key] = (varying, {pid: [r[k] for k in varying] for pid, r in rows.items()})
+        for key, group in pids.items():
+            found = family_literal_columns(
+                [procs[self.layout.initial_templates[pid]].process for pid in group])
+            out[key] = None if found is None else (
+                found[0], dict(zip(group, found[1], strict=True)))
         return out
 
     def _family_code(self, pid: int, key: Any, index: int,

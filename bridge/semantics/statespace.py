@@ -1412,6 +1412,33 @@ def family_shape_blanked(process: Process) -> Process | None:
     return dataclasses.replace(shape, edges=edges)
 
 
+def family_literal_columns(members: Sequence[Process]) -> tuple[list[int], list[list[int]]] | None:
+    """Return (the positions of ``family_constants`` where the literals of ``members``,
+    processes of one ``family_shape_blanked`` shape, differ, one per ``Const`` object of
+    the first member; each member's literals at those positions), or None when the
+    first member's literals cannot stand for the others'.
+
+    A family's shared code is generated from its first member and finds a literal by
+    the identity of that member's ``Const``; a front-end may put one object at several
+    positions (a parameter's value, substituted wherever the parameter occurs). Such
+    positions must hold equal values in every member (one column serves them all),
+    else the answer is None."""
+    rows = [[int(c.value) for c in family_constants(p)] for p in members]
+    first = rows[0]
+    if any(len(r) != len(first) for r in rows):
+        return None  # never with equal shapes
+    at: dict[int, list[int]] = {}
+    for k, c in enumerate(family_constants(members[0])):
+        at.setdefault(id(c), []).append(k)
+    shared = [ks for ks in at.values() if len(ks) > 1]
+    if any(r[k] != r[ks[0]] for ks in shared for k in ks for r in rows):
+        return None
+    firsts = {ks[0] for ks in at.values()}
+    varying = [k for k in range(len(first))
+               if k in firsts and any(r[k] != first[k] for r in rows)]
+    return varying, [[r[k] for k in varying] for r in rows]
+
+
 _DATA_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
