@@ -236,16 +236,9 @@ class Families:
         consts = family_constants(proc.process)
         self._family_literals = {id(consts[k]): column for column, k in enumerate(varying)}
         self.pygen.consts = {}
-        if self._family_literals:
-            # the literals read per member are no constants: nothing folds them, not even
-            # inside a larger expression (the Python generator's fold recurses through
-            # its ``fold`` attribute, shadowed here)
-            fold, no, varying_ids = self.pygen.fold, self._pyno(), self._family_literals
-
-            def folding(e: Any) -> Any:
-                return no if id(e) in varying_ids else fold(e)
-
-            self.pygen.fold = folding  # type: ignore[method-assign]
+        # the literals read per member are no constants: the folding (the Python
+        # generator's) folds none of them, not even inside a larger expression
+        self.pygen.family_literals = {i: "" for i in self._family_literals}
         try:
             return self.gen_process(t, "b", "pid", f"F{index}", frozenset(), set())
         except CUnsupported:
@@ -257,7 +250,7 @@ class Families:
             self._family_events = None
             self._family_barriers = {}
             self._family_literals = None
-            self.pygen.__dict__.pop("fold", None)
+            self.pygen.family_literals = None
 
 
 def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
@@ -265,9 +258,8 @@ def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
     (``statespace.family_shape_blanked``: equal but for names, constant event names and
     the integer literals of guards, channel operations and effects), or
     the template itself when its shape is not shared or cannot be (local channels,
-    ``xr``/``xs`` claims, a ``provided`` clause, a mixed event). The Python engine's
-    ``statespace._families`` groups by ``_family_shape`` (literals compared), with a
-    least family size: its family code does not read literals per instance."""
+    ``xr``/``xs`` claims, a ``provided`` clause, a mixed event), as
+    ``statespace._families`` groups them without its least family size."""
     reps = list(range(len(layout.processes)))
     if layout.dynamic:
         return reps

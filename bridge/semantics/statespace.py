@@ -184,12 +184,15 @@ class CompiledStateSpace:
             self._atomic_edge_sets.append(
                 frozenset(k for k, e in enumerate(tpl.process.edges) if e.atomic))
         self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
-        # Templates equal but for their constant event names share one compiled code
-        # (``_family_table``) when many instances use them.
+        # Templates equal but for their constant event names and integer literals share
+        # one compiled code (``_family_table``) when many instances use them.
         self._family_rep: list[int] = _families(self.system, lay)
         self._family_steps: str | None = None  # set while a family's code is generated
         self._family_tables: dict[int, tuple] = {}
         self._family_fns: set[tuple] = set()
+        # per family: its members' rows of the literals that differ (by template), or
+        # None when its code cannot read them per member (``family_literal_columns``)
+        self._family_literals: dict[int, tuple[list[int], dict[int, tuple[int, ...]]] | None] = {}
         self.family_compilations = 0
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search
@@ -284,9 +287,20 @@ class CompiledStateSpace:
         The table is generated and compiled once per family, as generic code (base and
         pid are arguments, locals are read from the state); the step of an edge with a
         constant event comes from the family's per-instance table ``_FS<rep>[pid]``,
-        filled here (DESIGN.md section 7)."""
+        and the integer literals that differ between the members from ``_FK<rep>[pid]``
+        (``family_literal_columns``; when the representative's literals cannot stand for
+        the others', every member gets specialised code), both filled here (DESIGN.md
+        section 7)."""
         rep = self._family_rep[tpl_index]
         if rep < 0:
+            return None
+        if rep not in self._family_literals:
+            members = [t for t in self.layout.processes if self._family_rep[t.index] == rep]
+            found = family_literal_columns([t.process for t in members])
+            self._family_literals[rep] = None if found is None else (found[0], {
+                t.index: tuple(row) for t, row in zip(members, found[1], strict=True)})
+        literals = self._family_literals[rep]
+        if literals is None:
             return None
         gen = self._gen
         tpl = self.layout.processes[tpl_index]
@@ -311,13 +325,18 @@ class CompiledStateSpace:
             rep_tpl = self.layout.processes[rep]
             table_name = f"_FS{rep}"
             self._ns[table_name] = {}
+            self._ns[f"_FK{rep}"] = {}
             code: list[str] = []
             self._pending_code = code
             self._family_steps = table_name
+            consts = family_constants(rep_tpl.process)
+            gen.family_literals = {id(consts[k]): f"_FK{rep}[pid][{column}]"
+                                   for column, k in enumerate(literals[0])}
             try:
                 named = self._gen_process(gen, code, rep_tpl, "b", "pid", gen.fresh("F"))
             finally:
                 self._family_steps = None
+                gen.family_literals = None
             fns = self._location_table(code, f"{rep_tpl.process.name} family", rep_tpl, named)
             self.family_compilations += 1
             self._family_tables[rep] = fns
@@ -325,6 +344,7 @@ class CompiledStateSpace:
             self._spec_bodies[fns] = []
             self._death_guards[fns] = None
         self._ns[f"_FS{rep}"][pid] = tuple(steps)
+        self._ns[f"_FK{rep}"][pid] = literals[1][tpl_index]
         return fns
 
     def _inline_layout(self, rl: RuntimeLayout) -> Callable:
@@ -1506,8 +1526,10 @@ def _shared_parts(process: Process) -> tuple | None:
 
 def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
     """Return, per template, the representative of its family (the first template of
-    its shape, see ``_family_shape``), or -1 when its family has fewer than
-    ``FAMILY_MIN_INSTANCES`` static instances (those get specialised code each)."""
+    its shape, see ``family_shape_blanked``: equal but for names, constant event names
+    and integer literals of guards and effects), or -1 when its family has fewer than
+    ``FAMILY_MIN_INSTANCES`` static instances (those get specialised code each). The C
+    engine groups by the same shape (``engine_c.gen_families.family_shapes``)."""
     reps = [-1] * len(layout.processes)
     if layout.dynamic or system.language is SourceLanguage.PROMELA:
         return reps
@@ -1545,7 +1567,7 @@ def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
             continue
         same_parts[parts] = tpl.index
         try:
-            shape = _family_shape(p)
+            shape = family_shape_blanked(p)
             if shape is None:
                 continue
             reps[tpl.index] = first.setdefault(shape, tpl.index)
