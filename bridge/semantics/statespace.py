@@ -1401,18 +1401,31 @@ def _family_shape(process: Process) -> Process | None:
 _CONST_EVENT = Event("\0constant")
 
 
-def family_constants(process: Process) -> list[Const]:
+def family_constants(process: Process,
+                     memo: dict[int, tuple[object, list[Const]]] | None = None) -> list[Const]:
     """Return the integer literals (not booleans) of ``process``'s guards, channel
     operations and effects, event names left out, in a fixed order (edge by edge;
     guard, channel operation, effect; depth first, fields in declaration order).
 
     Two processes with equal ``family_shape_blanked`` shapes have their literals at the
     same positions of this list: the parameter values that the CSP# front-end writes
-    into ``W(j) = [x != j] ...`` are the differences between its instances."""
+    into ``W(j) = [x != j] ...`` are the differences between its instances. ``memo``:
+    the literals of each part walked already, by identity (instances made from one
+    template by the front-end share their parts: LE's 10,000 nodes are walked once)."""
     found: list[Const] = []
     for e in process.edges:
         for part in (e.guard, e.comm, e.effect):
-            _collect_ints(part, found)
+            if part is None or part == ():
+                continue
+            if memo is None:
+                _collect_ints(part, found)
+                continue
+            hit = memo.get(id(part))
+            if hit is None:
+                mine: list[Const] = []
+                _collect_ints(part, mine)
+                hit = memo[id(part)] = (part, mine)  # the part kept: its id stays its own
+            found.extend(hit[1])
     return found
 
 
@@ -1443,12 +1456,13 @@ def family_literal_columns(members: Sequence[Process]) -> tuple[list[int], list[
     positions (a parameter's value, substituted wherever the parameter occurs). Such
     positions must hold equal values in every member (one column serves them all),
     else the answer is None."""
-    rows = [[int(c.value) for c in family_constants(p)] for p in members]
+    memo: dict[int, tuple[object, list[Const]]] = {}
+    rows = [[int(c.value) for c in family_constants(p, memo)] for p in members]
     first = rows[0]
     if any(len(r) != len(first) for r in rows):
         return None  # never with equal shapes
     at: dict[int, list[int]] = {}
-    for k, c in enumerate(family_constants(members[0])):
+    for k, c in enumerate(family_constants(members[0], memo)):
         at.setdefault(id(c), []).append(k)
     shared = [ks for ks in at.values() if len(ks) > 1]
     if any(r[k] != r[ks[0]] for ks in shared for k in ks for r in rows):
@@ -1463,10 +1477,14 @@ _DATA_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _fields_of(node: object) -> tuple[str, ...]:
+    """Return the field names of ``node``'s dataclass (none for another value, a class
+    or a ``Span``), remembered per class."""
     cls = type(node)
     names = _DATA_FIELDS.get(cls)
     if names is None:
-        names = _DATA_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        names = () if not dataclasses.is_dataclass(cls) or cls is Span or isinstance(
+            node, type) else tuple(f.name for f in dataclasses.fields(cls))
+        _DATA_FIELDS[cls] = names
     return names
 
 
@@ -1477,7 +1495,7 @@ def _collect_ints(node: object, found: list[Const]) -> None:
     elif isinstance(node, tuple | list):
         for x in node:
             _collect_ints(x, found)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type | Span):
+    else:
         for name in _fields_of(node):
             _collect_ints(getattr(node, name), found)
 
@@ -1492,7 +1510,7 @@ def _blank_ints(node: Any) -> Any:
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     if isinstance(node, list):
         return [_blank_ints(x) for x in node]
-    if dataclasses.is_dataclass(node) and not isinstance(node, type | Span):
+    if _fields_of(node):
         changed = {}
         for name in _fields_of(node):
             old = getattr(node, name)
