@@ -146,3 +146,27 @@ def test_literal_families_compile_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == [20, 21, 22]  # the 3 V instances: fewer than FAMILY_MIN_INSTANCES
     assert space.family_compilations == 1
     assert "_FK" in space.source or any("_FK" in k for k in space._ns)
+
+
+def test_a_literal_object_at_positions_that_differ_elsewhere_splits_the_family() -> None:
+    # The front-end puts W(0)'s value of j, one Const, wherever j occurs; the shared
+    # code finds it by identity, so a member whose literals differ at those positions
+    # cannot be read through it (every member then gets code of its own).
+    import dataclasses
+
+    from bridge.ir import Assign, Const
+    from bridge.semantics.statespace import family_constants, family_literal_columns
+
+    system = load_csp("literals.csp", LITERALS).systems[0]
+    w0, w1 = system.processes[0], system.processes[1]
+    c0 = family_constants(w0)
+    assert c0[0] is c0[1]  # x != j and x = j: one object
+    columns, rows = family_literal_columns([w0, w1]) or ([], [])
+    assert rows[1][columns.index(0)] == 1  # W(1)'s j, read through W(0)'s object
+    edge = w1.edges[0]
+    first = edge.effect[0]
+    assert isinstance(first, Assign)
+    odd = dataclasses.replace(edge, effect=(dataclasses.replace(first, value=Const(7)),
+                                            *edge.effect[1:]))
+    w1_odd = dataclasses.replace(w1, edges=(odd, *w1.edges[1:]))
+    assert family_literal_columns([w0, w1_odd]) is None
