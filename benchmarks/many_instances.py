@@ -16,7 +16,10 @@ item 1): the seconds to generate the C unit, its bytes and location functions, a
 CPU seconds of the C compiler on it (``gcc -O2``, no cache; a compile longer than
 ``--compile-timeout`` is cut and shown as ``>``). With ``--baseline`` it repeats them
 with the family code off (``gen_families.FAMILY_MIN_C``: every instance its own
-functions, as before) and prints the ratios.
+functions, as before) and prints the ratios. ``--guarded`` measures the same on a
+model whose parameter sits in guards, effects and array indices (``guarded_model``:
+``W(j) = [x != j] ...``), where the instances differ in integer literals that the
+family code reads per instance (``BR_PK``), not only in event names.
 """
 
 from __future__ import annotations
@@ -40,6 +43,22 @@ from bridge.semantics import statespace
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "case_studies" / "le_pl" / "le_pl.csp"
+
+
+def guarded_model(n: int) -> str:
+    """Return a CSP# model of ``n`` instances of ``W(j)`` whose parameter ``j`` the
+    front-end writes into guards, assignments and computed array indices (each
+    instance is lowered on its own, with its own literals)."""
+    return f"""#define N {n};
+var x = 0;
+var bit[N];
+W(j) = [x != j] a.j{{x = j; bit[j] = 1 - bit[j];}} -> W(j)
+    [] [bit[(j + 1) % N] == 1 && x < N - 1] b.j{{x = (j * 2 + 1) % N;}} -> W(j);
+Sys() = ||| j:{{0..N-1}}@W(j);
+#define home (x == 0);
+#assert Sys() deadlockfree;
+#assert Sys() |= []<> home;
+"""
 
 
 @contextlib.contextmanager
@@ -96,11 +115,15 @@ def per_instance_code() -> Iterator[None]:
         gen_families.FAMILY_MIN_C = least
 
 
-def c_code(n: int, timeout: float) -> dict[str, float]:
-    """Return what the C unit of LE at ``n`` costs: generate (s), bytes, functions
-    (location functions) and compile (compiler CPU s; ``timeout`` + 1 when cut)."""
-    text = re.sub(r"#define N \d+;", f"#define N {n};", MODEL.read_text())
-    system = load_csp(f"le_pl_{n}.csp", text).systems[0]
+def c_code(n: int, timeout: float, guarded: bool = False) -> dict[str, float]:
+    """Return what the C unit of LE (``guarded``: of ``guarded_model``) at ``n`` costs:
+    generate (s), bytes, functions (location functions) and compile (compiler CPU s;
+    ``timeout`` + 1 when cut)."""
+    if guarded:
+        system = load_csp(f"guarded_{n}.csp", guarded_model(n)).systems[0]
+    else:
+        text = re.sub(r"#define N \d+;", f"#define N {n};", MODEL.read_text())
+        system = load_csp(f"le_pl_{n}.csp", text).systems[0]
     start = time.process_time()
     source = driver.generate_model(system).source
     out = {"generate": time.process_time() - start, "bytes": float(len(source)),
@@ -138,16 +161,18 @@ def main(argv: list[str]) -> int:
                         help="also measure with templates and family code off")
     parser.add_argument("--c-engine", action="store_true",
                         help="measure the C engine's generated code and its compile instead")
+    parser.add_argument("--guarded", action="store_true",
+                        help="with --c-engine: the model of guarded_model, not LE")
     parser.add_argument("--compile-timeout", type=float, default=300.0)
     args = parser.parse_args(argv)
     if args.c_engine:
         for n in args.sizes:
-            now = c_code(n, args.compile_timeout)
+            now = c_code(n, args.compile_timeout, args.guarded)
             print(f"N={n:<6} C engine, family code: {_c_line(now, args.compile_timeout)}",
                   flush=True)
             if args.baseline:
                 with per_instance_code():
-                    before = c_code(n, args.compile_timeout)
+                    before = c_code(n, args.compile_timeout, args.guarded)
                 print(f"N={n:<6} C engine, per instance: {_c_line(before, args.compile_timeout)}"
                       f" (bytes x{before['bytes'] / now['bytes']:.1f}, compile "
                       f"x{before['compile'] / max(now['compile'], 1e-9):.1f})", flush=True)

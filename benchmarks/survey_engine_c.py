@@ -10,9 +10,9 @@ only the models ``spin -a`` accepts), ``--csp`` one of ``benchmarks/survey_csp.p
 limits, so a hang cannot stop the survey); for every model that loads, the child asks
 the question ``--engine auto`` asks before a check:
 
-- the system (exploring it): ``bridge.engine_c.driver.supports(system)``, after the
-  instance count (``api.AUTO_C_MAX_INSTANCES``: ``auto`` leaves larger systems to the
-  Python engine);
+- the system (exploring it): ``bridge.engine_c.driver.supports(system)``, then the
+  count of instances with C code of their own (``api.AUTO_C_MAX_OWN_CODE``: ``auto``
+  leaves a system with more to the Python engine);
 - each property: ``supports(system, prop)`` for deadlock freedom, non-termination,
   safety, invariants and reaches; ``ltl_supports`` (with the automaton of the negated
   formula, no fairness unless the assertion names one) for an LTL property.
@@ -76,7 +76,7 @@ def worker(path: str, build: bool = False) -> dict:
     from bridge import api
     from bridge.automata.ltl import translate_formula
     from bridge.diagnostics import BridgeError
-    from bridge.engine_c.driver import compile_model, ltl_supports, supports
+    from bridge.engine_c.driver import compile_model, ltl_supports, own_code_count, supports
     from bridge.engine_c.gen_base import CUnsupported
     from bridge.ir import Fairness, PropertyKind
 
@@ -95,9 +95,6 @@ def worker(path: str, build: bool = False) -> dict:
     out["load"] = "loads"
 
     def ask(system, prop) -> str:  # noqa: ANN001
-        if len(system.processes) > api.AUTO_C_MAX_INSTANCES:
-            return (f"auto: more than {api.AUTO_C_MAX_INSTANCES} process instances "
-                    f"({len(system.processes)})")
         try:
             if prop is not None and prop.kind is PropertyKind.LTL:
                 na = translate_formula(prop.formula)
@@ -110,6 +107,9 @@ def worker(path: str, build: bool = False) -> dict:
             return f"error: {_first_line(str(error))}"
         except Exception:  # noqa: BLE001
             return "traceback: " + traceback.format_exc().strip().splitlines()[-1]
+        if ok and own_code_count(system) > api.AUTO_C_MAX_OWN_CODE:
+            return (f"auto: more than {api.AUTO_C_MAX_OWN_CODE} process instances with "
+                    f"code of their own ({own_code_count(system)})")
         return "" if ok else why
 
     systems: list = []

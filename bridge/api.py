@@ -483,13 +483,17 @@ def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOp
     return run(system, prop, options.max_states, options.timeout)
 
 
-# ``--engine auto`` leaves systems of more than this many process templates (a static
-# CSP# system has one per instance) to the Python engine. Instances whose code differs
-# only in data share one C code per family (``engine_c/gen_families``): LE (le_pl)
-# compiles in about 3 s of compiler CPU at any N up to 10,000 (1.4 MB of C at 10,000,
-# generated in 2.3 s, linear in N); with code per instance it took 50 s at N = 1,000
-# and minutes at 2,000, the cost again of thousands of templates that share no code.
-AUTO_C_MAX_INSTANCES = 20000
+# ``--engine auto`` leaves a system to the Python engine when more than this many of its
+# process instances (or templates, of a dynamic system) get C code of their own
+# (``engine_c.own_code_count``: counted on the generated source, before the compiler
+# runs). Instances whose code differs only in data share one C code per family
+# (``engine_c/gen_families``) and are not counted: LE (le_pl) compiles in about 3 s of
+# compiler CPU at any N up to 10,000. Code of its own costs the compiler about 24 ms
+# of CPU per instance of LE's size (3 location functions, 2 kB of C): gcc -O2 took
+# 24.8 s of CPU on LE N = 1,000 with every node's code its own, 7.5 s at 300, 1.3 s
+# with shared code (``benchmarks/many_instances.py --c-engine --baseline``, 2026-11-26,
+# load 4-6 on 2 cores), so this many take about 30 s.
+AUTO_C_MAX_OWN_CODE = 1000
 
 
 def _use_c_engine(system: TransitionSystem, prop: Property | None, options: CheckOptions,
@@ -503,11 +507,6 @@ def _use_c_engine(system: TransitionSystem, prop: Property | None, options: Chec
         raise ConfigurationError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if engine == "python":
         return False
-    if engine == "auto" and len(system.processes) > AUTO_C_MAX_INSTANCES:
-        notes.append(f"checked by the Python engine: {len(system.processes)} process "
-                     "instances (generating and compiling C code for them would take "
-                     "minutes; --engine c compiles it anyway)")
-        return False
     try:
         if ask is None:
             supports = _room("bridge.engine_c", "supports", "the compiled engine")
@@ -516,6 +515,15 @@ def _use_c_engine(system: TransitionSystem, prop: Property | None, options: Chec
             ok, why = ask()
     except NotAvailableError as missing:
         ok, why = False, str(missing)
+    if ok and engine == "auto":
+        own = _room("bridge.engine_c", "own_code_count", "the compiled engine")(system)
+        if own > AUTO_C_MAX_OWN_CODE:
+            notes.append(f"checked by the Python engine: {own} process instances get C "
+                         "code of their own (not shared by a family of instances), more "
+                         f"than the --engine auto limit of {AUTO_C_MAX_OWN_CODE} "
+                         "(api.AUTO_C_MAX_OWN_CODE: compiling them would take more than "
+                         "about 30 s); --engine c compiles them anyway")
+            return False
     if ok:
         return True
     if engine == "c":
@@ -813,25 +821,14 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
         return fcheck.FairSearch(product, condition, None, statistics=c_stats,
                                  events_seen=result.events_seen,
                                  annotations_seen=result.annotations_seen)
-    packed = engine_c.compile_model(system).packed
-    hidden = engine_c.hidden_slots(space)
-    keys: dict[int, tuple[tuple[int, ...], int]] = {}
-
-    def key(n: int) -> tuple[tuple[int, ...], int]:
-        # hidden variables left out: each product keeps the first value it reached
-        hit = keys.get(n)
-        if hit is None:
-            state = product.sys_states[product.node_sys[n]]
-            hit = keys[n] = (tuple(packed.canonical(space, state)[hidden:]), product.node_q[n])
-        return hit
-
+    key, path, part_keys = _replay_keys(engine_c, system, space, product, result)
     disagree = engine_c.EngineDisagreement
-    starts = [n for n in product.initial_nodes() if key(n) == result.path[0]]
+    starts = [n for n in product.initial_nodes() if key(n) == path[0]]
     if not starts:
         raise disagree("the C engine's initial product state is not the Python one")
     initial = u = starts[0]
     edges: list[tuple[int, int, int]] = []
-    for i, want in enumerate(result.path[1:]):
+    for i, want in enumerate(path[1:]):
         if deadline is not None and i % 512 == 0 and time.monotonic() > deadline:
             raise product_room.LimitReached("time")
         step = next(((w, k) for w, k, _a in product.edges(u) if key(w) == want), None)
@@ -853,8 +850,8 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
                 Outcome.VIOLATED, f"{getattr(err, 'kind', 'error')}: {err}", {"trace": trace}),
                 statistics=c_stats)
         raise disagree("the C engine met a model error that the Python engine does not")
-    part = set(result.part)
-    if key(u) != result.part[0]:
+    part = set(part_keys)
+    if key(u) != part_keys[0]:
         raise disagree("the C engine's fair part does not start where its path ends")
     if result.part_check is not None:
         if fairness is not Fairness.STRONG_GLOBAL or type(condition).__name__ != \
@@ -895,6 +892,42 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
     return fcheck.FairSearch(product, condition, lasso, statistics=c_stats,
                              events_seen=result.events_seen,
                              annotations_seen=result.annotations_seen)
+
+
+def _replay_keys(engine_c: Any, system: TransitionSystem, space: Any, product: Any,
+                 result: Any) -> tuple[Callable[[int], Any], list[Any], list[Any]]:
+    """Return (the key of a Python product node, the C search's path and part as such
+    keys) for ``_replay_c_result``: a node's system state without its hidden
+    variables (each product keeps the first value it reached) and its automaton state.
+
+    The C engine's keys are canonical int tuples (``PackedLayout.canonical``). For a
+    static layout without library values the canonical state is the Python state, so
+    the path and part are packed once (``fairness.packed.pack_state``, canonical: equal
+    states, equal bytes) and a node's key is its interned bytes, read without unpacking
+    it: at 10,000 instances each of 20,003 successors would otherwise be unpacked and
+    copied twice (issue 13, le_pl N = 10,000: seconds). Else every node is unpacked
+    and made canonical."""
+    packed = engine_c.compile_model(system).packed
+    hidden = engine_c.hidden_slots(space)
+    states = product.sys_states
+    if not packed.dynamic and not packed.library_slots and hidden == 0:
+        pack_state = importlib.import_module("bridge.fairness.packed").pack_state
+        path = [(pack_state(values), q) for values, q in result.path]
+        part = [(pack_state(values), q) for values, q in result.part]
+        # tag 4 (marshal): a value that is not an int, whose packing tells bool from int
+        if all(k[0][-1] != 4 for k in path + part):
+            return (lambda n: (states.packed[product.node_sys[n]], product.node_q[n]),
+                    path, part)
+    keys: dict[int, tuple[tuple[int, ...], int]] = {}
+
+    def key(n: int) -> tuple[tuple[int, ...], int]:
+        hit = keys.get(n)
+        if hit is None:
+            state = states[product.node_sys[n]]
+            hit = keys[n] = (tuple(packed.canonical(space, state)[hidden:]), product.node_q[n])
+        return hit
+
+    return key, list(result.path), list(result.part)
 
 
 def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, initial: int,
@@ -1038,20 +1071,24 @@ def _fair_on_c(run: Callable[..., Verdict], system: TransitionSystem, prop: Prop
     a violation there is searched again in full for a counterexample, with what is
     left of the timeout)."""
     action = space.group_action() if space is not None else None
-    searched = space if space is not None else _generated_space(system)
+    # The C generator built the model's state space already (``generate_model``); the
+    # Python side (warm-up, replay) uses that one instead of building it again
+    # (seconds at 10,000 instances, issue 13).
+    full = _generated_space(system)
     warm = _warm_up_limit(system, options)
     if warm is not None and (options.max_states is None or options.max_states > warm):
         verdict = run(system, prop, dataclasses.replace(settings, max_states=warm),
-                      space=searched)
+                      space=space if space is not None else full)
         if verdict.reason != "state limit reached before a verdict":
-            return _with_counterexample(verdict, space, lambda: run(system, prop, settings))
+            return _with_counterexample(verdict, space, lambda: run(system, prop, settings,
+                                                                    space=full))
     started = time.perf_counter()
-    verdict = run(system, prop, settings, space=searched,
+    verdict = run(system, prop, settings, space=space if space is not None else full,
                   search=_c_fair_search(system, prop, options, notes, action))
     # the full search for a counterexample gets what is left of --timeout
     return _with_counterexample(verdict, space, lambda: run(
         system, prop, dataclasses.replace(settings, timeout=_remaining(options, started)),
-        search=_c_fair_search(system, prop, options, notes)))
+        space=full, search=_c_fair_search(system, prop, options, notes)))
 
 
 def _generated_space(system: TransitionSystem) -> Any:

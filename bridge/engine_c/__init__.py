@@ -43,6 +43,7 @@ from bridge.engine_c.driver import (
     hidden_slots,
     is_compiled,
     ltl_supports,
+    own_code_count,
     supports,
     symmetry_supports,
 )
@@ -52,4 +53,4 @@ __all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "CUnsupported",
            "PartProbe", "SearchOptions", "cache_dir",
            "check_property_c", "claim_guards", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
-           "ltl_supports", "supports", "symmetry_supports"]
+           "ltl_supports", "own_code_count", "supports", "symmetry_supports"]

@@ -85,6 +85,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self.prototypes: list[str] = []
         self.channel_tables: list[str] = []
         self.family_tables: list[str] = []  # gen_families: per-instance data of shared code
+        self.own_code_instances = 0  # gen_families: static instances with code of their own
         self.shapes = family_shapes(self.system, self.layout)
         self.expressions = expressions
         self.expression_ok: list[bool] = []
@@ -221,11 +222,17 @@ def lean_source(source: str) -> str:
     return source[:cut]
 
 
-def generate(space: CompiledStateSpace, expressions: list[Expr]) -> tuple[str, list[bool], PackedLayout]:
-    """Return (C source, which expressions were translated, packed layout) of a compiled
-    Python state space; raises ``CUnsupported`` naming what cannot be translated."""
+def generate(space: CompiledStateSpace, expressions: list[Expr]
+             ) -> tuple[str, list[bool], PackedLayout, int]:
+    """Return (C source, which expressions were translated, packed layout, how many
+    process templates or static instances got code of their own) of a compiled Python
+    state space; raises ``CUnsupported`` naming what cannot be translated. The last is
+    what the compiler's time grows with: instances sharing a family's code
+    (``gen_families``) are not counted; a template of a dynamic layout is."""
     gen = CGenerator(space, expressions)
-    return gen.source(), gen.expression_ok, gen.packed
+    source = gen.source()
+    own = len(gen.layout.processes) if gen.layout.dynamic else gen.own_code_instances
+    return source, gen.expression_ok, gen.packed, own
 
 
 __all__ = ["KINDS", "LTL_SECTION", "CUnsupported", "_c_string", "check_known_fields", "generate",

@@ -191,13 +191,16 @@ def _expressions(system: TransitionSystem) -> list[Expr]:
 @dataclass
 class GeneratedModel:
     """A system translated to C, not yet compiled: the Python state space, the source,
-    the packed layout, the expression table and the packed initial state."""
+    the packed layout, the expression table, the packed initial state and how many
+    process templates or static instances got code of their own (``codegen.generate``:
+    what the compiler's time grows with)."""
 
     space: CompiledStateSpace
     source: str
     packed: PackedLayout
     expressions: dict[Expr, int]
     initial: bytes
+    own_code: int = 0
 
 
 _GENERATED: dict[int, tuple[TransitionSystem, GeneratedModel | str]] = {}
@@ -250,6 +253,13 @@ def needs_fair_search(system: TransitionSystem) -> bool:
         p.kind in FAIR_SEARCH_KINDS for p in system.properties)
 
 
+def own_code_count(system: TransitionSystem) -> int:
+    """Return how many process templates or static instances of ``system`` get C code of
+    their own (``GeneratedModel.own_code``; generates the source, remembered, without
+    compiling it); raises ``CUnsupported`` when the C engine cannot take the model."""
+    return generate_model(system).own_code
+
+
 def is_compiled(system: TransitionSystem) -> bool:
     """Return True when the library of ``system`` is already built (this process or the
     disk cache), so a C search starts without compiling."""
@@ -267,7 +277,7 @@ def _generate(system: TransitionSystem) -> GeneratedModel:
     space = build_state_space(system)  # UnsupportedError / ModelRuntimeError go up
     expressions = _expressions(system)
     try:
-        source, ok, packed = generate(space, expressions)
+        source, ok, packed, own_code = generate(space, expressions)
     except CUnsupported:
         raise
     except (KeyError, AttributeError, TypeError, ValueError, IndexError,
@@ -281,7 +291,7 @@ def _generate(system: TransitionSystem) -> GeneratedModel:
     except ValueError:
         raise CUnsupported("the initial state has a value outside its packed slot") from None
     table = {e: k for k, e in enumerate(expressions) if ok[k]}
-    return GeneratedModel(space, source, packed, table, initial)
+    return GeneratedModel(space, source, packed, table, initial, own_code)
 
 
 def _compile(system: TransitionSystem, whole: bool = False) -> CompiledModel:

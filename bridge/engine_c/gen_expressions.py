@@ -73,6 +73,10 @@ class Expressions:
 
     def expr(self, e: Expr, ctx: _Ctx) -> str:
         """Return a C expression (type V) computing ``e`` as the Python engine does."""
+        if self._family_literals is not None:
+            read = self.family_literal(e, str(ctx.pid))
+            if read is not None:  # a literal that differs between a family's members
+                return read
         v = self.fold(e)
         if v is not _NO:
             return _lit(v)

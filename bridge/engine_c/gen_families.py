@@ -14,6 +14,16 @@ each member's constant event names (``BR_PEV``, one row per member) and the labe
 its edges (``BR_PID_EDGE``). A run of consecutive members is one loop in
 ``model_successors``, in pid order, so successors come in the same order.
 
+Instances whose guards, channel operations and effects differ in integer literals at
+the same positions (``statespace.family_shape_blanked``: a parameter the CSP# front-end
+writes into ``W(j) = [x != j] ...``, ``bit[(j + 1) % N]``) share their code too: the
+literals that differ between the members are read from the member's row of ``BR_PK``
+(``family_literal``) and never folded, so an index or a divisor among them is checked
+at run time, as the Python engine checks it; the literals equal in every member are
+folded as before. The literals are found by the identity of the first member's
+``Const`` objects, so a family whose members put one object at positions that differ
+in another member is split back into code per instance (``_varying_literals``).
+
 A member's barrier edges (an event it synchronises on: taken by a precomputed vector in
 ``model_successors``, or never) are part of its key by edge index, and an event hidden
 above a composition is tau in its row, so dining philosophers or processes that end
@@ -28,7 +38,12 @@ from bridge.engine_c.gen_base import CUnsupported
 from bridge.ir import TransitionSystem
 from bridge.semantics.codegen import event_constant, event_is_constant
 from bridge.semantics.state import StateLayout
-from bridge.semantics.statespace import _family_shape, _shared_parts
+from bridge.semantics.statespace import (
+    _shared_parts,
+    family_constants,
+    family_literal_columns,
+    family_shape_blanked,
+)
 
 # The fewest instances of one key that share their code (fewer: one code each).
 FAMILY_MIN_C = 2
@@ -42,6 +57,10 @@ class Families:
     _family_events: dict[int, int] | None = None
     # and the barrier edges of the family (``id`` -> "vector" or "barrier", ``_member``)
     _family_barriers: dict[int, str] = {}  # noqa: RUF012  # replaced, never mutated
+    # and the integer literals that differ between its members (``id`` of the first
+    # member's ``Const`` -> column of ``BR_PK``), read per instance (``family_literal``)
+    _family_literals: dict[int, int] | None = None
+    own_code_instances: int  # static instances that got code of their own
 
     def family_label(self, tpl: int, k: int, pid: str) -> str:
         """Return the C label of edge ``k`` of template ``tpl`` taken by ``pid``:
@@ -53,6 +72,15 @@ class Families:
     def family_event(self, k: int, pid: str) -> str:
         """Return the C expression of the constant event of edge ``k`` in family code."""
         return f"BR_PEV[BR_PEV_OFF[{pid}] + {k}]"
+
+    def family_literal(self, e: Any, pid: str) -> str | None:
+        """Return the C expression reading literal ``e`` of family code from the
+        member's row of ``BR_PK``, or None when ``e`` is the same in every member (or no
+        family code is being generated)."""
+        if self._family_literals is None:
+            return None
+        column = self._family_literals.get(id(e))
+        return None if column is None else f"BR_PK[BR_PK_OFF[{pid}] + {column}]"
 
     def _member(self, pid: int, vector_edges: set[tuple[int, int]]) -> tuple[Any, list[Any]] | None:
         """Return (the key of instance ``pid``'s code, its event row: per edge its
@@ -111,9 +139,15 @@ class Families:
         for m in members:
             if m is not None:
                 count[m[0]] = count.get(m[0], 0) + 1
+        literals = self._varying_literals(members, count)
+        for pid, m in enumerate(members):
+            if m is not None and m[0] in literals and literals[m[0]] is None:
+                members[pid] = None  # literals the family code could not tell apart
         shared: dict[Any, dict[int, str] | None] = {}
         pev: list[str] = []
         pev_off = [0] * n
+        pk: list[str] = []
+        pk_off = [0] * n
         lines: list[str] = []
         pid = 0
         while pid < n:
@@ -121,10 +155,12 @@ class Families:
             names = None
             if m is not None and count[m[0]] >= FAMILY_MIN_C:
                 if m[0] not in shared:
-                    shared[m[0]] = self._family_code(pid, m[0], len(shared))
+                    shared[m[0]] = self._family_code(pid, m[0], len(shared),
+                                                     literals[m[0]][0])
                 names = shared[m[0]]
             t = lay.initial_templates[pid]
             if names is None:  # code of its own
+                self.own_code_instances += 1
                 base = str(self.static_bases[pid])
                 sync = self.space._sync_sets.get(pid, frozenset())
                 with self.instance_constants(pid):
@@ -139,6 +175,8 @@ class Families:
                 pev_off[pid] = len(pev)
                 pev.extend(str(x if isinstance(x, int) else self.intern_event(x))
                            for x in members[pid][1])
+                pk_off[pid] = len(pk)
+                pk.extend(str(v) for v in literals[m[0]][1][pid])
                 pid += 1
             if not names:
                 continue
@@ -154,20 +192,53 @@ class Families:
                 f"{{{', '.join(str(self.edge_ids[t]) for t in lay.initial_templates)}}};",
                 f"static const int32_t BR_PEV_OFF[{n}] = {{{', '.join(map(str, pev_off))}}};",
                 f"static const int32_t BR_PEV[{len(pev)}] = {{{', '.join(pev)}}};"]
+        if pk:
+            self.family_tables += [
+                "/* shared family code: per static instance the offset of its row of the "
+                "integer literals that differ between the members of its family */",
+                f"static const int32_t BR_PK_OFF[{n}] = {{{', '.join(map(str, pk_off))}}};",
+                f"static const V BR_PK[{len(pk)}] = {{{', '.join(pk)}}};"]
         return lines
 
-    def _family_code(self, pid: int, key: Any, index: int) -> dict[int, str] | None:
+    def _varying_literals(self, members: list[tuple[Any, list[Any]] | None],
+                          count: dict[Any, int]
+                          ) -> dict[Any, tuple[list[int], dict[int, list[int]]] | None]:
+        """Return, per key of a shared family, (the positions in ``family_constants``
+        where its members' literals differ, each member's literals at those positions
+        by pid), or None when the family code could not tell them apart
+        (``statespace.family_literal_columns``; its members get code of their own)."""
+        procs = self.layout.processes
+        pids: dict[Any, list[int]] = {}
+        for pid, m in enumerate(members):
+            if m is not None and count[m[0]] >= FAMILY_MIN_C:
+                pids.setdefault(m[0], []).append(pid)
+        out: dict[Any, tuple[list[int], dict[int, list[int]]] | None] = {}
+        for key, group in pids.items():
+            found = family_literal_columns(
+                [procs[self.layout.initial_templates[pid]].process for pid in group])
+            out[key] = None if found is None else (
+                found[0], dict(zip(group, found[1], strict=True)))
+        return out
+
+    def _family_code(self, pid: int, key: Any, index: int,
+                     varying: list[int]) -> dict[int, str] | None:
         """Return location -> function name of the code shared by the family ``key``,
         generated once from its first member ``pid`` (generic in ``b`` and ``pid``, no
-        local folded); None when that code cannot be translated (its members then get
-        their own code, which may still be)."""
+        local folded, the literals at positions ``varying`` of ``family_constants`` read
+        from ``BR_PK``, never folded); None when that code cannot be translated (its
+        members then get their own code, which may still be)."""
         t = self.layout.initial_templates[pid]
         proc = self.layout.processes[t]
         constant, barriers = key[-2], key[-1]
         marks = (len(self.functions), len(self.prototypes), set(self.helpers))
         self._family_events = {id(proc.process.edges[k]): k for k in constant}
         self._family_barriers = {id(proc.process.edges[k]): how for k, how in barriers}
+        consts = family_constants(proc.process)
+        self._family_literals = {id(consts[k]): column for column, k in enumerate(varying)}
         self.pygen.consts = {}
+        # the literals read per member are no constants: the folding (the Python
+        # generator's) folds none of them, not even inside a larger expression
+        self.pygen.family_literals = {i: "" for i in self._family_literals}
         try:
             return self.gen_process(t, "b", "pid", f"F{index}", frozenset(), set())
         except CUnsupported:
@@ -178,11 +249,14 @@ class Families:
         finally:
             self._family_events = None
             self._family_barriers = {}
+            self._family_literals = None
+            self.pygen.family_literals = None
 
 
 def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
     """Return, per template of a static system, the first template of its shape
-    (``statespace._family_shape``: equal but for names and constant event names), or
+    (``statespace.family_shape_blanked``: equal but for names, constant event names and
+    the integer literals of guards, channel operations and effects), or
     the template itself when its shape is not shared or cannot be (local channels,
     ``xr``/``xs`` claims, a ``provided`` clause, a mixed event), as
     ``statespace._families`` groups them without its least family size."""
@@ -204,7 +278,7 @@ def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
             continue
         same_parts[parts] = tpl.index
         try:
-            shape = _family_shape(p)
+            shape = family_shape_blanked(p)
             if shape is not None:
                 reps[tpl.index] = first.setdefault(shape, tpl.index)
         except RecursionError:  # an expression too deep to hash: code of its own

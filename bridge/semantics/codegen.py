@@ -172,6 +172,11 @@ class Generator:
         # Locals of the instance being generated that are never assigned (parameters,
         # mostly) with their values: folded like constants (specialised instance code).
         self.consts: dict[str, int] = {}
+        # While a family's shared code is generated: the integer literals (by ``id`` of
+        # the representative's ``Const``) that differ between its members, with the code
+        # reading the member's value (``statespace.family_literal_columns``); they are
+        # never folded, not even inside a larger expression.
+        self.family_literals: dict[int, str] | None = None
 
     # -------------------------------------------------------------- bookkeeping
 
@@ -197,6 +202,8 @@ class Generator:
 
     def fold(self, e: Expr) -> Any:
         """Return the value of a constant expression, or ``_NO``."""
+        if self.family_literals is not None and id(e) in self.family_literals:
+            return _NO
         if isinstance(e, Const):
             return int(e.value) if isinstance(e.value, bool) else e.value
         if isinstance(e, Var) and e.scope == "local" and e.name in self.consts:
@@ -242,6 +249,10 @@ class Generator:
 
     def expr(self, e: Expr, ctx: Context) -> str:
         """Return Python code computing the value of ``e``."""
+        if self.family_literals is not None:
+            read = self.family_literals.get(id(e))
+            if read is not None:  # a literal that differs between a family's members
+                return read
         v = self.fold(e)
         if v is not _NO:
             return repr(v)

@@ -184,12 +184,15 @@ class CompiledStateSpace:
             self._atomic_edge_sets.append(
                 frozenset(k for k, e in enumerate(tpl.process.edges) if e.atomic))
         self._any_atomic = any(self._atomic_sets) or any(self._atomic_edge_sets)
-        # Templates equal but for their constant event names share one compiled code
-        # (``_family_table``) when many instances use them.
+        # Templates equal but for their constant event names and integer literals share
+        # one compiled code (``_family_table``) when many instances use them.
         self._family_rep: list[int] = _families(self.system, lay)
         self._family_steps: str | None = None  # set while a family's code is generated
         self._family_tables: dict[int, tuple] = {}
         self._family_fns: set[tuple] = set()
+        # per family: its members' rows of the literals that differ (by template), or
+        # None when its code cannot read them per member (``family_literal_columns``)
+        self._family_literals: dict[int, tuple[list[int], dict[int, tuple[int, ...]]] | None] = {}
         self.family_compilations = 0
         # Validate every template once with generic code (base and pid as variables), so
         # unsupported constructs are reported when the model is built, not mid-search
@@ -284,9 +287,20 @@ class CompiledStateSpace:
         The table is generated and compiled once per family, as generic code (base and
         pid are arguments, locals are read from the state); the step of an edge with a
         constant event comes from the family's per-instance table ``_FS<rep>[pid]``,
-        filled here (DESIGN.md section 7)."""
+        and the integer literals that differ between the members from ``_FK<rep>[pid]``
+        (``family_literal_columns``; when the representative's literals cannot stand for
+        the others', every member gets specialised code), both filled here (DESIGN.md
+        section 7)."""
         rep = self._family_rep[tpl_index]
         if rep < 0:
+            return None
+        if rep not in self._family_literals:
+            members = [t for t in self.layout.processes if self._family_rep[t.index] == rep]
+            found = family_literal_columns([t.process for t in members])
+            self._family_literals[rep] = None if found is None else (found[0], {
+                t.index: tuple(row) for t, row in zip(members, found[1], strict=True)})
+        literals = self._family_literals[rep]
+        if literals is None:
             return None
         gen = self._gen
         tpl = self.layout.processes[tpl_index]
@@ -311,13 +325,18 @@ class CompiledStateSpace:
             rep_tpl = self.layout.processes[rep]
             table_name = f"_FS{rep}"
             self._ns[table_name] = {}
+            self._ns[f"_FK{rep}"] = {}
             code: list[str] = []
             self._pending_code = code
             self._family_steps = table_name
+            consts = family_constants(rep_tpl.process)
+            gen.family_literals = {id(consts[k]): f"_FK{rep}[pid][{column}]"
+                                   for column, k in enumerate(literals[0])}
             try:
                 named = self._gen_process(gen, code, rep_tpl, "b", "pid", gen.fresh("F"))
             finally:
                 self._family_steps = None
+                gen.family_literals = None
             fns = self._location_table(code, f"{rep_tpl.process.name} family", rep_tpl, named)
             self.family_compilations += 1
             self._family_tables[rep] = fns
@@ -325,6 +344,7 @@ class CompiledStateSpace:
             self._spec_bodies[fns] = []
             self._death_guards[fns] = None
         self._ns[f"_FS{rep}"][pid] = tuple(steps)
+        self._ns[f"_FK{rep}"][pid] = literals[1][tpl_index]
         return fns
 
     def _inline_layout(self, rl: RuntimeLayout) -> Callable:
@@ -1381,6 +1401,126 @@ def _family_shape(process: Process) -> Process | None:
 _CONST_EVENT = Event("\0constant")
 
 
+def family_constants(process: Process,
+                     memo: dict[int, tuple[object, list[Const]]] | None = None) -> list[Const]:
+    """Return the integer literals (not booleans) of ``process``'s guards, channel
+    operations and effects, event names left out, in a fixed order (edge by edge;
+    guard, channel operation, effect; depth first, fields in declaration order).
+
+    Two processes with equal ``family_shape_blanked`` shapes have their literals at the
+    same positions of this list: the parameter values that the CSP# front-end writes
+    into ``W(j) = [x != j] ...`` are the differences between its instances. ``memo``:
+    the literals of each part walked already, by identity (instances made from one
+    template by the front-end share their parts: LE's 10,000 nodes are walked once)."""
+    found: list[Const] = []
+    for e in process.edges:
+        for part in (e.guard, e.comm, e.effect):
+            if part is None or part == ():
+                continue
+            if memo is None:
+                _collect_ints(part, found)
+                continue
+            hit = memo.get(id(part))
+            if hit is None:
+                mine: list[Const] = []
+                _collect_ints(part, mine)
+                hit = memo[id(part)] = (part, mine)  # the part kept: its id stays its own
+            found.extend(hit[1])
+    return found
+
+
+def family_shape_blanked(process: Process) -> Process | None:
+    """Return ``_family_shape(process)`` with every integer literal of its guards,
+    channel operations and effects set to 0 (``family_constants``): processes with
+    equal such shapes run the same code but for their steps' constant event names and
+    these literals, which a shared code reads per instance (the C engine's family
+    code, ``engine_c/gen_families``). None as ``_family_shape``; RecursionError for an
+    expression too deep to walk."""
+    shape = _family_shape(process)
+    if shape is None:
+        return None
+    edges = tuple(dataclasses.replace(e, guard=_blank_ints(e.guard), comm=_blank_ints(e.comm),
+                                      effect=_blank_ints(e.effect))
+                  for e in shape.edges)
+    return dataclasses.replace(shape, edges=edges)
+
+
+def family_literal_columns(members: Sequence[Process]) -> tuple[list[int], list[list[int]]] | None:
+    """Return (the positions of ``family_constants`` where the literals of ``members``,
+    processes of one ``family_shape_blanked`` shape, differ, one per ``Const`` object of
+    the first member; each member's literals at those positions), or None when the
+    first member's literals cannot stand for the others'.
+
+    A family's shared code is generated from its first member and finds a literal by
+    the identity of that member's ``Const``; a front-end may put one object at several
+    positions (a parameter's value, substituted wherever the parameter occurs). Such
+    positions must hold equal values in every member (one column serves them all),
+    else the answer is None."""
+    memo: dict[int, tuple[object, list[Const]]] = {}
+    rows = [[int(c.value) for c in family_constants(p, memo)] for p in members]
+    first = rows[0]
+    if any(len(r) != len(first) for r in rows):
+        return None  # never with equal shapes
+    at: dict[int, list[int]] = {}
+    for k, c in enumerate(family_constants(members[0], memo)):
+        at.setdefault(id(c), []).append(k)
+    shared = [ks for ks in at.values() if len(ks) > 1]
+    if any(r[k] != r[ks[0]] for ks in shared for k in ks for r in rows):
+        return None
+    firsts = {ks[0] for ks in at.values()}
+    varying = [k for k in range(len(first))
+               if k in firsts and any(r[k] != first[k] for r in rows)]
+    return varying, [[r[k] for k in varying] for r in rows]
+
+
+_DATA_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_of(node: object) -> tuple[str, ...]:
+    """Return the field names of ``node``'s dataclass (none for another value, a class
+    or a ``Span``), remembered per class."""
+    cls = type(node)
+    names = _DATA_FIELDS.get(cls)
+    if names is None:
+        names = () if not dataclasses.is_dataclass(cls) or cls is Span or isinstance(
+            node, type) else tuple(f.name for f in dataclasses.fields(cls))
+        _DATA_FIELDS[cls] = names
+    return names
+
+
+def _collect_ints(node: object, found: list[Const]) -> None:
+    if isinstance(node, Const):
+        if type(node.value) is int:
+            found.append(node)
+    elif isinstance(node, tuple | list):
+        for x in node:
+            _collect_ints(x, found)
+    else:
+        for name in _fields_of(node):
+            _collect_ints(getattr(node, name), found)
+
+
+def _blank_ints(node: Any) -> Any:
+    """Return ``node`` with its integer literals set to 0 (the same object when it has
+    none), in ``_collect_ints``'s order."""
+    if isinstance(node, Const):
+        return dataclasses.replace(node, value=0) if type(node.value) is int else node
+    if isinstance(node, tuple):
+        items = tuple(_blank_ints(x) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if isinstance(node, list):
+        return [_blank_ints(x) for x in node]
+    if _fields_of(node):
+        changed = {}
+        for name in _fields_of(node):
+            old = getattr(node, name)
+            new = _blank_ints(old)
+            if new is not old:
+                changed[name] = new
+        return dataclasses.replace(node, **changed) if changed else node
+    return node
+
+
 def _shared_parts(process: Process) -> tuple | None:
     """Return a key of ``process``'s parts by identity (names and constant event names
     left out): equal keys mean equal ``_family_shape``; None as there."""
@@ -1404,8 +1544,10 @@ def _shared_parts(process: Process) -> tuple | None:
 
 def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
     """Return, per template, the representative of its family (the first template of
-    its shape, see ``_family_shape``), or -1 when its family has fewer than
-    ``FAMILY_MIN_INSTANCES`` static instances (those get specialised code each)."""
+    its shape, see ``family_shape_blanked``: equal but for names, constant event names
+    and integer literals of guards and effects), or -1 when its family has fewer than
+    ``FAMILY_MIN_INSTANCES`` static instances (those get specialised code each). The C
+    engine groups by the same shape (``engine_c.gen_families.family_shapes``)."""
     reps = [-1] * len(layout.processes)
     if layout.dynamic or system.language is SourceLanguage.PROMELA:
         return reps
@@ -1443,7 +1585,7 @@ def _families(system: TransitionSystem, layout: StateLayout) -> list[int]:
             continue
         same_parts[parts] = tpl.index
         try:
-            shape = _family_shape(p)
+            shape = family_shape_blanked(p)
             if shape is None:
                 continue
             reps[tpl.index] = first.setdefault(shape, tpl.index)

@@ -82,3 +82,74 @@ def test_barrier_members_share_and_agree(tmp_path: Path) -> None:
     assert "/* barrier sync */" in unit
     assert assert_engines_agree(ts) == 2
     assert compare(ts, 200000) == len(Fairness)
+
+
+# Parameters in guards, effects and computed array indices: the CSP# front-end lowers
+# each instance on its own, with its parameter's value written in as literals; the
+# instances share one code that reads the literals that differ from BR_PK.
+GUARDED = """#define N %d;
+var x = 0;
+var bit[N];
+W(j) = [x != j] a.j{x = j; bit[j] = 1 - bit[j];} -> W(j)
+    [] [bit[(j + 1) %% N] == 1 && x < N - 1] b.j{x = (j * 2 + 1) %% N;} -> W(j);
+Sys() = ||| j:{0..N-1}@W(j);
+#define home (x == 0);
+#define low (x < 2);
+#assert Sys() deadlockfree;
+#assert Sys() |= []<> home;
+#assert Sys() |= <>[] low;
+"""
+
+
+def _guarded(n: int) -> TransitionSystem:
+    return load_csp(f"guarded_{n}.csp", GUARDED % n).systems[0]
+
+
+def _functions(unit: str, kind: str) -> set[str]:
+    return set(re.findall(rf"^static void (L{kind}\d+)_\d+\(ctx_t \*c,", unit, re.M))
+
+
+def test_guarded_literals_share_code_and_engines_agree() -> None:
+    ts = _guarded(3)
+    unit = _unit(ts)
+    assert len(_functions(unit, "F")) == 1 and not _functions(unit, "I")
+    assert "BR_PK[BR_PK_OFF[pid] + 0]" in unit
+    assert driver.generate_model(ts).own_code == 0
+    assert assert_engines_agree(ts) >= 1
+    assert compare(ts, 200000, notions=(Fairness.NONE, Fairness.PROCESS_WEAK,
+                                        Fairness.STRONG_GLOBAL)) == 6
+
+
+def test_guarded_code_does_not_grow_with_the_instances() -> None:
+    small, large = _unit(_guarded(20)), _unit(_guarded(400))
+    assert len(LOCATION_FUNCTION.findall(small)) == len(LOCATION_FUNCTION.findall(large)) == 1
+    # data only: the tables of events, labels and the 3 literals of each instance
+    # (per-instance code took about 900 bytes each)
+    assert (len(large) - len(small)) / (400 - 20) < 150
+
+
+OUT_OF_RANGE = """var x = 0;
+var bit[3];
+V(j) = [x == j] c.j{x = (bit[j + 1] + j + 1) % 3;} -> V(j);
+Sys() = ||| j:{0..2}@V(j);
+#define zero (x == 0);
+#assert Sys() deadlockfree;
+#assert Sys() |= []<> zero;
+"""
+
+
+def test_guarded_index_out_of_range_in_one_member(tmp_path: Path) -> None:
+    # V(2) reads bit[3]: a literal index checked at run time in the shared code, as the
+    # Python engine checks it
+    path = tmp_path / "range.csp"
+    path.write_text(OUT_OF_RANGE)
+    [ts] = api.load_model(str(path)).systems
+    unit = _unit(ts)
+    assert len(_functions(unit, "F")) == 1 and not _functions(unit, "I")
+    assert assert_engines_agree(ts) >= 1
+    for prop in ts.properties:
+        c = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+        py = api.check_property(ts, prop, api.CheckOptions(engine="python"))
+        assert (c.outcome, c.reason) == (py.outcome, py.reason)
+        assert "index" in c.reason, c.reason
+    assert compare(ts, 200000, notions=(Fairness.NONE, Fairness.STRONG_GLOBAL)) == 2

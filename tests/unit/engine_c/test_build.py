@@ -29,7 +29,7 @@ def _counter(modulus: int):
 def test_a_second_build_of_the_same_source_does_not_compile(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
-    source, _, _ = generate(build_state_space(_counter(7)), [])
+    source, _, _, _ = generate(build_state_space(_counter(7)), [])
     calls: list[list[str]] = []
     real = subprocess.Popen
 
@@ -78,7 +78,7 @@ def test_a_library_pruned_after_the_cache_check_is_built_again(tmp_path: Path,
     a cached library between ``exists()`` and the load; ``touch`` then created an empty
     file in its place and the load failed ("cannot load the compiled model")."""
     monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
-    source, _, _ = generate(build_state_space(_counter(5)), [])
+    source, _, _, _ = generate(build_state_space(_counter(5)), [])
     build._LOADED.clear()
     first = build.build_library(source)
     build._LOADED.clear()  # a new process

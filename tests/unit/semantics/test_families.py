@@ -111,3 +111,62 @@ Sys = ||| x:{0..N - 1}@Node(x);
     succ = space.successors(initial)
     assert [st.event for st, _ in succ] == [f"step.{i}" for i in range(1000)]
     assert [st.edges for st, _ in succ] == [((i, 0),) for i in range(1000)]
+
+
+# A parameter written into guards, effects and array indices (each instance lowered on
+# its own, its literals its own): one family whose code reads the literals that differ
+# from ``_FK<rep>[pid]``; V(2) reads bit[3], out of range, in that code as in its own.
+LITERALS = """#define N 20;
+var x = 0;
+var bit[N];
+W(j) = [x != j] a.j{x = j; bit[j] = 1 - bit[j];} -> W(j)
+    [] [bit[(j + 1) % N] == 1 && x < N - 1] b.j{x = (j * 2 + 1) % N;} -> W(j);
+V(j) = [x == j] c.j{x = (bit[j + N - 2] + j + 1) % 3;} -> V(j);
+Sys() = (||| j:{0..N-1}@W(j)) ||| (||| j:{0..2}@V(j));
+#assert Sys() deadlockfree;
+"""
+
+
+def test_literal_families_give_the_successors_of_specialised_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    system = load_csp("literals.csp", LITERALS).systems[0]
+    specialised = _walk(system, 700)
+    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+    calls = _count_specialised(monkeypatch)
+    assert _walk(system, 700) == specialised
+    assert calls == []  # the W and V instances: two families, no code of their own
+    assert any("out of range" in str(x) for x in specialised), "V(2)'s error is reached"
+
+
+def test_literal_families_compile_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_specialised(monkeypatch)
+    space = build_state_space(load_csp("literals.csp", LITERALS).systems[0])
+    (initial,) = space.initial_states()
+    space.successors(initial)
+    assert calls == [20, 21, 22]  # the 3 V instances: fewer than FAMILY_MIN_INSTANCES
+    assert space.family_compilations == 1
+    assert "_FK" in space.source or any("_FK" in k for k in space._ns)
+
+
+def test_a_literal_object_at_positions_that_differ_elsewhere_splits_the_family() -> None:
+    # The front-end puts W(0)'s value of j, one Const, wherever j occurs; the shared
+    # code finds it by identity, so a member whose literals differ at those positions
+    # cannot be read through it (every member then gets code of its own).
+    import dataclasses
+
+    from bridge.ir import Assign, Const
+    from bridge.semantics.statespace import family_constants, family_literal_columns
+
+    system = load_csp("literals.csp", LITERALS).systems[0]
+    w0, w1 = system.processes[0], system.processes[1]
+    c0 = family_constants(w0)
+    assert c0[0] is c0[1]  # x != j and x = j: one object
+    columns, rows = family_literal_columns([w0, w1]) or ([], [])
+    assert rows[1][columns.index(0)] == 1  # W(1)'s j, read through W(0)'s object
+    edge = w1.edges[0]
+    first = edge.effect[0]
+    assert isinstance(first, Assign)
+    odd = dataclasses.replace(edge, effect=(dataclasses.replace(first, value=Const(7)),
+                                            *edge.effect[1:]))
+    w1_odd = dataclasses.replace(w1, edges=(odd, *w1.edges[1:]))
+    assert family_literal_columns([w0, w1_odd]) is None
