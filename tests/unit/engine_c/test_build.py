@@ -136,7 +136,7 @@ def test_two_builds_of_one_source_at_once_compile_it_once(tmp_path: Path,
     """Two processes (pytest-xdist workers) that need the same library at the same time:
     the second waits on the build lock and loads what the first compiled."""
     monkeypatch.setenv("BRIDGE_CACHE_DIR", str(tmp_path))
-    source, _, _ = generate(build_state_space(_counter(11)), [])
+    source, _, _, _ = generate(build_state_space(_counter(11)), [])
     calls: list[list[str]] = []
     real = subprocess.Popen
 
