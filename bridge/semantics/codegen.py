@@ -177,6 +177,11 @@ class Generator:
         # reading the member's value (``statespace.family_literal_columns``); they are
         # never folded, not even inside a larger expression.
         self.family_literals: dict[int, str] | None = None
+        # Whether a value may be a tuple (a library value, or a whole array sent in a
+        # message) where an int is expected: the operands of arithmetic and order
+        # operators are then checked (``_num``), so using one as a number is a model
+        # runtime error, as in PAT, not a crash of the checker.
+        self.tuples = _may_hold_tuples(layout.system)
 
     # -------------------------------------------------------------- bookkeeping
 
@@ -259,7 +264,7 @@ class Generator:
         if isinstance(e, (Var, Index, RemoteVar)):
             return self.read(e, ctx)
         if isinstance(e, Unary):
-            x = self.expr(e.operand, ctx)
+            x = self.num(e, self.expr(e.operand, ctx))
             if e.op == "-":
                 return f"(-{x})"
             if e.op == "!":
@@ -323,11 +328,11 @@ class Generator:
         and runs of ``&&``/``||`` are written flat (``(a or b or c)``): Python's parser
         refuses more than 200 nested parentheses, and real guards can be that long."""
         spine = _left_spine(e)
-        code = self.expr(spine[-1].left, ctx)
+        code = self.num(spine[-1], self.expr(spine[-1].left, ctx))
         run_op: str | None = None
         run: list[str] = []
         for node in reversed(spine):
-            right = self.expr(node.right, ctx)
+            right = self.num(node, self.expr(node.right, ctx))
             if node.op in _FLAT and node.op == run_op:
                 run.append(right)
                 continue
@@ -339,6 +344,13 @@ class Generator:
         if run:
             code = _flat_code(run_op, [code, *run])
         return code
+
+    def num(self, e: Binary | Unary, code: str) -> str:
+        """Return ``code``, checked to be a number (``_num``) when ``e``'s operator
+        needs one and the model may hold a tuple there (``self.tuples``)."""
+        if not self.tuples or (isinstance(e, Binary) and e.op in _ANY_VALUE_OPS):
+            return code
+        return f"_num({code}, {self.span_id(e.span)})"
 
     def _binary_code(self, e: Binary, a: str, b: str) -> str:
         sid = self.span_id(e.span)
@@ -688,6 +700,21 @@ class Generator:
 
 
 _FLAT = {"&&": " and ", "||": " or ", "+": ", "}
+# Operators defined on values of every kind (a tuple equals only an equal tuple).
+_ANY_VALUE_OPS = frozenset({"==", "!=", "&&", "||", "xor"})
+
+
+def _may_hold_tuples(system: Any) -> bool:
+    """Return whether a CSP# ``system`` may hold a tuple where an int is expected: it
+    has a variable of a library class (its values travel as process arguments and in
+    messages), or channels and arrays (a whole array sent in a message)."""
+    if system.language is not SourceLanguage.CSP:
+        return False
+    variables = list(system.globals) + [v for p in system.processes for v in p.locals]
+    if any(not isinstance(v.type, (IntType, BoolType, ArrayType, ChanType))
+           for v in variables):
+        return True
+    return bool(system.channels) and any(isinstance(v.type, ArrayType) for v in variables)
 
 
 def _flat_code(op: str | None, parts: list[str]) -> str:

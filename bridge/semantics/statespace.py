@@ -1781,10 +1781,19 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
             fail("library error", sid, str(error))
 
     def _ix(i: int, n: int, sid: int) -> int:
+        if type(i) is tuple:
+            fail("value of the wrong kind", sid, "a library value or a whole array "
+                 "used as an index")
         if 0 <= i < n:
             return i
         fail("index out of range", sid, f"index {i} out of range 0..{n - 1}")
         return 0
+
+    def _num(v: Any, sid: int) -> Any:
+        if type(v) is tuple:
+            fail("value of the wrong kind", sid, "a library value or a whole array used "
+                 "as a number")
+        return v
 
     def _div(a: int, b: int, sid: int) -> int:
         if b == 0:
@@ -2198,7 +2207,7 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
 
     del spans_holder
     return {
-        "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_div": _div,
+        "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_num": _num, "_div": _div,
         "_libcall": _libcall,
         "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
         "_cquery": _cquery, "_find": _find, "_candidates": _candidates, "_poll": _poll, "_take": _take,
