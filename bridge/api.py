@@ -828,15 +828,27 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
         raise disagree("the C engine's initial product state is not the Python one")
     initial = u = starts[0]
     edges: list[tuple[int, int, int]] = []
+    # Along the C search's DFS path each node was entered by the first edge to it in the
+    # search order (several steps, of different processes, may reach the same node): the
+    # same edge as the Python search's. Past it (a shortest path), the first edge. Only
+    # the round robin order (strong global fairness) is followed: the rotated one
+    # depends on system state ids, which this fresh product numbers differently.
+    round_robin = onthefly.search_order(condition) == onthefly.ORDER_ROUND_ROBIN
+    in_step = -1
     for i, want in enumerate(path[1:]):
         if deadline is not None and i % 512 == 0 and time.monotonic() > deadline:
             raise product_room.LimitReached("time")
-        step = next(((w, k) for w, k, _a in product.edges(u) if key(w) == want), None)
+        out = product.edges(u)
+        ranks: Any = range(len(out))
+        if round_robin and i + 1 < result.dfs_len and len(out) > 1:
+            ranks = onthefly.edge_order(product, onthefly.ORDER_ROUND_ROBIN, u, in_step,
+                                        [k for _w, k, _a in out])
+        step = next(((out[j][0], out[j][1]) for j in ranks if key(out[j][0]) == want), None)
         if step is None:
             raise disagree("a step of the C engine's fair search is not a step of the "
                            "Python product")
         edges.append((u, step[1], step[0]))
-        u = step[0]
+        u, in_step = step[0], step[1]
     if result.outcome == "error":
         try:
             product.expand(u)

@@ -875,7 +875,8 @@ class _LtlResult(ctypes.Structure):
                 ("error_node", ctypes.c_int64), ("part_len", ctypes.c_int64),
                 ("path_len", ctypes.c_int64), ("subgraphs", ctypes.c_int64),
                 ("pruned", ctypes.c_int64), ("items", ctypes.c_int64),
-                ("seconds", ctypes.c_double), ("units_seen", ctypes.POINTER(ctypes.c_uint8))]
+                ("seconds", ctypes.c_double), ("units_seen", ctypes.POINTER(ctypes.c_uint8)),
+                ("dfs_len", ctypes.c_int64)]
 
 
 ProductKey = tuple[tuple[int, ...], int]  # (canonical system state, automaton state)
@@ -971,6 +972,10 @@ class LtlResult:
     annotations_seen: frozenset[str] = frozenset()
     part_size: int = 0
     part_check: PartCheck | None = None
+    # path[:dfs_len] is the search's DFS path (each node the tree child of the one
+    # before, entered by the first edge to it in the search order,
+    # ``fairness.onthefly.edge_order``); the rest a shortest path inside the part
+    dfs_len: int = 0
 
 
 def _cubes(condition: Any) -> list[tuple[int, int]]:
@@ -1373,6 +1378,7 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
     elif r.status in (_LTL_FOUND, _LTL_MODEL_ERROR):
         out.outcome = "found" if r.status == _LTL_FOUND else "error"
         out.path = [key(lib.bridge_ltl_path(handle, i)) for i in range(r.path_len)]
+        out.dfs_len = r.dfs_len
         shown = r.part_len if whole_part else min(1, r.part_len)
         out.part = [key(lib.bridge_ltl_part(handle, i)) for i in range(shown)]
         out.part_size = r.part_len

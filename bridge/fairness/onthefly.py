@@ -102,7 +102,7 @@ in the spirit of SPIN's randomised search order, so that loops in which every pr
 action takes part (what weak and process fairness ask) close early instead of one
 process running ahead for thousands of states; for strong global fairness, round robin:
 the steps of the process after the one that moved last come first (stable sort by
-``(first process of the step - last process - 1) mod 2**30``, ``_round_robin``),
+``(first process of the step - last process - 1) mod 2**30``, ``edge_order``),
 which drives every process forward in turn and reaches the terminal components that
 strong global fairness needs (a deadlock, typically) after a few steps per process.
 
@@ -148,7 +148,7 @@ from bridge.fairness.conditions import (
     FairnessCondition,
     Subgraph,
 )
-from bridge.fairness.product import Expansion, ModelErrorAt, Product
+from bridge.fairness.product import ModelErrorAt, Product
 
 UNSEEN = -1
 DEAD = -2
@@ -401,16 +401,10 @@ class OnTheFlySearch:
         e_acc = self.e_acc
         e_sys = self.e_sys
         n = len(targets)
-        if n > 1 and self.order == ORDER_ROUND_ROBIN:
-            order: Sequence[int] = self._round_robin(in_step, expansion)
-        else:
-            order = range(n)
-        # ORDER_ROTATE: edge j of the order is edge (j + shift) mod n
-        shift = self.product.node_sys[w] % n if n > 1 and self.order == ORDER_ROTATE else 0
-        for j in reversed(order):
-            i = j + shift
-            if i >= n:
-                i -= n
+        order: Sequence[int] = range(n)
+        if n > 1 and self.order != ORDER_NATURAL:
+            order = edge_order(self.product, self.order, w, in_step, steps)
+        for i in reversed(order):
             t = targets[i]
             pt = pos[t]
             if pt == UNSEEN:
@@ -424,18 +418,6 @@ class OnTheFlySearch:
                 if found is not None:
                     return found
         return None
-
-    def _round_robin(self, in_step: int, expansion: Expansion) -> list[int]:
-        """Return the edge order of ``ORDER_ROUND_ROBIN``: the steps of the process
-        after the one that moved last (by ``in_step``) first, cyclically."""
-        steps = self.product.steps
-        entering = steps[in_step].processes if in_step >= 0 else ()
-        last = entering[0] if entering else -1
-        keys = []
-        for k in expansion.steps:
-            moved = steps[k].processes
-            keys.append((moved[0] - last - 1) % ROUND if moved else ROUND)
-        return sorted(range(len(keys)), key=keys.__getitem__)
 
     def _merge(self, target_pos: int, acc: int, step: int, sys_index: int) -> Subgraph | None:
         """Process the edge from the top DFS node to the live node at ``target_pos``:
@@ -588,6 +570,38 @@ class OnTheFlySearch:
         allowed = members.union(n for n in self.live if pos[n] >= 0)
         root = self.dfs_node[0]
         return root, path_within(self.product, root, allowed, targets)
+
+
+def edge_order(product: Product, order: int, node: int, in_step: int,
+               steps: Sequence[int]) -> list[int]:
+    """Return the positions of ``node``'s edges (their step ids ``steps``, in the
+    successor function's order) in the order search ``order`` follows them, ``node``
+    entered by step ``in_step`` (-1: an initial node). The DFS tree edge into a child is
+    the first edge to it in this order; the C engine's replay (``bridge.api``) picks the
+    same one under round robin. Module docstring, "Search order"."""
+    n = len(steps)
+    if order == ORDER_ROUND_ROBIN:
+        # the steps of the process after the one that moved last (by ``in_step``)
+        # first, cyclically: a stable sort
+        all_steps = product.steps
+        entering = all_steps[in_step].processes if in_step >= 0 else ()
+        last = entering[0] if entering else -1
+        keys = []
+        for k in steps:
+            moved = all_steps[k].processes
+            keys.append((moved[0] - last - 1) % ROUND if moved else ROUND)
+        return sorted(range(n), key=keys.__getitem__)
+    if order == ORDER_ROTATE and n > 1:
+        # edge j of the order is edge (j + shift) mod n
+        shift = product.node_sys[node] % n
+        return [(j + shift) % n for j in range(n)]
+    return list(range(n))
+
+
+def search_order(condition: FairnessCondition, early: bool = True) -> int:
+    """Return the edge order of the on-the-fly search of ``condition`` (``early``: with
+    early reports, as ``OnTheFlySearch`` and the C engine's search run it)."""
+    return _search_order(early and condition.uses_items, early and condition.closed_under_steps)
 
 
 def _search_order(items: bool, closed: bool) -> int:

@@ -44,7 +44,7 @@
  * the index of its system step (step, target) among its state's distinct ones, each
  * part counts the (node, system step) pairs without an internal edge (r_miss; each DFS
  * frame keeps the bits of the steps its node takes inside, sat), a part with none left
- * is fair, and edges are ordered round robin (onthefly._round_robin).
+ * is fair, and edges are ordered round robin (onthefly.edge_order).
  * The early report (onthefly._fair_part) needs every weak item enabled in all states
  * engaged, and every strong item enabled in some state engaged. For the weak notions a
  * complete component that is accepting and not hopeless would have been reported at
@@ -140,6 +140,7 @@ typedef struct {
     int64_t items;          /* actions interned (BR_LTL_MORE_ITEMS: how many so far) */
     double seconds;
     uint8_t *units_seen;    /* n_units flags (set by the caller): some explored step has it */
+    int64_t dfs_len;        /* path[0..dfs_len) is a DFS path (tree edges), the rest not */
 } br_ltl_result_t;
 
 /* The propositions over the location slots of the running instances (model_np,
@@ -943,7 +944,7 @@ static int ls_push(ls_t *s, int32_t w, uint64_t in_acc, const uint64_t *in_eng, 
     size_t n = (size_t)nx;
     size_t shift = (s->items && n > 1) ? h->node_sys[w] % n : 0;
     if (s->closed && n > 1) {
-        /* round robin (onthefly._round_robin): the steps of the process after the one
+        /* round robin (onthefly.edge_order): the steps of the process after the one
          * that moved last first, a stable sort by (first process - last - 1) mod 2^30 */
         if (!LS_GROW(s, x_key, n, 1) || !LS_GROW(s, x_order, n, 1)) return ls_oom(s);
         for (size_t e = 0; e < n; e++) {
@@ -1291,6 +1292,7 @@ static int ls_fig5_report(ls_t *s, int32_t start, size_t m) {
         if (s->fig5_nodes[i] != goal) h->part[k++] = s->live[(size_t)start + (size_t)s->fig5_nodes[i]];
     s->r->part_len = (int64_t)s->fig5_len;
     s->r->path_len = (int64_t)len;
+    s->r->dfs_len = (int64_t)(depth + 1);
     s->r->status = BR_LTL_FOUND;
     s->r->early_report = 0;
     return 1;
@@ -1399,7 +1401,7 @@ static int ls_report(ls_t *s) {
     size_t i = (size_t)s->found_part;
     size_t from = (size_t)s->r_pos[i], depth = (size_t)s->r_depth[i];
     s->r->part_len = (int64_t)(s->nlive - from);
-    s->r->path_len = (int64_t)(depth + 1);
+    s->r->path_len = s->r->dfs_len = (int64_t)(depth + 1);
     h->part = malloc((s->nlive - from + 1) * 4);
     h->path = malloc((depth + 1) * 4);
     if (!h->part || !h->path) return ls_oom(s);
@@ -1513,7 +1515,10 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     /* a model error: the DFS path to the failing node is the trace */
     if (r->status == BR_LTL_MODEL_ERROR && s.ndfs) {
         s.h->path = malloc(s.ndfs * 4);
-        if (s.h->path) { memcpy(s.h->path, s.dfs_node, s.ndfs * 4); r->path_len = (int64_t)s.ndfs; }
+        if (s.h->path) {
+            memcpy(s.h->path, s.dfs_node, s.ndfs * 4);
+            r->path_len = r->dfs_len = (int64_t)s.ndfs;
+        }
     }
 out:
     if (s.h) {
