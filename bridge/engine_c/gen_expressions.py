@@ -84,8 +84,10 @@ class Expressions:
             return self.read(e, ctx)
         if isinstance(e, Unary):
             if e.op == "!":
+                if self.maybe_library(e.operand, ctx):
+                    return f"((V)!{self.number(e.operand, ctx)})"
                 return f"((V)!{self.cond(e.operand, ctx)})"
-            x = self.expr(e.operand, ctx)
+            x = self.number(e.operand, ctx)
             if e.op == "-":
                 return f"ck_neg(c, {x})"
             if e.op == "~":
@@ -177,8 +179,27 @@ class Expressions:
             if isinstance(e, Binary) and e.op in ("&&", "||"):
                 return f"({self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)})"
             if isinstance(e, Unary) and e.op == "!":
+                if self.maybe_library(e.operand, ctx):
+                    return f"(!{self.number(e.operand, ctx)})"
                 return f"(!{self.cond(e.operand, ctx)})"
         return f"({self.expr(e, ctx)})"
+
+    def number(self, e: Expr, ctx: _Ctx) -> str:
+        """Return C code of ``e`` where the Python engine wants a number (``_num``,
+        ``_ix`` of ``semantics/codegen.py``: an operand of arithmetic, of an order or
+        of a unary operator, an index): a variable of ``mixed_variables`` read through
+        ``mix_num``, whose library value is that engine's model error "value of the
+        wrong kind"."""
+        if self.mixed_read(e, ctx):
+            return f"mix_num(c, {self.read(e, ctx, mixed=True)})"
+        cls = self.library_class(e, ctx)
+        if cls is not None:
+            return f"lib_num(c, {self.library_value(e, ctx, cls)})"
+        return self.expr(e, ctx)
+
+    def maybe_library(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` may yield a library value (``number`` checks it)."""
+        return self.mixed_read(e, ctx) or self.library_class(e, ctx) is not None
 
     def binary(self, e: Binary, ctx: _Ctx) -> str:
         op = e.op
@@ -196,8 +217,9 @@ class Expressions:
         if op in ("==", "!=") and (self._is_array_value(e.left, ctx)
                                    or self._is_array_value(e.right, ctx)):
             return self.array_equality(e, ctx)
-        a = self.expr(e.left, ctx)
-        b = self.expr(e.right, ctx)
+        read = self.expr if op in ("==", "!=", "xor") else self.number
+        a = read(e.left, ctx)
+        b = read(e.right, ctx)
         if op == "xor":
             return f"((V)((({a}) != 0) != (({b}) != 0)))"
         if op == "+" and self.fold(e.left) == 0:
@@ -314,7 +336,7 @@ class Expressions:
             if iv is not _NO and 0 <= iv < n:
                 idx = str(iv)
             else:
-                code = _lit(iv) if iv is not _NO else self.expr(e.index, ctx)
+                code = _lit(iv) if iv is not _NO else self.number(e.index, ctx)
                 idx = f"ix(c, {code}, {n})"
             part = f"({idx}) * {width}" if width != 1 else f"({idx})"
             offset = f"{p.offset} + {part}" if p.offset else part

@@ -16,7 +16,9 @@ Where Python puts one into a slot that holds ints too (a CSP# process parameter 
 to a set, a message of a channel that carries sets or whole arrays, the variable that
 receives it: ``mixed_variables``), the slot keeps ids below ``BR_MIX_TOP`` and ints
 from there up (``templates/c/library.c``), so ``==``, event names and the states the
-driver turns back are Python's. Anywhere else (such a slot read as an int, a process
+driver turns back are Python's. Such a slot, or a library value, read as a number
+(``Expressions.number``: ``mix_num``/``lib_num``) is an int, or the Python engine's
+model error "value of the wrong kind" met in the same state. Anywhere else (a process
 started at run time holding one) the model is refused by name, and the Python engine
 checks it.
 """
@@ -359,7 +361,9 @@ class LibraryValues:
             lib, other = (left, right) if a is not None else (right, left)
             return (f"((void)({self.library_value(lib, ctx, a or b)}), "
                     f"(void)({self.expr(other, ctx)}), (V){int(op == '!=')})")
-        if op not in ("==", "!="):
+        if op not in ("==", "!=", "xor"):
+            return None  # a number wanted: ``Expressions.number``'s model error
+        if op == "xor":
             raise self.unsupported(span, f"operator '{op}' with a value of library class "
                                          f"{a or b} and {'an integer' if None in (a, b) else b}")
         # the classes may differ: kind 0 (sequences) against kind 0 compares as the
@@ -397,6 +401,11 @@ class LibraryValues:
         if r.scope == "global":
             return ("global", r.name) in self.mixed.keys
         return ("local", r.name) in self.mixed.keys
+
+    def mixed_read(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` reads one scalar variable of ``mixed_variables``."""
+        return isinstance(e, Var | Index | RemoteVar) and self.is_mixed(e, ctx) \
+            and not self._is_array_value(e, ctx)
 
     def mixed_class(self, e: Expr) -> str | None:
         """Return the one library class a variable of ``mixed_variables`` may hold a

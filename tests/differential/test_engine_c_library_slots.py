@@ -32,7 +32,8 @@ pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason=
 
 MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
 NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
-         "library_block_var.csp", "library_messages.csp", "array_messages.csp")
+         "library_block_var.csp", "library_messages.csp", "array_messages.csp",
+         "library_param_number.csp", "library_param_number_error.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
@@ -122,7 +123,8 @@ OPS = ("s.Add({a});", "w.Add({a});", "s.Remove({a});", "n = s.Count();", "w = s.
 # does not know it is an int, so names with it are left to the Python engine)
 TO_Q = ("s", "w", "x", "{a}")
 TO_C = (*TO_Q, "a")  # a whole array: sent as the tuple of its cells
-GUARDS = ("t == s", "t != w", "t == {a}", "t != x", "t == n", "true")
+GUARDS = ("t == s", "t != w", "t == {a}", "t != x", "t == n", "true",
+          "t == {a} && t + 1 > 1", "t < {a}")  # t read as a number: an int, or an error
 
 
 @st.composite
