@@ -192,14 +192,15 @@ class Expressions:
         wrong kind"."""
         if self.mixed_read(e, ctx):
             return f"mix_num(c, {self.read(e, ctx, mixed=True)})"
-        cls = self.library_class(e, ctx)
+        cls = self.library_class(e, ctx) if self.packed.library_slots or ctx.block else None
         if cls is not None:
             return f"lib_num(c, {self.library_value(e, ctx, cls)})"
         return self.expr(e, ctx)
 
     def maybe_library(self, e: Expr, ctx: _Ctx) -> bool:
         """Return True when ``e`` may yield a library value (``number`` checks it)."""
-        return self.mixed_read(e, ctx) or self.library_class(e, ctx) is not None
+        return self.mixed_read(e, ctx) or bool(
+            (self.packed.library_slots or ctx.block) and self.library_class(e, ctx))
 
     def binary(self, e: Binary, ctx: _Ctx) -> str:
         op = e.op
