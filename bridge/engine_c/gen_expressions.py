@@ -207,7 +207,7 @@ class Expressions:
         if op in ("&&", "||"):
             # a boolean, 0 or 1, with C's short-circuit (as the Python engine)
             return f"((V)({self.cond(e.left, ctx)} {op} {self.cond(e.right, ctx)}))"
-        if self.mixed.keys:
+        if self.mixed.keys or self.mixed_blocks:
             lib = self.mixed_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib
@@ -364,7 +364,7 @@ class Expressions:
         p = self.place(e, ctx)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(e, "span", None), "a whole array used as a value")
-        if isinstance(p.type, ObjectType) and not library:
+        if isinstance(p.type, ObjectType) and not library and not mixed:
             raise self.unsupported(getattr(e, "span", None), f"a value of library class "
                                    f"{p.type.library} used as an integer (an event name, a "
                                    "message, a process argument or an int variable)")

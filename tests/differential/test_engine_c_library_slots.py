@@ -14,6 +14,7 @@ name rendered otherwise than Python's fails the lasso comparison).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,17 @@ from hypothesis import strategies as st
 from bridge import api
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
-from bridge.ir import Fairness, PropertyKind
+from bridge.ir import (
+    Assign,
+    Binary,
+    Const,
+    Fairness,
+    If,
+    LocalVar,
+    ObjectType,
+    PropertyKind,
+    Var,
+)
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
@@ -182,3 +193,44 @@ def test_a_parameter_holding_a_set_matched_against_an_int_message_is_refused(
         verdict = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="auto"))
         py = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="python"))
         assert (verdict.outcome, verdict.statistics.states) == (py.outcome, py.statistics.states)
+
+
+def _without_initial_value(ts) -> object:
+    """Return ``ts`` (library_block_var.csp) with each block variable of a library class
+    declared without a value (hand-built IR: the CSP# front-end always gives one), read
+    as a number while it holds the int 0 (``n = n + t``), compared with 0, then given
+    its value. (Read as a number holding the queue, the Python engine fails with a
+    TypeError: ``semantics.codegen._may_hold_tuples`` does not look at block variables,
+    which only hand-built IR makes hold library values in a model without one.)"""
+    def edit(stmts: tuple) -> tuple:
+        out: list = []
+        for stmt in stmts:
+            if not (isinstance(stmt, LocalVar) and isinstance(stmt.type, ObjectType)):
+                out.append(stmt)
+                continue
+            t, n = Var(stmt.name, "block"), Var("n", "global")
+            out += [dataclasses.replace(stmt, init=None), Assign(n, Binary("+", n, t)),
+                    If(((Binary("==", t, Const(0)), (Assign(t, stmt.init),)),))]
+        return tuple(out)
+    procs = tuple(dataclasses.replace(p, edges=tuple(dataclasses.replace(e, effect=edit(e.effect))
+                                                     for e in p.edges))
+                  for p in ts.processes)
+    return dataclasses.replace(ts, processes=procs)
+
+
+def test_block_library_variable_without_initial_value() -> None:
+    """A block variable of a library class without a value holds the int 0 in Python
+    until a library value is stored; the C local is kept as a mixed slot is
+    (``gen_library.library_block``), no longer refused by name."""
+    ts, = _systems(MODELS / "library_block_var.csp")
+    edited = _without_initial_value(ts)
+    assert driver.supports(edited)[0]
+    assert assert_engines_agree(edited) > 0
+    py = api.check_property(edited, edited.properties[0], api.CheckOptions(engine="python"))
+    assert compare(edited, 100000, notions=NOTIONS) == _ltl_count(edited) * len(NOTIONS)
+    driver.compile_model(edited)
+    auto = api.check_property(edited, edited.properties[0], api.CheckOptions(engine="auto"))
+    assert ("engine", "c") in auto.statistics.extra, auto.notes
+    assert not any("Python engine" in n for n in auto.notes), auto.notes
+    assert (auto.outcome, auto.reason, auto.statistics.states) == (
+        py.outcome, py.reason, py.statistics.states)
