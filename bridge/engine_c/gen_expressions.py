@@ -407,13 +407,21 @@ class Expressions:
     def pattern(self, args, ctx: _Ctx, channel: Expr) -> tuple[str, str, str]:
         """Return (values array, has array, declarations) of a receive pattern on
         ``channel`` (one whose messages may carry a library value: each value kept as
-        the message keeps it, ``message_value``)."""
+        the message keeps it, ``message_value``); ``has`` is 1 for a value to match, 2
+        for a library value, which matches no message of an int-only channel."""
         vals, has = self.fresh("_pv"), self.fresh("_ph")
         n = max(1, len(args))
         items, flags = [], []
-        value = self.message_value if self.mixed_channel(channel) else self.expr
+        mixed = self.mixed_channel(channel)
+        value = self.message_value if mixed else self.expr
         for a in args:
-            if isinstance(a, RecvMatch):
+            if isinstance(a, RecvMatch) and not mixed and self.mixed_read(a.value, ctx):
+                # a library value never equals a message of an int-only channel
+                # (Python's ==): flag 2 matches no message (ch_matches, the offers)
+                code = self.read(a.value, ctx, mixed=True)
+                items.append(code)
+                flags.append(f"(uint8_t)(({code}) < BR_MIX_TOP ? 2 : 1)")
+            elif isinstance(a, RecvMatch):
                 items.append(value(a.value, ctx))
                 flags.append("1")
             else:
