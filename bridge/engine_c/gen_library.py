@@ -437,11 +437,11 @@ class LibraryValues:
         declared = [(("global", v.name), v.type) for v in self.system.globals] + [
             (("local", v.name), v.type) for p in self.system.processes for v in p.locals] + [
             (("channel", c.name), f) for c in self.layout.channels for f in c.channel.fields]
-        known = {c.name for c in self.layout.channels if c.id not in self._tagged}
+        known = {c.name for c in self.layout.channels}
         for kind, name in self.mixed.keys:
             if kind == "channel" and name not in known:
                 raise CUnsupported(f"a library value sent on channel '{name}' (a process "
-                                   "channel, or one whose messages carry their arity)")
+                                   "channel)")
         for k, t in declared:
             if k in self.mixed.keys and not plain_int(_element(t)):
                 raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "

@@ -44,7 +44,8 @@ pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason=
 MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
 NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
          "library_block_var.csp", "library_messages.csp", "array_messages.csp",
-         "library_param_number.csp", "library_param_number_error.csp")
+         "library_param_number.csp", "library_param_number_error.csp",
+         "library_messages_arity.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
@@ -148,7 +149,8 @@ def mixed_models(draw) -> str:
     p_branches = []
     for k in range(draw(st.integers(1, 3))):
         ops = " ".join(draw(st.lists(_pick(OPS), min_size=1, max_size=2)))
-        then = draw(st.sampled_from(("Q({v}, x)", "c!{v} -> P(x)", "d!{v} -> P(x)")))
+        then = draw(st.sampled_from(("Q({v}, x)", "c!{v} -> P(x)", "d!{v} -> P(x)",
+                                     "c!{v}.1 -> P(x)")))  # c then carries its arity
         pool = TO_Q if then.startswith("Q") else TO_C
         p_branches.append(f"p{k}{{{ops}}} -> " + then.format(v=draw(_pick(pool))))
     q_branches = []
@@ -161,6 +163,7 @@ def mixed_models(draw) -> str:
             f"channel c {draw(st.integers(1, 2))};\nchannel d 0;\n"
             f"P(x) = {' [] '.join(p_branches)};\n"
             "C = c?z -> g.z -> ([z == s] same -> C [] [z != w] C [] [z == 1] C)"
+            " [] c?z.y -> g.z.y -> C"
             " [] d?z -> h.z -> C;\n"
             "Sys = P(0) ||| C;\n"
             f"Q(t, x) = e.t -> ({' [] '.join(q_branches)});\n"
