@@ -19,9 +19,9 @@ from there up (``templates/c/library.c``), so ``==``, event names and the states
 driver turns back are Python's. Such a slot, or a library value, read as a number
 (``Expressions.number``: ``mix_num``/``lib_num``) is an int, or the Python engine's
 model error "value of the wrong kind" met in the same state; as a receive pattern on
-an int-only channel it matches no message while it holds a library value. Anywhere else (a process
-started at run time holding one) the model is refused by name, and the Python engine
-checks it.
+an int-only channel it matches no message while it holds a library value. Anywhere
+else (a process-local channel, a process started at run time holding one) the model is
+refused by name, and the Python engine checks it.
 """
 from __future__ import annotations
 
