@@ -115,6 +115,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         self._local_kinds: Any = None  # gen_events.local_kinds_and_channels
         self._sent_kinds: Any = None  # gen_events._product_chans
         self._tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
+        self.mixed_blocks: set[str] = set()  # gen_library.library_block: no initial value
         self.check_mixed()
         self.prototypes += ["static int32_t br_evname(ctx_t *, const char *, int, const V *, "
                             "const char *, const char *);",

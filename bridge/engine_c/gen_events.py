@@ -278,7 +278,10 @@ class CspEvents:
                         self.value_kind(x) != "i" for x in (
                             st.init if isinstance(st.init, tuple) else (st.init,))):
                     changed |= taint(Var(st.name))
-                elif isinstance(st, Send) and any(self.value_kind(a) != "i" for a in st.args):
+                elif isinstance(st, Send) and any(self.value_kind(a) != "i" for a in st.args
+                                                  if id(a) not in self.mixed.lib_args):
+                    # a library value or a mixed slot's is no bool (br_chev renders it:
+                    # flag 64, gated on mixed_ints_are_ints as _add_send is)
                     slot = self.static_channel(st.channel)
                     if slot is None:
                         if not any_chan[0]:

@@ -84,8 +84,10 @@ class Expressions:
             return self.read(e, ctx)
         if isinstance(e, Unary):
             if e.op == "!":
+                if self.maybe_library(e.operand, ctx):
+                    return f"((V)!{self.number(e.operand, ctx)})"
                 return f"((V)!{self.cond(e.operand, ctx)})"
-            x = self.expr(e.operand, ctx)
+            x = self.number(e.operand, ctx)
             if e.op == "-":
                 return f"ck_neg(c, {x})"
             if e.op == "~":
@@ -177,15 +179,35 @@ class Expressions:
             if isinstance(e, Binary) and e.op in ("&&", "||"):
                 return f"({self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)})"
             if isinstance(e, Unary) and e.op == "!":
+                if self.maybe_library(e.operand, ctx):
+                    return f"(!{self.number(e.operand, ctx)})"
                 return f"(!{self.cond(e.operand, ctx)})"
         return f"({self.expr(e, ctx)})"
+
+    def number(self, e: Expr, ctx: _Ctx) -> str:
+        """Return C code of ``e`` where the Python engine wants a number (``_num``,
+        ``_ix`` of ``semantics/codegen.py``: an operand of arithmetic, of an order or
+        of a unary operator, an index): a variable of ``mixed_variables`` read through
+        ``mix_num``, whose library value is that engine's model error "value of the
+        wrong kind"."""
+        if self.mixed_read(e, ctx):
+            return f"mix_num(c, {self.read(e, ctx, mixed=True)})"
+        cls = self.library_class(e, ctx) if self.packed.library_slots or ctx.block else None
+        if cls is not None:
+            return f"lib_num(c, {self.library_value(e, ctx, cls)})"
+        return self.expr(e, ctx)
+
+    def maybe_library(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` may yield a library value (``number`` checks it)."""
+        return self.mixed_read(e, ctx) or bool(
+            (self.packed.library_slots or ctx.block) and self.library_class(e, ctx))
 
     def binary(self, e: Binary, ctx: _Ctx) -> str:
         op = e.op
         if op in ("&&", "||"):
             # a boolean, 0 or 1, with C's short-circuit (as the Python engine)
             return f"((V)({self.cond(e.left, ctx)} {op} {self.cond(e.right, ctx)}))"
-        if self.mixed.keys:
+        if self.mixed.keys or self.mixed_blocks:
             lib = self.mixed_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib
@@ -196,8 +218,9 @@ class Expressions:
         if op in ("==", "!=") and (self._is_array_value(e.left, ctx)
                                    or self._is_array_value(e.right, ctx)):
             return self.array_equality(e, ctx)
-        a = self.expr(e.left, ctx)
-        b = self.expr(e.right, ctx)
+        read = self.expr if op in ("==", "!=", "xor") else self.number
+        a = read(e.left, ctx)
+        b = read(e.right, ctx)
         if op == "xor":
             return f"((V)((({a}) != 0) != (({b}) != 0)))"
         if op == "+" and self.fold(e.left) == 0:
@@ -314,7 +337,7 @@ class Expressions:
             if iv is not _NO and 0 <= iv < n:
                 idx = str(iv)
             else:
-                code = _lit(iv) if iv is not _NO else self.expr(e.index, ctx)
+                code = _lit(iv) if iv is not _NO else self.number(e.index, ctx)
                 idx = f"ix(c, {code}, {n})"
             part = f"({idx}) * {width}" if width != 1 else f"({idx})"
             offset = f"{p.offset} + {part}" if p.offset else part
@@ -341,7 +364,7 @@ class Expressions:
         p = self.place(e, ctx)
         if scalar_count(p.type) != 1:
             raise self.unsupported(getattr(e, "span", None), "a whole array used as a value")
-        if isinstance(p.type, ObjectType) and not library:
+        if isinstance(p.type, ObjectType) and not library and not mixed:
             raise self.unsupported(getattr(e, "span", None), f"a value of library class "
                                    f"{p.type.library} used as an integer (an event name, a "
                                    "message, a process argument or an int variable)")
@@ -384,13 +407,21 @@ class Expressions:
     def pattern(self, args, ctx: _Ctx, channel: Expr) -> tuple[str, str, str]:
         """Return (values array, has array, declarations) of a receive pattern on
         ``channel`` (one whose messages may carry a library value: each value kept as
-        the message keeps it, ``message_value``)."""
+        the message keeps it, ``message_value``); ``has`` is 1 for a value to match, 2
+        for a library value, which matches no message of an int-only channel."""
         vals, has = self.fresh("_pv"), self.fresh("_ph")
         n = max(1, len(args))
         items, flags = [], []
-        value = self.message_value if self.mixed_channel(channel) else self.expr
+        mixed = self.mixed_channel(channel)
+        value = self.message_value if mixed else self.expr
         for a in args:
-            if isinstance(a, RecvMatch):
+            if isinstance(a, RecvMatch) and not mixed and self.mixed_read(a.value, ctx):
+                # a library value never equals a message of an int-only channel
+                # (Python's ==): flag 2 matches no message (ch_matches, the offers)
+                code = self.read(a.value, ctx, mixed=True)
+                items.append(code)
+                flags.append(f"(uint8_t)(({code}) < BR_MIX_TOP ? 2 : 1)")
+            elif isinstance(a, RecvMatch):
                 items.append(value(a.value, ctx))
                 flags.append("1")
             else:

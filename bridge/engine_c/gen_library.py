@@ -16,9 +16,12 @@ Where Python puts one into a slot that holds ints too (a CSP# process parameter 
 to a set, a message of a channel that carries sets or whole arrays, the variable that
 receives it: ``mixed_variables``), the slot keeps ids below ``BR_MIX_TOP`` and ints
 from there up (``templates/c/library.c``), so ``==``, event names and the states the
-driver turns back are Python's. Anywhere else (such a slot read as an int, a process
-started at run time holding one) the model is refused by name, and the Python engine
-checks it.
+driver turns back are Python's. Such a slot, or a library value, read as a number
+(``Expressions.number``: ``mix_num``/``lib_num``) is an int, or the Python engine's
+model error "value of the wrong kind" met in the same state; as a receive pattern on
+an int-only channel it matches no message while it holds a library value. Anywhere
+else (a process-local channel, a process started at run time holding one) the model is
+refused by name, and the Python engine checks it.
 """
 from __future__ import annotations
 
@@ -310,7 +313,7 @@ class LibraryValues:
         """Return C code (type V) of the id of the library value ``e`` of class
         ``want``; refuses anything else by name."""
         if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
-                and self.mixed_class(e) == want:
+                and self.mixed_class(e, ctx) == want:
             # Python takes whatever the variable holds: an int there is left to it
             kind = 1 if want == "HashTable" else 0
             return f"mix_id(c, {self.read(e, ctx, mixed=True)}, {kind})"
@@ -359,7 +362,9 @@ class LibraryValues:
             lib, other = (left, right) if a is not None else (right, left)
             return (f"((void)({self.library_value(lib, ctx, a or b)}), "
                     f"(void)({self.expr(other, ctx)}), (V){int(op == '!=')})")
-        if op not in ("==", "!="):
+        if op not in ("==", "!=", "xor"):
+            return None  # a number wanted: ``Expressions.number``'s model error
+        if op == "xor":
             raise self.unsupported(span, f"operator '{op}' with a value of library class "
                                          f"{a or b} and {'an integer' if None in (a, b) else b}")
         # the classes may differ: kind 0 (sequences) against kind 0 compares as the
@@ -370,13 +375,20 @@ class LibraryValues:
     def library_block(self, st: LocalVar, ctx: _Ctx, out: list[str], ind: str) -> None:
         """Emit a block variable of a library class (``semantics.codegen``'s
         ``LocalVar``: a Python local holding the tuple, here a C local holding its id),
-        initialised from a library value; without one Python holds the int 0 there,
-        which no library slot holds, so that stays refused by name."""
+        initialised from a library value; without one Python holds the int 0 there
+        until a library value is stored: then the C local is kept as a mixed slot is
+        (``mixed_blocks``: ids below ``BR_MIX_TOP``, the int 0 as it is)."""
         assert isinstance(st.type, ObjectType) and ctx.decls is not None
-        if st.init is None or isinstance(st.init, tuple):
-            raise self.unsupported(st.span, "a block variable of a library class without "
-                                            "an initial value")
+        if isinstance(st.init, tuple):
+            raise self.unsupported(st.span, "a block variable of a library class "
+                                            "initialised with an array")
         cname = self.fresh("_bl")
+        if st.init is None:
+            self.mixed_blocks.add(cname)
+            ctx.decls.append(f"V {cname} = 0;")
+            ctx.block[st.name] = (cname, st.type)
+            out.append(f"{ind}{cname} = 0;")
+            return
         init = self.library_value(st.init, ctx, st.type.library)
         ctx.decls.append(f"V {cname} = 0;")
         ctx.block[st.name] = (cname, st.type)
@@ -385,10 +397,14 @@ class LibraryValues:
     # ------------------------------------------------------------------ mixed slots
 
     def is_mixed(self, e: Expr, ctx: _Ctx) -> bool:
-        """Return True when ``e`` reads or names a variable of ``mixed_variables``."""
+        """Return True when ``e`` reads or names a variable of ``mixed_variables``, or
+        a block variable of a library class declared without a value (``library_block``)."""
+        r = _root(e)
+        if self.mixed_blocks and isinstance(r, Var) and (r.scope == "block" or (
+                r.scope != "global" and r.name in ctx.block)) and r.name in ctx.block:
+            return ctx.block[r.name][0] in self.mixed_blocks
         if not self.mixed.keys:
             return False
-        r = _root(e)
         if isinstance(r, RemoteVar):
             return ("local", r.name) in self.mixed.keys
         if not isinstance(r, Var) or r.scope == "block" or (
@@ -398,11 +414,19 @@ class LibraryValues:
             return ("global", r.name) in self.mixed.keys
         return ("local", r.name) in self.mixed.keys
 
-    def mixed_class(self, e: Expr) -> str | None:
+    def mixed_read(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` reads one scalar variable of ``mixed_variables``."""
+        return isinstance(e, Var | Index | RemoteVar) and self.is_mixed(e, ctx) \
+            and not self._is_array_value(e, ctx)
+
+    def mixed_class(self, e: Expr, ctx: _Ctx) -> str | None:
         """Return the one library class a variable of ``mixed_variables`` may hold a
-        value of (None: several)."""
+        value of (None: several); a block variable's is its declared class."""
         r = _root(e)
         assert isinstance(r, Var | RemoteVar)
+        if isinstance(r, Var) and r.scope != "global" and r.name in ctx.block:
+            t = ctx.block[r.name][1]
+            return t.library if isinstance(t, ObjectType) else None
         found = self.mixed.classes.get(("global" if isinstance(r, Var) and r.scope == "global"
                                         else "local", r.name), frozenset())
         return next(iter(found)) if len(found) == 1 else None
@@ -413,11 +437,11 @@ class LibraryValues:
         declared = [(("global", v.name), v.type) for v in self.system.globals] + [
             (("local", v.name), v.type) for p in self.system.processes for v in p.locals] + [
             (("channel", c.name), f) for c in self.layout.channels for f in c.channel.fields]
-        known = {c.name for c in self.layout.channels if c.id not in self._tagged}
+        known = {c.name for c in self.layout.channels}
         for kind, name in self.mixed.keys:
             if kind == "channel" and name not in known:
                 raise CUnsupported(f"a library value sent on channel '{name}' (a process "
-                                   "channel, or one whose messages carry their arity)")
+                                   "channel)")
         for k, t in declared:
             if k in self.mixed.keys and not plain_int(_element(t)):
                 raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "
@@ -434,10 +458,10 @@ class LibraryValues:
             raise self.unsupported(getattr(target, "span", None), "a whole array stored "
                                    "into a variable that may hold a library value")
         cls = self.library_class(value, ctx)
-        if cls is not None:
-            code = f"mix_lib(c, {self.library_value(value, ctx, cls)})"
-        elif isinstance(value, Var | Index) and self.is_mixed(value, ctx):
+        if isinstance(value, Var | Index) and self.is_mixed(value, ctx):
             code = self.read(value, ctx, mixed=True)
+        elif cls is not None:
+            code = f"mix_lib(c, {self.library_value(value, ctx, cls)})"
         else:
             code = f"mix_int(c, {self.expr(value, ctx)})"
         out.append(ind + self.write(p, code, False, ctx))

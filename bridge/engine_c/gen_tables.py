@@ -590,7 +590,7 @@ class Tables:
         lines.append("      for (size_t j = 0; j < c->noffers; j++) {")
         lines.append("        const offer_t *r = &c->offers[j]; if (r->kind != 2) continue;")
         lines.append("        if (r->cid != o->cid || r->pid == o->pid || r->nf != o->nf) continue;")
-        lines.append("        int ok = 1; for (int q = 0; q < o->nf; q++) if (r->has[q] && r->msg[q] != o->msg[q]) { ok = 0; break; }")
+        lines.append("        int ok = 1; for (int q = 0; q < o->nf; q++) if (r->has[q] == 2 || (r->has[q] && r->msg[q] != o->msg[q])) { ok = 0; break; }")
         lines.append("        if (!ok) continue;")
         lines.append("        uint8_t *t = succ_begin(c, s, slen);")
         lines.append("        o->apply(c, t, o->base, o->pid, NULL);")

@@ -329,6 +329,19 @@ __attribute__((unused)) static V mix_int(ctx_t *c, V v) {
 /* Python's m == x of a mixed slot's value m and a library value's id x, or an int x. */
 __attribute__((unused)) static inline int mix_is_lib(V m, V id) { return m < BR_MIX_TOP && m - BR_MIX_LIB == id; }
 __attribute__((unused)) static inline int mix_is_int(V m, V v) { return m >= BR_MIX_TOP && m == v; }
+/* A mixed slot's value m read as a number (an operand of arithmetic or of an order, an
+ * index): a library value there is the Python engine's model error "value of the wrong
+ * kind" (its _num/_ix), which the driver re-raises on the Python engine in that state. */
+__attribute__((unused)) static inline V mix_num(ctx_t *c, V m) {
+    if (m < BR_MIX_TOP) { br_fail(c); return 0; }
+    return m;
+}
+/* A library value (its id) read as a number: always that model error. */
+__attribute__((unused)) static inline V lib_num(ctx_t *c, V id) {
+    (void)id;
+    br_fail(c);
+    return 0;
+}
 /* The id a mixed slot's value m holds where a value of a library class of that kind
  * (0 a sequence, 1 a HashTable) is wanted; an int there (the Python engine would use
  * it as it is) makes the search fall back to the Python engine. */

@@ -324,7 +324,7 @@ static V ch_query(const uint8_t *s, const chan_t *ch, int op) {
 }
 static int ch_matches(const uint8_t *s, const chan_t *ch, V j, const V *pat, const uint8_t *has, int np) {
     for (int q = 0; q < np; q++)
-        if (has[q] && rd_k(ch->fk[q], s, ch_field(ch, j, q)) != pat[q]) return 0;
+        if (has[q] == 2 || (has[q] && rd_k(ch->fk[q], s, ch_field(ch, j, q)) != pat[q])) return 0;
     return 1;
 }
 /* The first message matching the pattern (only the head unless random), or -1. */
