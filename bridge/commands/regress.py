@@ -50,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "strong-global, process-weak, process-strong, annotated)")
     parser.add_argument("--case", action="append", default=None, metavar="NAME",
                         help="only this case study (repeatable)")
+    parser.add_argument("--size", action="append", default=None, metavar="N=V",
+                        help="only rows of this size, as the table prints it (N=1000; "
+                             "repeatable)")
+    parser.add_argument("--reduction", default=None, metavar="NAME",
+                        choices=("none", *regress.REDUCTION_NAMES),
+                        help="only rows with this reduction (none: the unreduced rows)")
     parser.add_argument("--expected", default=None, choices=("holds", "violated", "unknown"),
                         help="only rows whose expected verdict is this one")
     parser.add_argument("--show-missing", action="store_true",
@@ -121,6 +127,11 @@ def _select(args: argparse.Namespace) -> list[regress.Row]:
         rows = [r for r in rows if r.fairness == args.fairness]
     if args.case:
         rows = [r for r in rows if r.case in set(args.case)]
+    if args.size:
+        rows = [r for r in rows if r.size_text in set(args.size)]
+    if args.reduction:
+        wanted = "" if args.reduction == "none" else args.reduction
+        rows = [r for r in rows if r.reduction == wanted]
     if args.expected:
         rows = [r for r in rows if r.expected == args.expected]
     if not args.show_missing:

@@ -155,3 +155,11 @@ def test_cli_update_runs_only_the_selected_rows(case: Path) -> None:
 def test_cli_update_needs_results(case: Path) -> None:
     out = _regress(str(case), "--update", cwd=case.parent)
     assert out.returncode == 2 and "--results" in out.stderr
+
+
+def test_cli_selects_rows_by_size_and_reduction(case: Path) -> None:
+    out = _regress(str(case), "--size", "N=3", "--reduction", "none", cwd=case.parent)
+    assert out.returncode == 0, out.stderr
+    assert "[1/1]" in out.stderr and "N=3" in out.stdout and "N=2" not in out.stdout
+    out = _regress(str(case), "--reduction", "symmetry", cwd=case.parent)
+    assert out.returncode == 2 and "no rows selected" in out.stderr
