@@ -78,6 +78,10 @@ def previous_results(text: str, rows: Sequence[Row]) -> list[RowResult]:
     """Return, for each of ``rows``, the outcome the document ``text`` printed for it
     (``skipped``, "not run yet", when it has none)."""
     lines = _table_lines(text)
+    known = {_identity(r) for r in rows}
+    if lines and not any(tuple(c[:5]) in known for c in lines):
+        raise ValueError("none of its rows is a row of the case studies given (its rows "
+                         "would all be lost)")
     used = [False] * len(lines)
     by_identity: dict[tuple[str, ...], list[int]] = {}
     for i, cells in enumerate(lines):

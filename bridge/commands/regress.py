@@ -75,7 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "keeps the FILE's '## Notes' section if it has one")
     parser.add_argument("--update", action="store_true",
                         help="with --results: run only the selected rows and keep the "
-                             "other rows of FILE as its last run printed them")
+                             "other rows of FILE (every row of the case studies in FILE's "
+                             "folder) as its last run printed them")
     parser.add_argument("--readme", default=None, metavar="FILE",
                         help="with --results: copy the document's tables (summary per "
                              "case study, all rows) into FILE's '### Summary per case "
@@ -99,7 +100,12 @@ def _write_results(args: argparse.Namespace, results: list[regress.RowResult]) -
         every = regress.load_rows([target.parent])
         if not args.show_missing:
             every = [r for r in every if not r.missing]
-        document = results_doc.merge(results_doc.previous_results(old, every), results)
+        try:
+            kept = results_doc.previous_results(old, every)
+        except ValueError as error:
+            raise ConfigurationError(f"--update {target}: {error}; the document's rows "
+                                     f"are those of {target.parent}/*/expected.toml") from None
+        document = results_doc.merge(kept, results)
     target.write_text(regress.format_results_document(document, notes), encoding="utf-8")
     if args.readme:
         readme = Path(args.readme)

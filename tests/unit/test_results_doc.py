@@ -15,34 +15,16 @@ from bridge import regress, results_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TOML = '''
-[[row]]
-file = "m.csp"
-size = { N = 2 }
-assertion = 1
-fairness = "none"
-expected = "holds"
-source = "paper, row A | with a pipe"
-note = "a note (with parentheses)"
+def _toml_row(size: int, fairness: str, source: str, extra: str = "") -> str:
+    return (f'[[row]]\nfile = "m.csp"\nsize = {{ N = {size} }}\nassertion = 1\n'
+            f'fairness = "{fairness}"\nexpected = "holds"\nsource = "{source}"\n{extra}')
 
-[[row]]
-file = "m.csp"
-size = { N = 2 }
-assertion = 1
-fairness = "none"
-expected = "holds"
-source = "paper, row B (the same check)"
 
-[[row]]
-file = "m.csp"
-size = { N = 3 }
-assertion = 1
-fairness = "weak"
-expected = "holds"
-source = "paper, row C"
-paper_seconds = 5.5
-paper_reduction = "por"
-'''
+TOML = "\n".join([
+    _toml_row(2, "none", "paper, row A | with a pipe", 'note = "a note (with parentheses)"\n'),
+    _toml_row(2, "none", "paper, row B (the same check)"),
+    _toml_row(3, "weak", "paper, row C", 'paper_seconds = 5.5\npaper_reduction = "por"\n'),
+])
 
 MODEL = "#define N 2;\nvar x = 0;\nP() = a{x = 1 - x} -> P();\n#assert P() deadlockfree;\n"
 
@@ -163,3 +145,17 @@ def test_cli_selects_rows_by_size_and_reduction(case: Path) -> None:
     assert "[1/1]" in out.stderr and "N=3" in out.stdout and "N=2" not in out.stdout
     out = _regress(str(case), "--reduction", "symmetry", cwd=case.parent)
     assert out.returncode == 2 and "no rows selected" in out.stderr
+
+
+def test_cli_update_refuses_a_document_of_other_case_studies(case: Path) -> None:
+    """A results file away from its case studies would have lost every row."""
+    elsewhere = case.parent / "elsewhere"
+    elsewhere.mkdir()
+    results = elsewhere / "RESULTS.md"
+    first = _regress(str(case), "--results", str(results), cwd=case.parent)
+    assert first.returncode == 0, first.stderr
+    before = results.read_text()
+    out = _regress(str(case), "--fairness", "weak", "--results", str(results), "--update",
+                   cwd=case.parent)
+    assert out.returncode == 2 and "would all be lost" in out.stderr, out.stderr
+    assert results.read_text() == before
