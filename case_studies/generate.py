@@ -555,9 +555,10 @@ def _coloring_rules(v: str) -> str:
     """Return the two-hop coloring rules for initiator u and responder ``v``."""
     mine = f"bit[u*C + color[{v}]]"
     theirs = f"bit[({v})*C + color[u]]"
-    rules = [f"[{mine} == {theirs}] flip.u.{v}{{{mine} = 1 - {mine}; {theirs} = 1 - {theirs};}} -> Node(u)"]
+    meet = f"{mine} = 1 - {mine}; {theirs} = {mine};"
+    rules = [f"[{mine} == {theirs}] flip.u.{v}{{{meet}}} -> Node(u)"]
     for k in range(COLORS):
-        rules.append(f"[{mine} != {theirs}] recolor.u.{v}.{k}{{color[{v}] = {k};}} -> Node(u)")
+        rules.append(f"[{mine} != {theirs}] recolor.u.{v}.{k}{{{meet} color[{v}] = {k};}} -> Node(u)")
     return "\n    [] ".join(rules)
 
 
@@ -569,11 +570,18 @@ COLORING_NOTE = """//  * Two-hop coloring, from Angluin, Aspnes, Fischer and Jia
 //    population protocols" (OPODIS 2005 / ACM TAAS 2008; reference [2] of 001, not in
 //    shared/papers; rules as we know them from that paper, not checked against its
 //    text here): every node x has a colour x.color and one bit x.bit[c] per colour c.
-//    When initiator x meets responder y: if x.bit[y.color] == y.bit[x.color] both bits
-//    are flipped (event flip.x.y); otherwise y takes a new colour (recolor.x.y.k).
-//    In a two-hop coloring every bit belongs to exactly one edge and the two ends of
-//    an edge flip together; a node with two neighbours of one colour shares one bit
-//    between two edges, the bits disagree and a neighbour is recoloured.
+//    When initiator x meets responder y, x flips its bit x.bit[y.color] and y copies
+//    it into y.bit[x.color]; if the two bits disagreed before the meeting, y also
+//    takes a new colour (recolor.x.y.k), else the meeting is flip.x.y. In a two-hop
+//    coloring every bit belongs to exactly one edge and its two ends stay equal; a
+//    node with two neighbours of one colour shares one bit between two edges, so a
+//    meeting on one edge makes the other edge's copy disagree and a neighbour is
+//    recoloured.
+//  * OURS: the copy. The rules of the first version (flip both bits only when they
+//    agree, recolour without copying) did not stabilise at N = 4: a brute force over
+//    all 331,776 configurations found bottom SCCs without a stable configuration,
+//    and bridge's check agreed (violated). With the copy the brute force finds every
+//    bottom SCC colored at N = 3 and 4 (case_studies/two_hop_coloring/expected.toml).
 //  * The paper's "random" new colour is a nondeterministic choice among all C colours
 //    (one event per colour), which global fairness resolves (001 section 2).
 //  * Topology: an undirected ring of N nodes (001 section 7: "many of the protocols are
