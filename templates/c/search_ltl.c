@@ -121,13 +121,26 @@ typedef struct {
      * representative before it is interned; NULL: none */
     const br_sym_t *sym;
     /* the store's flat arena before it becomes a tree (store.c): 0 the default
-     * (BR_FLAT_MAX), < 0 the tree from the start */
+     * (br_flat_default), < 0 the tree from the start */
     int64_t flat_bytes;
     /* the edge log's budget (ls_log): 0 the default (LS_LOG_MAX), < 0 no log */
     int64_t log_bytes;
 } br_ltl_params_t;
 
 #define BR_FLAT_MAX ((size_t)2 << 30)
+
+/* The flat arena's default bound: a quarter of the memory limit, else of the physical
+ * memory (BR_FLAT_MAX when that is unknown). The tree costs a probe of the pair table
+ * per inner node over a changed word; a flat store that fits is several times faster
+ * (issue 13: the orienting rings N = 4 passed 2 GB of vectors at 26 million states,
+ * and its last 40,000 states took minutes in the tree, 84% of the time in its
+ * lookups). store_init bounds it by a quarter of the limit again. */
+static size_t br_flat_default(int64_t max_memory) {
+    if (max_memory > 0) return (size_t)max_memory / 4;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return BR_FLAT_MAX;
+    return (size_t)pages * (size_t)page / 4;
+}
 
 typedef struct {
     int32_t status, limit_kind, early_report;
@@ -1310,6 +1323,16 @@ static int ls_close(ls_t *s) {
     int hopeless = 0;
     if (s->items)  /* unmet always or weak items fail every subgraph (Figs. 7, 11) */
         hopeless = !ls_items_met(s, top, 1);
+    /* Strong global without items, one automaton state: a node is its system state, and
+     * r_miss counts exactly the (node, system step) pairs that no internal edge takes
+     * (each edge is credited when it becomes internal: at its merge, or when the part
+     * it enters merges below it; an edge into a retired component never is). A
+     * component that leaves one untaken is not closed, and Fig. 5's first round prunes
+     * it whole (Fig. 9, all or nothing; ls_closed_fails decides per node with one
+     * automaton state): its statistics are counted here without the local graph, which
+     * took 28 bytes per internal edge (19 GB for the orienting rings N = 4) and, past
+     * the edge log's budget, an expansion of every node again. */
+    int unclosed = s->closed && !s->items && s->p->nq == 1 && s->r_miss[top] > 0;
     s->nr--;
     s->r->sccs++;
     int got = 0;
@@ -1318,7 +1341,10 @@ static int ls_close(ls_t *s) {
         if (accepting && !hopeless) {
             if (!s->strong && !s->closed && !s->ann)
                 got = ls_fail(s, BR_LTL_UNDECIDED, 0);  /* never: see the top */
-            else {
+            else if (unclosed) {  /* ls_fig5's statistics for it */
+                s->r->subgraphs++;
+                s->r->pruned += (int64_t)m;
+            } else {
                 got = ls_fig5(s, start, m);
                 if (got == 1) got = ls_fig5_report(s, start, m);
             }
@@ -1476,7 +1502,8 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
     if (!s.h || !expand_ok || !s.t_en || !s.t_eng || !s.t_every
         || !s.t_some || !s.t_unit || !s.m_weak || !s.m_strong || !s.m_always || !s.umark
         || !store_init(&s.h->st, BR_FIXED, BR_HIDDEN, (size_t)p->max_memory, 0, 1,
-                       p->flat_bytes < 0 ? 0 : p->flat_bytes ? (size_t)p->flat_bytes : BR_FLAT_MAX)) {
+                       p->flat_bytes < 0 ? 0 : p->flat_bytes ? (size_t)p->flat_bytes
+                       : br_flat_default(p->max_memory))) {
         r->status = BR_LTL_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;
         goto out;
     }

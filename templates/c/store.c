@@ -34,8 +34,9 @@
  * search's time). So a compact store starts flat, its successors' slots prefetched,
  * and turns into the tree (store_to_tree: the roots computed in id order, the table
  * rebuilt, the arena freed; ids unchanged) when its arena would pass flat_max bytes
- * (2 GB by default, at most a quarter of the memory limit): the rows that need the
- * compression still get it, the others the flat store's speed.
+ * (by default a quarter of the memory limit, or of the physical memory without one;
+ * search_ltl.c br_flat_default): the rows that need the compression still get it,
+ * the others the flat store's speed.
  */
 
 typedef struct {
