@@ -134,6 +134,7 @@ class CspEvents:
         would be True there)."""
         known = getattr(self, "_library_ints", None)
         if known is None:
+            self._library_ints = False  # while it is computed (an element added from one)
             known = True
             for call in _calls(self.system.processes):
                 sig = signature(call.function)
@@ -184,6 +185,28 @@ class CspEvents:
             b = self.value_kind(e.otherwise)
             return a if a == b else None
         if isinstance(e, Var | Index | RemoteVar):
+            return "i"
+        if isinstance(e, Call):
+            return self._call_kind(e)
+        return None
+
+    def _call_kind(self, e: Call) -> str | None:
+        """Return the kind of a library call's result as ``semantics/library.py``
+        computes it: a method whose result is ``bool`` gives a bool (``x in s``), a
+        count or an index an int; an element (``Get``, ``First``, ``Pop``...) an int
+        where every element is one (``library_elements_are_ints``); ``Math``'s
+        functions an int over ints (``Max(True, 0)`` is True)."""
+        cls, _, method = e.function.partition(".")
+        if cls == "Math":
+            return "i" if all(self.value_kind(a) == "i" for a in e.args) else None
+        sig = signature(e.function)
+        if sig is None or method.endswith("="):
+            return None
+        if sig[1] == "bool":
+            return "b"
+        if sig[1] != "int":
+            return None
+        if method in ("Count", "IndexOf") or self.library_elements_are_ints():
             return "i"
         return None
 

@@ -132,13 +132,10 @@ its code, so every instance treats it alike)."""
 @dataclass(frozen=True, slots=True)
 class Mixed:
     """The int variables a library value may be stored into (``mixed_variables``):
-    ``classes`` names them with the library classes of the values stored there,
-    ``ints`` are the other values stored into them (the int half of what they hold)."""
+    ``classes`` names them with the library classes of the values stored there (the
+    other values stored there are ints: a bool is stored as 1 or 0)."""
 
     classes: dict[MixKey, frozenset[str]]
-    ints: tuple[Expr, ...]
-    # the channels (None: one known at run time) whose ints are received into one
-    received: frozenset[str | None] = frozenset()
     lib_args: frozenset[int] = frozenset()  # id() of each library value sent
 
     @property
@@ -262,23 +259,13 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                     if k is not None and found and not found <= classes.get(k, frozenset()):
                         classes[k] = classes.get(k, frozenset()) | found
                         changed = True
-    ints: list[Expr] = []
-    received: set[str | None] = set()
     lib_args: set[int] = set()
     for local_t, blocks, stmts in procs:
         for st in stmts:
-            for k, found, value in stores(st, local_t, blocks):
+            for _, found, value in stores(st, local_t, blocks):
                 if found and isinstance(st, Send):
                     lib_args.add(id(value))
-                    if found == ARRAY:
-                        ints.append(value)  # its cells: ints, or bools (value_kind)
-                if k in classes and not found:
-                    if isinstance(st, Receive):
-                        ch = channel(st.channel)
-                        received.add(ch[1] if ch is not None else None)
-                    else:
-                        ints.append(value)
-    return Mixed(classes, tuple(ints), frozenset(received), frozenset(lib_args))
+    return Mixed(classes, frozenset(lib_args))
 
 
 def plain_int(t: Type) -> bool:

@@ -16,7 +16,7 @@ import pytest
 
 from bridge import api
 from bridge.engine_c import build, driver
-from bridge.ir import Outcome, TransitionSystem
+from bridge.ir import Fairness, Outcome, TransitionSystem
 from bridge.semantics import explore as python_engine
 from tests.differential.test_engine_c import _fingerprint
 
@@ -182,3 +182,37 @@ def test_a_name_from_a_channel_of_both_kinds_is_named_in_c(tmp_path: Path) -> No
     verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
     assert dict(verdict.statistics.extra).get("engine") == "c", verdict.notes
     assert not any(driver.UNNAMED_EVENT in note for note in verdict.notes)
+
+
+def test_library_call_results_are_named_in_c(tmp_path: Path) -> None:
+    """An event name from library calls: ``s.Contains(1)`` is a bool (False), a
+    ``Count()`` an int, ``call(Max, n, 1)`` an int over ints; C renders them (it used to
+    hand such names to the Python engine: ``value_kind`` did not know a call's result)
+    for ``deterministic`` and for event-level fairness alike."""
+    path = tmp_path / "calls.csp"
+    path.write_text('#import "PAT.Lib.Set";\n#import "PAT.Math";\nvar<Set> s;\nvar n = 0;\n'
+                    "P() = e.s.Count().(s.Contains(1)).call(Max, n, 1){s.Add(n); "
+                    "n = (n + 1) % 3;} -> P()\n"
+                    "   [] e.s.Count().(s.Contains(1)).call(Max, n, 1) -> Stop;\n"
+                    "Q() = e.s.Count().(s.Contains(1)).call(Max, n, 1){s.Add(n); "
+                    "n = (n + 1) % 3;} -> tick -> Q();\n"
+                    "#assert P() deterministic;\n#assert Q() deterministic;\n"
+                    "#assert Q() |= []<> tick;\n", encoding="utf-8")
+    systems = {ts.name: ts for ts in api.load_model(str(path)).systems}
+    reasons = {}
+    for ts in systems.values():
+        for prop in ts.properties:
+            fairness = [Fairness.NONE, Fairness.WEAK] if prop.kind.value == "ltl" \
+                else [Fairness.NONE]
+            for notion in fairness:
+                options = {"fairness": notion}
+                py = api.check_property(ts, prop, api.CheckOptions(engine="python", **options))
+                c = api.check_property(ts, prop, api.CheckOptions(engine="c", **options))
+                assert dict(c.statistics.extra).get("engine") == "c", c.notes
+                assert not any("Python engine" in n for n in c.notes), c.notes
+                assert _fingerprint(c) == _fingerprint(py), (prop.text, notion)
+                reasons[prop.text, notion] = (c.outcome.value, c.reason)
+    assert reasons[("P() deterministic", Fairness.NONE)] == (
+        "violated", "nondeterministic on event 'e.0.False.1'")
+    assert reasons[("Q() deterministic", Fairness.NONE)] == ("holds", "")
+    assert reasons[("Q() |= []<> tick", Fairness.WEAK)][0] == "holds"

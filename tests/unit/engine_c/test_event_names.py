@@ -211,6 +211,13 @@ def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: P
     assert "e.(True,)" in _python_names(edited, packed=False)
     names["n == 0"] = _event_codes(driver.generate_model(edited).source)["e.s"]
     assert names == {"x": "br_evname", "(n + 4)": "br_evname", "n == 0": "-2"}
+    prop = edited.properties[0]
+    with pytest.raises(driver.CFallback, match="bool or an int"):
+        driver.check_property_c(edited, prop)  # what deterministic still leaves to Python
+    auto = api.check_property(edited, prop, api.CheckOptions(engine="auto"))
+    python = api.check_property(edited, prop, api.CheckOptions(engine="python"))
+    assert any(driver.UNNAMED_EVENT in note for note in auto.notes)
+    assert (auto.outcome, auto.reason) == (python.outcome, python.reason)
 
 
 def _add_a_comparison(ts):
