@@ -808,12 +808,15 @@ _ANY_VALUE_OPS = frozenset({"==", "!=", "&&", "||", "xor"})
 def _may_hold_tuples(system: Any) -> bool:
     """Return whether a CSP# ``system`` may hold a tuple where an int is expected: it
     has a variable of a library class (its values travel as process arguments and in
-    messages), or channels and arrays (a whole array sent in a message)."""
+    messages; a block variable of an effect too), or channels and arrays (a whole
+    array sent in a message)."""
     if system.language is not SourceLanguage.CSP:
         return False
     variables = list(system.globals) + [v for p in system.processes for v in p.locals]
+    blocks = [st for p in system.processes for e in p.edges
+              for st in _flatten(e.effect) if isinstance(st, LocalVar)]
     if any(not isinstance(v.type, (IntType, BoolType, ArrayType, ChanType))
-           for v in variables):
+           for v in [*variables, *blocks]):
         return True
     return bool(system.channels) and any(isinstance(v.type, ArrayType) for v in variables)
 
