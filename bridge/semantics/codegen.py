@@ -359,7 +359,9 @@ class Generator:
             return None
         if isinstance(e, Builtin):
             return "m" if e.name == "timeout" else None
-        return "m"  # a library call, a channel query or poll, a remote label...
+        if isinstance(e, Call):
+            return _call_bool_kind(e.function)
+        return "m"  # a channel query or poll, a remote label...
 
     def stored_expr(self, e: Expr, ctx: Context) -> str:
         """Return code for the value of ``e`` as it is stored (``stored_value``)."""
@@ -780,6 +782,27 @@ class Generator:
                             for j, a in enumerate(st.args))
             self._sends_bools = found
         return self._sends_bools
+
+
+def _call_bool_kind(function: str) -> str | None:
+    """Return ``Generator.bool_kind`` of a library call's result (semantics/library.py):
+    a method whose result is ``bool`` gives a Python bool, a library value, a count or
+    an index never one; an element, or ``Math.Max``/``Min`` of bools, may be one."""
+    from bridge.ir.library import METHODS
+
+    cls, _, method = function.partition(".")
+    if method.endswith("=") or method == "new":
+        return None  # the library value after the operation
+    if cls == "Math":
+        return None if method in ("Pow", "Abs") else "m"
+    op = METHODS.get(cls, {}).get(method)
+    if op is None:
+        return "m"
+    if op.result == "bool":
+        return "b"
+    if op.result in METHODS or method in ("Count", "IndexOf"):
+        return None
+    return "m"
 
 
 def _flatten(stmts) -> list[Stmt]:

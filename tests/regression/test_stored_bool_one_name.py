@@ -98,3 +98,21 @@ def test_the_c_engine_runs_deterministic_and_agrees(systems) -> None:
             assert _events(got) == _events(expected), prop.text
         if prop.kind.value != "ltl":
             assert dict(driver.check_property_c(ts, prop).statistics.extra)["engine"] == "c"
+
+
+def test_a_library_calls_bool_is_stored_as_an_int() -> None:
+    """``c!s.Contains(1)`` is named with the call's bool (``c!True``); the buffer, and x
+    received from it, hold 1 (``codegen._call_bool_kind``)."""
+    text = ('#import "PAT.Lib.Set";\nvar<Set> s;\nchannel c 1;\n'
+            "P() = a{s.Add(1);} -> c!s.Contains(1) -> c?x -> e.x -> Stop;\n"
+            "#assert P() deadlockfree;\n")
+    space = build_state_space(load_csp("l.csp", text).systems[0])
+    state = space.initial_states()[0]
+    events = []
+    while True:
+        steps = space.successors(state)
+        if not steps:
+            break
+        (step, state), = steps
+        events.append(step.event)
+    assert events == ["a", "c!True", "c?1", "e.1"]
