@@ -72,6 +72,7 @@ from bridge.ir import (
     Unary,
     Var,
     While,
+    iter_statements,
     iter_subexpressions,
     scalar_count,
 )
@@ -773,7 +774,7 @@ class Generator:
             found = False
             for p in self.system.processes:
                 for e in p.edges:
-                    for st in _flatten(([e.comm] if e.comm is not None else []) + list(e.effect)):
+                    for st in iter_statements(([e.comm] if e.comm is not None else []) + list(e.effect)):
                         if not isinstance(st, Send):
                             continue
                         types = _field_types(st, self.static_channel(st.channel))
@@ -805,22 +806,6 @@ def _call_bool_kind(function: str) -> str | None:
     return "m"
 
 
-def _flatten(stmts) -> list[Stmt]:
-    """Return ``stmts`` with the statements nested in ``if``/``while`` after them."""
-    out: list[Stmt] = []
-    todo = list(stmts)
-    while todo:
-        st = todo.pop()
-        out.append(st)
-        if isinstance(st, If):
-            for _, body in st.branches:
-                todo.extend(body)
-            todo.extend(st.otherwise)
-        elif isinstance(st, While):
-            todo.extend(st.body)
-    return out
-
-
 _FLAT = {"&&": " and ", "||": " or ", "+": ", "}
 # Operators whose Python value is a bool (``_binary_code``).
 _BOOL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||", "xor"})
@@ -837,7 +822,7 @@ def _may_hold_tuples(system: Any) -> bool:
         return False
     variables = list(system.globals) + [v for p in system.processes for v in p.locals]
     blocks = [st for p in system.processes for e in p.edges
-              for st in _flatten(e.effect) if isinstance(st, LocalVar)]
+              for st in iter_statements(e.effect) if isinstance(st, LocalVar)]
     if any(not isinstance(v.type, (IntType, BoolType, ArrayType, ChanType))
            for v in [*variables, *blocks]):
         return True
