@@ -116,3 +116,26 @@ def test_a_library_calls_bool_is_stored_as_an_int() -> None:
         (step, state), = steps
         events.append(step.event)
     assert events == ["a", "c!True", "c?1", "e.1"]
+
+
+def test_a_deadlock_trace_and_a_lasso_show_one_run_alike(tmp_path: Path) -> None:
+    """The same run as the explorer's deadlock trace and the LTL product's lasso: the
+    same event names (c?1, not c?True then c?1), and a stored bool still works as a
+    truth value (``y == true``, ``if (z)``); the declared bool b shows true/false."""
+    path = tmp_path / "run.csp"
+    path.write_text("var n = 0;\nvar b = false;\nchannel c 1;\n"
+                    "P() = a{n = n + 1; b = (n == 1)} -> c!(n == 1) -> c?x -> Q(x);\n"
+                    "Q(y) = [y == true && b] g -> R(y);\n"
+                    "R(z) = if (z) { d -> Stop } else { e -> Stop };\n"
+                    "#assert P() deadlockfree;\n#assert P() |= [] !d;\n", encoding="utf-8")
+    ts, = api.load_model(str(path)).systems
+    deadlock, ltl = (api.check_property(ts, p, api.CheckOptions(engine="python"))
+                     for p in ts.properties)
+    assert deadlock.outcome is ltl.outcome is Outcome.VIOLATED
+    assert _events(deadlock) == _events(ltl)[:-1] == ["a", "c!True", "c?1", "g", None, "d"]
+    assert deadlock.trace is not None and ltl.lasso is not None
+    changes = [step.changes for step in deadlock.trace.steps]
+    assert changes == [step.changes for step in ltl.lasso.prefix.steps]
+    assert ("b", False, True) in changes[0]
+    y = [new for name, _, new in changes[2] if name == "P().y"]
+    assert y == [1] and type(y[0]) is int
