@@ -111,7 +111,6 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
                 self.static_bases.append(b)
                 b += self.packed.segments[t].size
         self.event_names: dict[str, int] = {}
-        self._bool_chans: dict[int, bool] | None = None  # gen_events.bool_channels
         self._sent_kinds: Any = None  # gen_events._sent_chans
         self._tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
         self.mixed_blocks: set[str] = set()  # gen_library.library_block: no initial value

@@ -105,14 +105,15 @@ class CspEvents:
                 f"{_c_string(_kind_string(kinds))})")
 
     def sent_kinds(self, st: Send) -> str | None:
-        """Return the kind (``i``/``b``) of each value of a send on a static channel
-        whose messages carry no arity tag, as the Python engine computes it at this send
+        """Return the kind (``i``/``b``) of each value of a send on a static channel (the
+        arity tag and padding of a channel with tags included: ints), as the Python
+        engine computes it at this send
         (``value_kind``, ``i`` into a converting field: ``_add_send``'s rule for one
         site), or None when one is not known. Both searches name the send with them
         (``br_chev_sent``), even on a channel whose other sends send another kind (its
         flags then leave its steps unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is None or slot.id in self._tagged or self.mixed.channel(slot.name):
+        if slot is None or self.mixed.channel(slot.name):
             return None  # a library value: br_chev renders it (flag 64)
         fields = slot.channel.fields
         kinds = ["i" if j < len(fields) and _converting(fields[j])
@@ -210,33 +211,12 @@ class CspEvents:
             return "i"
         return None
 
-    def bool_channels(self) -> dict[int, bool]:
-        """Return per static channel id whether a message may carry a bool: some send on
-        it (on any channel, when the channel is known at run time only) has a value
-        that is not surely an int (``value_kind``; a library value or a mixed slot's
-        is none: br_chev renders it, flag 64). Used for channels whose messages carry
-        their arity, whose fields ``_add_send`` does not follow."""
-        if self._bool_chans is not None:
-            return self._bool_chans
-        chans: dict[int, bool] = {c.id: False for c in self.layout.channels}
-        for st in edge_statements(self.system):
-            if isinstance(st, Send) and any(self.value_kind(a) != "i" for a in st.args
-                                            if id(a) not in self.mixed.lib_args):
-                slot = self.static_channel(st.channel)
-                for cid in [slot.id] if slot is not None else list(chans):
-                    chans[cid] = True
-        self._bool_chans = chans
-        return chans
-
     def chan_kind(self, cid: int) -> str | None:
         """Return the kind every value sent on static channel ``cid`` has, as the
         Python engine computes it at the send (``"i"`` or ``"b"``; ``br_chev`` renders
         it), None when the channel's sends cannot be named in C (values of both
         kinds). What a receive takes is an int (``stored_value``)."""
-        if cid in self._tagged:
-            kinds = _BOTH if self.bool_channels().get(cid, True) else _INT
-        else:
-            kinds = self._sent_chans().get(cid, _BOTH)
+        kinds = self._sent_chans().get(cid, _BOTH)
         if kinds <= {"i"}:
             return "i"
         return "b" if kinds == {"b"} else None
@@ -553,19 +533,25 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     return m.over ? -2 : br_name_id(m.b, m.n);
 }
 
-/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) on a
- * channel without arity tags (br_chev): value i rendered with kinds[i], as the Python
+/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) (br_chev;
+ * a channel with arity tags shows the message's own values): value i rendered with
+ * kinds[i] (the tag's and the padding's too), as the Python
  * engine computes it at the send (gen_events.sent_kinds), whatever the channel's other
  * sends send; kinds NULL reads the channel's flags (br_chev). */
 static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
                             const char *kinds) {
     if (!kinds) return br_chev(c, cid, sep, msg, nf);
     if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    int from = 0, to = nf;
+    if (BR_CHAN_FLAGS[cid] & 1) {  /* the arity first: the message's own values only */
+        if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
+        from = 1; to = 1 + (int)msg[0];
+    }
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
     nm_put(&m, &sep, 1);
-    for (int i = 0; i < nf; i++) {
-        if (i) nm_put(&m, ".", 1);
+    for (int i = from; i < to; i++) {
+        if (i > from) nm_put(&m, ".", 1);
         nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);

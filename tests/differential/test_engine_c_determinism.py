@@ -216,3 +216,27 @@ def test_library_call_results_are_named_in_c(tmp_path: Path) -> None:
         "violated", "nondeterministic on event 'e.0.False.1'")
     assert reasons[("Q() deterministic", Fairness.NONE)] == ("holds", "")
     assert reasons[("Q() |= []<> tick", Fairness.WEAK)][0] == "holds"
+
+
+@pytest.mark.parametrize("capacity", [1, 0])
+def test_a_channel_with_arity_tags_is_named_per_send(tmp_path: Path, capacity: int) -> None:
+    """A channel whose messages carry their arity (``c!(n == 2)`` and ``c!n.1`` on one
+    channel) carrying a comparison: each send, or rendezvous, is named with the kinds of
+    its own values past the tag (``c!True``, ``c!1.1``, ``c.False``), as the Python
+    engine names it; C used to hand every check that needs such names to Python."""
+    path = tmp_path / "tagged.csp"
+    path.write_text(f"var n = 0;\nchannel c {capacity};\n"
+                    "P() = step{n = (n + 1) % 3} -> c!(n == 2) -> c!n.1 -> P();\n"
+                    "Q() = c?x -> h.x -> Q() [] c?y.z -> k.y.z -> Q();\nSys = P() ||| Q();\n"
+                    "#assert Sys deterministic;\n#assert Sys |= []<> h.1;\n"
+                    "#assert Sys |= []<> k.2.1;\n", encoding="utf-8")
+    ts, = api.load_model(str(path)).systems
+    for prop in ts.properties:
+        notions = [Fairness.NONE, Fairness.WEAK, Fairness.STRONG_LOCAL] \
+            if prop.kind.value == "ltl" else [Fairness.NONE]
+        for notion in notions:
+            py = api.check_property(ts, prop, api.CheckOptions(engine="python", fairness=notion))
+            c = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=notion))
+            assert dict(c.statistics.extra).get("engine") == "c", c.notes
+            assert not any("Python engine" in n for n in c.notes), c.notes
+            assert _fingerprint(c) == _fingerprint(py), (prop.text, notion)
