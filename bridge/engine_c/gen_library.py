@@ -229,9 +229,13 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
         return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
 
+    local_channels = {c.name for p in system.processes for c in p.channels}
+
     def channel(e: Expr) -> MixKey | None:
         if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
             return ("channel", e.name)
+        if isinstance(e, Var) and e.scope == "local" and e.name in local_channels:
+            return ("channel", e.name)  # a process channel: check_mixed refuses it by name
         return None
 
     def stores(st: Stmt, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]

@@ -27,17 +27,28 @@ from bridge.engine_c.build import find_compiler
 from bridge.ir import (
     Assign,
     Binary,
+    Call,
+    Channel,
     Const,
+    Event,
     Fairness,
     If,
+    IntType,
     LocalVar,
     ObjectType,
     PropertyKind,
+    Receive,
+    RecvBind,
+    Send,
+    SourceLanguage,
     Var,
+    Variable,
 )
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
+from tests.irbuild import edge, int_var, process, system
+from tests.irbuild import prop as ir_prop
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -250,3 +261,25 @@ def test_block_library_variable_without_initial_value() -> None:
     assert not any("Python engine" in n for n in auto.notes), auto.notes
     assert (auto.outcome, auto.reason, auto.statistics.states) == (
         py.outcome, py.reason, py.statistics.states)
+
+
+def test_a_library_value_on_a_process_channel_is_refused_by_name() -> None:
+    """A library value sent on a channel declared in a process (hand-built IR: CSP#
+    processes have no channels) is refused by name, as gen_library says, not as "a
+    library class used as an integer"; ``auto`` gives the Python engine's verdict."""
+    s, ch, x = Var("s", "global"), Var("ch", "local"), Var("x", "local")
+    p = process("P", [
+        edge(0, 1, effect=[Assign(s, Call("Set.Add=", (s, Var("n", "global"))))], event="add"),
+        edge(1, 2, comm=Send(ch, (s,))),
+        edge(2, 3, comm=Receive(ch, (RecvBind(x),))),
+        edge(3, 0, event=Event("e", (x,))),
+    ], locals_=[Variable("x", IntType(), None)], channels=[Channel("ch", 1, (IntType(),))])
+    ts = system([p], globals_=[Variable("s", ObjectType("Set"), Call("Set.new", ())),
+                               int_var("n", 0)], language=SourceLanguage.CSP,
+                properties=[ir_prop(PropertyKind.DETERMINISTIC)])
+    ok, why = driver.supports(ts, ts.properties[0])
+    assert not ok and "a library value sent on channel 'ch' (a process channel)" in why
+    auto = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="auto"))
+    python = api.check_property(ts, ts.properties[0], api.CheckOptions(engine="python"))
+    assert any("process channel" in n for n in auto.notes), auto.notes
+    assert (auto.outcome, auto.statistics.states) == (python.outcome, python.statistics.states)
