@@ -211,29 +211,40 @@ class CspEvents:
             return "i"
         return None
 
-    def chan_kind(self, cid: int) -> str | None:
+    def chan_kind(self, cid: int | tuple[str, str]) -> str | None:
         """Return the kind every value sent on static channel ``cid`` has, as the
         Python engine computes it at the send (``"i"`` or ``"b"``; ``br_chev`` renders
         it), None when the channel's sends cannot be named in C (values of both
-        kinds). What a receive takes is an int (``stored_value``)."""
+        kinds); a process channel by ``("local", name)``, its name in every instance.
+        What a receive takes is an int (``stored_value``)."""
         kinds = self._sent_chans().get(cid, _BOTH)
         if kinds <= {"i"}:
             return "i"
         return "b" if kinds == {"b"} else None
 
-    def _sent_chans(self) -> dict[int, frozenset[str]]:
-        """Return per static channel id the kinds of the values sent on it."""
+    def _sent_chans(self) -> dict[int | tuple[str, str], frozenset[str]]:
+        """Return per static channel id, and per process channel name (``("local",
+        name)``), the kinds of the values sent on it."""
         if self._sent_kinds is None:
-            chans: dict[int, frozenset[str]] = {c.id: frozenset() for c in self.layout.channels}
+            chans: dict[int | tuple[str, str], frozenset[str]] = {
+                c.id: frozenset() for c in self.layout.channels}
+            # a process channel by its name, unless that name is also a variable
+            # (which may hold any channel's id: its sends count for every channel)
+            variables = {v.name for p in self.system.processes for v in p.locals} | {
+                n for p in self.system.processes for n in p.parameters}
+            chans.update({("local", c.name): frozenset() for p in self.system.processes
+                          for c in p.channels if c.name not in variables})
             for st in edge_statements(self.system):
                 if isinstance(st, Send):
                     self._add_send(st, chans)
             self._sent_kinds = chans
         return self._sent_kinds
 
-    def _add_send(self, st: Send, chans: dict[int, frozenset[str]]) -> None:
+    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
         slot = self.static_channel(st.channel)
         fields = slot.channel.fields if slot is not None else ()
+        local = ("local", st.channel.name) if slot is None and isinstance(st.channel, Var) \
+            and st.channel.scope == "local" and ("local", st.channel.name) in chans else None
         kinds: frozenset[str] = frozenset()
         for j, a in enumerate(st.args):
             if id(a) in self.mixed.lib_args:
@@ -244,8 +255,9 @@ class CspEvents:
             else:
                 k = self.value_kind(a)
                 kinds |= frozenset((k,)) if k in ("i", "b") else _BOTH
-        for cid in [slot.id] if slot is not None else list(chans):
-            chans[cid] = chans.get(cid, frozenset()) | kinds
+        keys = [slot.id] if slot is not None else [local] if local is not None else list(chans)
+        for key in keys:
+            chans[key] = chans.get(key, frozenset()) | kinds
 
     def events_code(self) -> list[str]:
         names = list(self.event_names) or [""]
@@ -270,9 +282,14 @@ class CspEvents:
         rl = self.space._static_layout
         table = dict(rl.chan_names) if self.csp and rl is not None else {}
         n = max(table, default=-1) + 1
-        sent = [self.chan_kind(i) if i in table else None for i in range(n)]
+        # a process channel's id (after the global ones) by its name in the process
+        globals_ = {c.id for c in self.layout.channels}
+        keys = {i: i if i in globals_ else ("local", table[i].rsplit(".", 1)[-1])
+                for i in table}
+        sent = [self.chan_kind(keys[i]) if i in table else None for i in range(n)]
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
-        mixed = [i in table and self.mixed.channel(table[i]) for i in range(n)]
+        mixed = [i in table and self.mixed.channel(table[i] if i in globals_ else keys[i][1])
+                 for i in range(n)]
         for i in range(n):
             if mixed[i] and not self.library_elements_are_ints():
                 sent[i] = None  # a value's name is not known
