@@ -111,14 +111,12 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
                 self.static_bases.append(b)
                 b += self.packed.segments[t].size
         self.event_names: dict[str, int] = {}
-        self._taints: tuple[set[str], dict[int, bool]] | None = None  # gen_events.name_taints
-        self._local_kinds: Any = None  # gen_events.local_kinds_and_channels
-        self._sent_kinds: Any = None  # gen_events._product_chans
+        self._sent_kinds: Any = None  # gen_events._sent_chans
         self._tagged = {c.id for c in self.layout.channels if c.channel.arity_tag}
         self.mixed_blocks: set[str] = set()  # gen_library.library_block: no initial value
         self.check_mixed()
         self.prototypes += ["static int32_t br_evname(ctx_t *, const char *, int, const V *, "
-                            "const char *, const char *);",
+                            "const char *);",
                             "static int32_t br_chev(ctx_t *, V, char, const V *, int);"]
         self.vector_tables: tuple[list[int], list[int]] = ([0], [])
         self.edge_ids: list[int] = []

@@ -723,7 +723,10 @@ _MAX_IWORDS = 1024
 
 
 UNNAMED_EVENT = ("the deterministic check met a step whose event name is computed at run "
-                 "time from a value that may be a bool or an int, which C cannot render")
+                 "time from a value that may be a bool or an int (a conditional or a bitwise "
+                 "operation of both kinds, a send on a channel chosen at run time among "
+                 "channels that carry both, an element of a library value that may be a "
+                 "bool), which C cannot render")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
                   "(a value that may be a bool or an int), or every event name is an "
                   "annotation unit, and the C engine's fair search cannot match it")

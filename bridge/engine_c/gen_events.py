@@ -14,30 +14,22 @@ from bridge.engine_c.gen_base import (
     _c_string,
     _Ctx,
     edge_statements,
-    flatten,
 )
 from bridge.engine_c.gen_library import signature
 from bridge.ir import (
     ArrayType,
-    Assign,
     Binary,
     BoolType,
     Call,
     Conditional,
-    Const,
     Edge,
     ElseGuard,
     Expr,
     Index,
     IntType,
-    LocalVar,
     Overflow,
-    Process,
-    Receive,
-    RecvBind,
     RemoteVar,
     Send,
-    TransitionSystem,
     Type,
     Unary,
     Var,
@@ -92,44 +84,40 @@ class CspEvents:
                 return self.chev_call("_ch.id", "'!'", msg, nf, _c_string(sent))
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
-        env = self.local_kinds().get(id(e))
         mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx)
                  and not self._is_array_value(x, ctx) for x in e.event.components]
         classes = [self.library_class(x, ctx) for x in e.event.components]
         if (any(classes) or any(mixed)) and not self.library_elements_are_ints():
             return "-2"
-        # a library value is its tuple in both views (the LTL product packs a state
-        # holding one with marshal, which keeps tuples): kind "l", rendered from its id;
-        # a mixed slot's int is an int where every int stored there is (the product
-        # reads every stored value as an int)
-        raw = ["l" if cls else ("m" if self.mixed_ints_are_ints() else None) if mix
-               else self.value_kind(x, env)
-               for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
-        packed = ["l" if cls else "m" if mix else self.value_kind(x, product=True)
-                  for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
-        if all(k not in ("i", "b", "l", "m") for k in raw + packed):
+        # a library value is its tuple (the LTL product packs a state holding one with
+        # marshal, which keeps tuples): kind "l", rendered from its id; a mixed slot's
+        # value "m", its id or an int (every value stored is an int: stored_value)
+        kinds = ["l" if cls else "m" if mix else self.value_kind(x)
+                 for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
+        if all(k not in ("i", "b", "l", "m") for k in kinds):
             return "-2"
         vals = ", ".join(self.library_value(x, ctx, cls) if cls else
                          self.read(x, ctx, mixed=True) if mix else self.expr(x, ctx)
                          for x, cls, mix in zip(e.event.components, classes, mixed,
                                                 strict=True))
-        n = len(raw)
+        n = len(kinds)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
-                f"{_c_string(_kind_string(raw))}, {_c_string(_kind_string(packed))})")
+                f"{_c_string(_kind_string(kinds))})")
 
     def sent_kinds(self, st: Send) -> str | None:
-        """Return the kind (``i``/``b``) of each value of a send on a static channel
-        whose messages carry no arity tag, as the LTL product computes it at this send
+        """Return the kind (``i``/``b``) of each value of a send on a static channel (the
+        arity tag and padding of a channel with tags included: ints), as the Python
+        engine computes it at this send
         (``value_kind``, ``i`` into a converting field: ``_add_send``'s rule for one
-        site), or None when one is not known. The fair search names the send with
-        them (``br_chev_sent``), even on a channel whose other sends send another kind
-        (its flags then leave its steps unnamed)."""
+        site), or None when one is not known. Both searches name the send with them
+        (``br_chev_sent``), even on a channel whose other sends send another kind (its
+        flags then leave its steps unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is None or slot.id in self._tagged or self.mixed.channel(slot.name):
+        if slot is None or self.mixed.channel(slot.name):
             return None  # a library value: br_chev renders it (flag 64)
         fields = slot.channel.fields
         kinds = ["i" if j < len(fields) and _converting(fields[j])
-                 else self.value_kind(a, product=True) for j, a in enumerate(st.args)]
+                 else self.value_kind(a) for j, a in enumerate(st.args)]
         return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
 
     def chev_call(self, cid: str, sep: str, msg: str, nf: str, kinds: str) -> str:
@@ -140,27 +128,6 @@ class CspEvents:
             self.prototypes.append(_CHEV_SENT)
         return f"br_chev_sent(c, {cid}, {sep}, {msg}, {nf}, {kinds})"
 
-    def mixed_ints_are_ints(self) -> bool:
-        """Return True when every int a variable of ``gen_library.mixed_variables`` may
-        hold is surely an int, not a bool (``value_kind`` of every other value stored
-        into one, its initial value, a parameter's instance arguments), so ``br_evname``
-        renders it as the Python engine's explorer does."""
-        keys = self.mixed.keys
-        if not all(self.value_kind(v) == "i" for v in self.mixed.ints):
-            return False
-        ids = {c.name: c.id for c in self.layout.channels}
-        if any(name not in ids or self.chan_kind(ids[name]) != "i"
-               for name in self.mixed.received):
-            return False
-        inits = [v.init for v in self.system.globals if ("global", v.name) in keys] + [
-            v.init for p in self.system.processes for v in p.locals
-            if ("local", v.name) in keys]
-        if any(x is not None and not (isinstance(x, Const) and type(x.value) is int)
-               for x in inits):
-            return False
-        return all(self._argument_kinds(p, j) <= _INT for p in self.system.processes
-                   for j, name in enumerate(p.parameters) if ("local", name) in keys)
-
     def library_elements_are_ints(self) -> bool:
         """Return True when every int argument of every library class call of the model
         is surely an int (``value_kind``), so every element of a library value is an
@@ -168,6 +135,7 @@ class CspEvents:
         would be True there)."""
         known = getattr(self, "_library_ints", None)
         if known is None:
+            self._library_ints = False  # while it is computed (an element added from one)
             known = True
             for call in _calls(self.system.processes):
                 sig = signature(call.function)
@@ -185,32 +153,24 @@ class CspEvents:
 
     # Python's str() of a value: an int in decimal, a bool True or False. The C engine
     # holds both as integers, so a name is rendered only where the kind of each value is
-    # known at generation time: ``value_kind``. The Python engine has two views of a
-    # stored value: its explorer (check_property) keeps each state as the successor
-    # built it, so a comparison stored unconverted stays a bool; its LTL product keeps
-    # states packed (fairness/packed.py) and expands them unpacked, so every stored value
-    # it reads is an int, and only values computed in the step itself are bools. Both
-    # are rendered: ``ctx.names`` 2 (the breadth-first search) the first way, 1 (the
-    # fair search) the second.
+    # known at generation time: ``value_kind``. Both searches of the Python engine read
+    # a stored value as an int (a bool is stored as 1 or 0: semantics.codegen
+    # .stored_value), so only values computed in the step itself are bools, and the
+    # breadth-first search (deterministic) and the fair search render names alike.
 
-    def value_kind(self, e: Expr, env: _Kinds | None = None,
-                   product: bool = False) -> str | None:
+    def value_kind(self, e: Expr) -> str | None:
         """Return ``"i"`` when the Python engine's value of ``e`` is surely an int, ``"b"``
         when surely a bool, None when it may be either (or something else): comparisons
-        and logic give bools; arithmetic ints; a local variable of ``env`` (the kinds
-        it may hold where ``e`` is evaluated: ``local_kinds``) its one kind, or ``"n"``
-        when it may hold either (arithmetic over it gives an int: True + 1 is 2);
-        another variable ints unless a bool may be stored into it unconverted
-        (``name_taints``). ``product``: as the LTL product reads it, where a stored
-        value is an int."""
+        and logic give bools; arithmetic ints (``True + 1`` is 2); a value read from the
+        state is an int (``stored_value``)."""
         v = self.fold(e)
         if v is not _NO:
             return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else None
         if isinstance(e, Binary):
             if e.op in _BOOL_OPS:
                 return "b"
-            left = self.value_kind(e.left, env, product)
-            right = self.value_kind(e.right, env, product)
+            left = self.value_kind(e.left)
+            right = self.value_kind(e.right)
             if left is None or right is None:
                 return None
             if e.op in _INT_OPS:
@@ -219,258 +179,85 @@ class CspEvents:
         if isinstance(e, Unary):
             if e.op == "!":
                 return "b"
-            return "i" if e.op in ("-", "~") and \
-                self.value_kind(e.operand, env, product) is not None else None
+            return "i" if e.op in ("-", "~") and self.value_kind(e.operand) is not None \
+                else None
         if isinstance(e, Conditional):
-            a = self.value_kind(e.then, env, product)
-            b = self.value_kind(e.otherwise, env, product)
+            a = self.value_kind(e.then)
+            b = self.value_kind(e.otherwise)
             return a if a == b else None
         if isinstance(e, Var | Index | RemoteVar):
-            if product:
-                return "i"
-            name = _root_name(e)
-            local = _local_name(e)
-            if env is not None and local is not None and local in env:
-                kinds = env[local]
-                if not kinds:
-                    return "i"  # no value reaches it here: the kind is never shown
-                return next(iter(kinds)) if len(kinds) == 1 else "n"
-            return None if name is None or name in self.name_taints()[0] else "i"
+            return "i"
+        if isinstance(e, Call):
+            return self._call_kind(e)
         return None
 
-    def name_taints(self) -> tuple[set[str], dict[int, bool]]:
-        """Return (the variable names that may hold a bool, per static channel id whether
-        a message may carry one): the Python engine stores a value unconverted into an
-        unbounded ``int`` variable or channel field (``store_code``), so a comparison
-        assigned or sent stays a bool there. A fixpoint over every assignment, send,
-        receive binding, initial value and instance argument; names are taken across
-        scopes (a name tainted anywhere is tainted everywhere)."""
-        if self._taints is not None:
-            return self._taints
-        names: set[str] = set()
-        chans: dict[int, bool] = {c.id: False for c in self.layout.channels}
-        any_chan = [False]
-        self._taints = (names, chans)
-        converting = _converting_names(self.system)
-        flat = list(edge_statements(self.system))
+    def _call_kind(self, e: Call) -> str | None:
+        """Return the kind of a library call's result as ``semantics/library.py``
+        computes it: a method whose result is ``bool`` gives a bool (``x in s``), a
+        count or an index an int; an element (``Get``, ``First``, ``Pop``...) an int
+        where every element is one (``library_elements_are_ints``); ``Math``'s
+        functions an int over ints (``Max(True, 0)`` is True)."""
+        cls, _, method = e.function.partition(".")
+        if cls == "Math":
+            return "i" if all(self.value_kind(a) == "i" for a in e.args) else None
+        sig = signature(e.function)
+        if sig is None or method.endswith("="):
+            return None
+        if sig[1] == "bool":
+            return "b"
+        if sig[1] != "int":
+            return None
+        if method in ("Count", "IndexOf") or self.library_elements_are_ints():
+            return "i"
+        return None
 
-        def taint(target: Expr | None) -> bool:
-            name = _root_name(target) if target is not None else None
-            if name is None or name in names or converting.get(name, False):
-                return False
-            names.add(name)
-            return True
-
-        for v in self.system.globals:
-            if isinstance(v.init, Const) and isinstance(v.init.value, bool):
-                taint(Var(v.name))
-        for p in self.system.processes:
-            for v in p.locals:
-                if isinstance(v.init, Const) and isinstance(v.init.value, bool):
-                    taint(Var(v.name))
-        changed = True
-        while changed:
-            changed = False
-            for st in flat:
-                if isinstance(st, Assign) and self.value_kind(st.value) != "i":
-                    changed |= taint(st.target)
-                elif isinstance(st, LocalVar) and st.init is not None and any(
-                        self.value_kind(x) != "i" for x in (
-                            st.init if isinstance(st.init, tuple) else (st.init,))):
-                    changed |= taint(Var(st.name))
-                elif isinstance(st, Send) and any(self.value_kind(a) != "i" for a in st.args
-                                                  if id(a) not in self.mixed.lib_args):
-                    # a library value or a mixed slot's is no bool (br_chev renders it:
-                    # flag 64, gated on mixed_ints_are_ints as _add_send is)
-                    slot = self.static_channel(st.channel)
-                    if slot is None:
-                        if not any_chan[0]:
-                            any_chan[0] = changed = True
-                            for cid in chans:
-                                chans[cid] = True
-                    elif not chans.get(slot.id, True):
-                        chans[slot.id] = changed = True
-                elif isinstance(st, Receive):
-                    slot = self.static_channel(st.channel)
-                    if any(chans.values()) if slot is None else chans.get(slot.id, True):
-                        for a in st.args:
-                            if isinstance(a, RecvBind):
-                                changed |= taint(a.target)
-        return self._taints
-
-    def chan_kind(self, cid: int, product: bool = False) -> str | None:
-        """Return the kind every value of a message on static channel ``cid`` has (``"i"``
-        or ``"b"``; ``br_chev`` renders it), None when the channel's steps cannot be
-        named in C (values of both kinds). ``product``: the kinds of the values sent as
-        the LTL product computes them (``value_kind``); what it receives is an int."""
-        if product:
-            if cid in self._tagged:
-                return self.chan_kind(cid)
-            kinds = self._product_chans().get(cid, _BOTH)
-        else:
-            kinds = self._received(cid, self.local_kinds_and_channels()[1])
+    def chan_kind(self, cid: int | tuple[str, str]) -> str | None:
+        """Return the kind every value sent on static channel ``cid`` has, as the
+        Python engine computes it at the send (``"i"`` or ``"b"``; ``br_chev`` renders
+        it), None when the channel's sends cannot be named in C (values of both
+        kinds); a process channel by ``("local", name)``, its name in every instance.
+        What a receive takes is an int (``stored_value``)."""
+        kinds = self._sent_chans().get(cid, _BOTH)
         if kinds <= {"i"}:
             return "i"
         return "b" if kinds == {"b"} else None
 
-    def _product_chans(self) -> dict[int, frozenset[str]]:
-        """Return per static channel id the kinds of the values sent on it, as the LTL
-        product computes them (a value read from the state is an int)."""
+    def _sent_chans(self) -> dict[int | tuple[str, str], frozenset[str]]:
+        """Return per static channel id, and per process channel name (``("local",
+        name)``), the kinds of the values sent on it."""
         if self._sent_kinds is None:
-            chans: dict[int, frozenset[str]] = {c.id: frozenset() for c in self.layout.channels}
+            chans: dict[int | tuple[str, str], frozenset[str]] = {
+                c.id: frozenset() for c in self.layout.channels}
+            # a process channel by its name, unless that name is also a variable
+            # (which may hold any channel's id: its sends count for every channel)
+            variables = {v.name for p in self.system.processes for v in p.locals} | {
+                n for p in self.system.processes for n in p.parameters}
+            chans.update({("local", c.name): frozenset() for p in self.system.processes
+                          for c in p.channels if c.name not in variables})
             for st in edge_statements(self.system):
                 if isinstance(st, Send):
-                    self._add_send(st, None, chans, product=True)
+                    self._add_send(st, chans)
             self._sent_kinds = chans
         return self._sent_kinds
 
-    def local_kinds(self) -> dict[int, _Kinds]:
-        """Return per edge (``id``) the kinds each local variable of its process may
-        hold when the edge is taken (``local_kinds_and_channels``)."""
-        return self.local_kinds_and_channels()[0]
-
-    def local_kinds_and_channels(self) -> tuple[dict[int, _Kinds], dict[int, frozenset[str]]]:
-        """Return (per edge ``id``, the kinds ``"i"``/``"b"`` each local variable of its
-        process may hold at the edge's source location; per static channel id, the
-        kinds its message values may have). A data-flow analysis over each process's
-        control graph (a local is written by its own instance only): a local starts
-        with the kind of its initial value (a parameter: either), an assignment or a
-        receive into it gives the value's kind (``"i"`` into a converting type, as
-        ``store_code`` stores; from a channel known at run time only: any channel's
-        kinds), into an array element adds it, and a statement nested
-        in ``if``/``while`` adds what it may store to what was there. A send adds its
-        values' kinds to its channel's (to every channel's when the channel is known
-        at run time only; a channel whose messages carry their arity keeps
-        ``name_taints``' answer). Both are iterated from nothing until they agree (a
-        fixpoint: every run's values are in it; a local that no value reaches yet
-        counts as an int, so a later round may change its kind: after
-        ``_MAX_ROUNDS`` rounds without a fixpoint, ``name_taints`` answers alone)."""
-        if self._local_kinds is not None:
-            return self._local_kinds
-        chans: dict[int, frozenset[str]] = {c.id: frozenset() for c in self.layout.channels}
-        procs = list(self.system.processes)
-        for _ in range(_MAX_ROUNDS):
-            envs = [self._process_kinds(p, chans) for p in procs]
-            new = dict(chans)
-            for p, at in zip(procs, envs, strict=True):
-                for e in p.edges:
-                    env = at.get(e.source)
-                    for st in ([e.comm] if e.comm is not None else []) + list(flatten(e.effect)):
-                        if isinstance(st, Send):
-                            self._add_send(st, env if st is e.comm else None, new)
-            if new == chans:
-                break
-            chans = new
-        else:  # no fixpoint in time: name_taints' answers alone
-            taints = self.name_taints()[1]
-            chans = {cid: _BOTH if taints.get(cid, True) else _INT for cid in chans}
-            envs = [{} for _ in procs]
-        by_edge: dict[int, _Kinds] = {}
-        for p, at in zip(procs, envs, strict=True):
-            for e in p.edges:
-                env = at.get(e.source, {})
-                old = by_edge.get(id(e))
-                by_edge[id(e)] = env if old is None else _join(old, env)
-        self._local_kinds = (by_edge, chans)
-        return self._local_kinds
-
-    def _received(self, cid: int, chans: dict[int, frozenset[str]]) -> frozenset[str]:
-        """Return the kinds of the values a receive on static channel ``cid`` takes."""
-        if cid in self._tagged:
-            return _BOTH if self.name_taints()[1].get(cid, True) else _INT
-        return chans.get(cid, _BOTH)
-
-    def _add_send(self, st: Send, env: _Kinds | None, chans: dict[int, frozenset[str]],
-                  product: bool = False) -> None:
+    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
         slot = self.static_channel(st.channel)
         fields = slot.channel.fields if slot is not None else ()
+        local = ("local", st.channel.name) if slot is None and isinstance(st.channel, Var) \
+            and st.channel.scope == "local" and ("local", st.channel.name) in chans else None
         kinds: frozenset[str] = frozenset()
         for j, a in enumerate(st.args):
             if id(a) in self.mixed.lib_args:
                 continue  # a library value (br_chev renders it: flag 64), or a mixed
-                # slot's, whose ints mixed_ints_are_ints covers
-            kinds |= _INT if j < len(fields) and _converting(fields[j]) \
-                else self._kinds_of(a, env, product)
-        for cid in [slot.id] if slot is not None else list(chans):
-            chans[cid] = chans.get(cid, frozenset()) | kinds
-
-    def _kinds_of(self, value: Expr, env: _Kinds | None,
-                  product: bool = False) -> frozenset[str]:
-        k = self.value_kind(value, env, product)
-        return frozenset((k,)) if k in ("i", "b") else _BOTH
-
-    def _argument_kinds(self, p: Process, j: int) -> frozenset[str]:
-        """Return the kinds parameter ``j`` of ``p`` may start with: those of the
-        arguments of its instances, or (processes started at run time) ``name_taints``'
-        answer for its name."""
-        if self.layout.dynamic:
-            return self._kinds_of(Var(p.parameters[j], "local"), None)
-        kinds: frozenset[str] = frozenset()
-        for inst in self.system.instances:
-            if inst.process == p.name and j < len(inst.arguments):
-                kinds |= self._kinds_of(inst.arguments[j], None)
-        return kinds
-
-    def _process_kinds(self, p: Process, chans: dict[int, frozenset[str]]) -> dict[int, _Kinds]:
-        """Return per location of ``p`` the kinds of its locals there (``local_kinds``;
-        a location no edge reaches has none)."""
-        types = {v.name: v.type for v in p.locals}
-        declared = {st.name for e in p.edges for st in flatten(e.effect)
-                    if isinstance(st, LocalVar)}
-        tracked = {n for n in types if n not in declared}
-        start: _Kinds = {}
-        for v in p.locals:
-            if v.name not in tracked:
-                continue
-            if _converting(v.type):
-                start[v.name] = _INT
-            elif v.name in p.parameters:
-                start[v.name] = self._argument_kinds(p, p.parameters.index(v.name))
-            elif v.init is None:
-                start[v.name] = _INT
+                # slot's value, an id or an int
+            if j < len(fields) and _converting(fields[j]):
+                kinds |= _INT
             else:
-                inits = v.init if isinstance(v.init, tuple) else (v.init,)
-                start[v.name] = frozenset().union(*(self._kinds_of(x, None) for x in inits))
-
-        def store(env: _Kinds, target: Expr, kinds: frozenset[str], strong: bool) -> None:
-            name = _local_name(target)
-            if name not in tracked:
-                return
-            kinds = _INT if _converting(types[name]) else kinds
-            strong = strong and isinstance(target, Var)
-            env[name] = kinds if strong else env[name] | kinds
-
-        def received(st: Receive) -> frozenset[str]:
-            slot = self.static_channel(st.channel)
-            if slot is None:  # any channel's
-                return frozenset().union(*(self._received(cid, chans) for cid in chans))
-            return self._received(slot.id, chans)
-
-        out_edges: dict[int, list[Edge]] = {}
-        for e in p.edges:
-            out_edges.setdefault(e.source, []).append(e)
-        at: dict[int, _Kinds] = {p.initial: start}
-        todo = [p.initial]
-        while todo:
-            loc = todo.pop()
-            for e in out_edges.get(loc, ()):
-                env = dict(at[loc])
-                for st in ([e.comm] if e.comm is not None else []) + list(e.effect):
-                    nested = not isinstance(st, Assign | Receive)
-                    for inner in flatten([st]):
-                        if isinstance(inner, Assign):
-                            store(env, inner.target, self._kinds_of(inner.value, env), not nested)
-                        elif isinstance(inner, Receive):
-                            kinds = received(inner)
-                            for a in inner.args:
-                                if isinstance(a, RecvBind):
-                                    store(env, a.target, kinds, not nested)
-                old = at.get(e.target)
-                merged = env if old is None else _join(old, env)
-                if merged != old:
-                    at[e.target] = merged
-                    todo.append(e.target)
-        return at
+                k = self.value_kind(a)
+                kinds |= frozenset((k,)) if k in ("i", "b") else _BOTH
+        keys = [slot.id] if slot is not None else [local] if local is not None else list(chans)
+        for key in keys:
+            chans[key] = chans.get(key, frozenset()) | kinds
 
     def events_code(self) -> list[str]:
         names = list(self.event_names) or [""]
@@ -495,25 +282,26 @@ class CspEvents:
         rl = self.space._static_layout
         table = dict(rl.chan_names) if self.csp and rl is not None else {}
         n = max(table, default=-1) + 1
-        raw = [self.chan_kind(i) if i in table else None for i in range(n)]
-        sent = [self.chan_kind(i, product=True) if i in table else None for i in range(n)]
+        # a process channel's id (after the global ones) by its name in the process
+        globals_ = {c.id for c in self.layout.channels}
+        keys = {i: i if i in globals_ else ("local", table[i].rsplit(".", 1)[-1])
+                for i in table}
+        sent = [self.chan_kind(keys[i]) if i in table else None for i in range(n)]
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
-        mixed = [i in table and self.mixed.channel(table[i]) for i in range(n)]
+        mixed = [i in table and self.mixed.channel(table[i] if i in globals_ else keys[i][1])
+                 for i in range(n)]
         for i in range(n):
-            if mixed[i] and not (self.library_elements_are_ints()
-                                 and self.mixed_ints_are_ints()):
-                raw[i] = sent[i] = None  # a value's name is not known
-        flags = ", ".join(str(int(i in self._tagged) | 2 * int(raw[i] is not None)
-                              | 4 * int(raw[i] == "b") | 8 * int(sent[i] is not None)
+            if mixed[i] and not self.library_elements_are_ints():
+                sent[i] = None  # a value's name is not known
+        flags = ", ".join(str(int(i in self._tagged) | 8 * int(sent[i] is not None)
                               | 16 * int(sent[i] == "b") | 32 * int(i in table)
                               | 64 * int(mixed[i]))
                           for i in range(n))
         return [f"#define BR_NCHAN {n}",
                 f"static const char *const BR_CHAN_NAMES[{max(1, n)}] = {{{names or 'NULL'}}};",
-                "/* per channel id: 1 its messages carry their arity first; as the explorer "
-                "reads them, 2 they can be named, 4 their values are bools; as the LTL "
-                "product computes the values sent, 8 they can be named, 16 bools (it "
-                "reads every value received as an int); 32 the channel has a name; 64 a "
+                "/* per channel id: 1 its messages carry their arity first; as the Python "
+                "engine computes the values sent, 8 they can be named, 16 bools (a value "
+                "received is read from the state: an int); 32 the channel has a name; 64 a "
                 "value below BR_MIX_TOP is a library value's id (templates/c/library.c) */",
                 f"static const uint8_t BR_CHAN_FLAGS[{max(1, n)}] = {{{flags or '0'}}};"]
 
@@ -566,8 +354,6 @@ _INT_OPS = frozenset({"+", "-", "*", "/", "%", "mod", "<<", ">>"})
 
 
 # The kinds a value may have: "i" an int, "b" a bool (Python's str() tells them apart).
-_Kinds = dict[str, frozenset[str]]
-_MAX_ROUNDS = 16
 _INT = frozenset({"i"})
 _BOTH = frozenset({"i", "b"})
 
@@ -584,31 +370,11 @@ def _calls(node: object) -> Iterator[Call]:
             yield from _calls(x)
 
 
-def _join(a: _Kinds, b: _Kinds) -> _Kinds:
-    return {n: a.get(n, _BOTH) | b.get(n, _BOTH) for n in a.keys() | b.keys()}
-
-
 def _kind_string(kinds: list[str | None]) -> str:
     """Return the kinds of ``br_evname``: ``i``, ``b``, ``l`` (the id of a library
     value), ``m`` (a slot of ``gen_library.mixed_variables``: an id or an int) or ``?``
     (not known) per value."""
     return "".join(k if k in ("i", "b", "l", "m") else "?" for k in kinds)
-
-
-def _local_name(e: Expr | None) -> str | None:
-    """Return the name of the local variable an lvalue or read ends in, or None."""
-    while isinstance(e, Index):
-        e = e.base
-    return e.name if isinstance(e, Var) and e.scope == "local" else None
-
-
-def _root_name(e: Expr | None) -> str | None:
-    """Return the name of the variable an lvalue or read ends in, or None."""
-    while isinstance(e, Index):
-        e = e.base
-    if isinstance(e, Var | RemoteVar):
-        return e.name
-    return None
 
 
 def _converting(t: Type) -> bool:
@@ -619,24 +385,6 @@ def _converting(t: Type) -> bool:
         return _converting(t.element)
     return (isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None
             and t.hi is not None)
-
-
-def _converting_names(system: TransitionSystem) -> dict[str, bool]:
-    """Return per declared name whether every declaration of it converts (``_converting``)."""
-    out: dict[str, bool] = {}
-
-    def add(name: str, t: Type) -> None:
-        out[name] = out.get(name, True) and _converting(t)
-
-    for v in system.globals:
-        add(v.name, v.type)
-    for p in system.processes:
-        for v in p.locals:
-            add(v.name, v.type)
-    for st in edge_statements(system):
-        if isinstance(st, LocalVar):
-            add(st.name, st.type)
-    return out
 
 
 _CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, const char *);"
@@ -761,12 +509,9 @@ static void nm_library(br_nm_t *m, const ctx_t *c, V id) {
 }
 
 /* The id of the event base.v1.v2... (statespace event_code); -2 when not asked for
- * (ctx.names), too long or when a value's kind is not known ('?'): kinds is as the
- * explorer renders the values (ctx.names 2), product as the LTL product does (1). */
-static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *raw,
-                         const char *product) {
+ * (ctx.names), too long or when a value's kind is not known ('?'). */
+static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *kinds) {
     if (!c->names) return -2;
-    const char *kinds = c->names == 2 ? raw : product;
     for (int i = 0; i < n; i++) if (kinds[i] == '?') return -2;
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, base, strlen(base));
@@ -782,14 +527,12 @@ static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const
 /* The id of the event of a channel step (statespace._chev): the channel's name, sep
  * ('!' send, '?' receive, '.' rendezvous), the message's values joined by '.' (a
  * channel with arity tags shows the message's own values only); -2 when not asked for
- * or when the channel cannot be named (BR_CHAN_FLAGS: as the explorer, ctx.names 2,
- * or as the LTL product, 1, renders it). */
+ * or when the channel cannot be named (BR_CHAN_FLAGS). */
 static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
     int f = BR_CHAN_FLAGS[cid];
     char kind;
-    if (c->names == 2) { if (!(f & 2)) return -2; kind = (f & 4) ? 'b' : 'i'; }
-    else if (sep == '?') kind = 'i';  /* read from the (packed) state */
+    if (sep == '?') kind = 'i';  /* read from the state, where a bool is stored as 1 or 0 */
     else { if (!(f & 8)) return -2; kind = (f & 16) ? 'b' : 'i'; }
     int from = 0, to = nf;
     if (BR_CHAN_FLAGS[cid] & 1) {
@@ -807,20 +550,25 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
     return m.over ? -2 : br_name_id(m.b, m.n);
 }
 
-/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) on a
- * channel without arity tags (br_chev); the fair search (ctx.names 1) renders value i
- * with kinds[i], as the LTL product computes it at the send (gen_events.sent_kinds),
- * whatever the channel's other sends send; the explorer, or kinds NULL, reads the
- * channel's flags (br_chev). */
+/* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) (br_chev;
+ * a channel with arity tags shows the message's own values): value i rendered with
+ * kinds[i] (the tag's and the padding's too), as the Python
+ * engine computes it at the send (gen_events.sent_kinds), whatever the channel's other
+ * sends send; kinds NULL reads the channel's flags (br_chev). */
 static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
                             const char *kinds) {
-    if (c->names != 1 || !kinds) return br_chev(c, cid, sep, msg, nf);
-    if (cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    if (!kinds) return br_chev(c, cid, sep, msg, nf);
+    if (!c->names || cid < 0 || cid >= BR_NCHAN || !(BR_CHAN_FLAGS[cid] & 32)) return -2;
+    int from = 0, to = nf;
+    if (BR_CHAN_FLAGS[cid] & 1) {  /* the arity first: the message's own values only */
+        if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
+        from = 1; to = 1 + (int)msg[0];
+    }
     br_nm_t m; m.n = 0; m.over = 0;
     nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
     nm_put(&m, &sep, 1);
-    for (int i = 0; i < nf; i++) {
-        if (i) nm_put(&m, ".", 1);
+    for (int i = from; i < to; i++) {
+        if (i > from) nm_put(&m, ".", 1);
         nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);

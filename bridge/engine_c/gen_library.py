@@ -20,8 +20,9 @@ driver turns back are Python's. Such a slot, or a library value, read as a numbe
 (``Expressions.number``: ``mix_num``/``lib_num``) is an int, or the Python engine's
 model error "value of the wrong kind" met in the same state; as a receive pattern on
 an int-only channel it matches no message while it holds a library value. Anywhere
-else (a process-local channel, a process started at run time holding one) the model is
-refused by name, and the Python engine checks it.
+else (a process started at run time holding one, a channel known only at run time) the
+model is refused by name, and the Python engine checks it. A channel declared in a
+process is found by its name (every instance's channel of that name).
 """
 from __future__ import annotations
 
@@ -132,13 +133,10 @@ its code, so every instance treats it alike)."""
 @dataclass(frozen=True, slots=True)
 class Mixed:
     """The int variables a library value may be stored into (``mixed_variables``):
-    ``classes`` names them with the library classes of the values stored there,
-    ``ints`` are the other values stored into them (the int half of what they hold)."""
+    ``classes`` names them with the library classes of the values stored there (the
+    other values stored there are ints: a bool is stored as 1 or 0)."""
 
     classes: dict[MixKey, frozenset[str]]
-    ints: tuple[Expr, ...]
-    # the channels (None: one known at run time) whose ints are received into one
-    received: frozenset[str | None] = frozenset()
     lib_args: frozenset[int] = frozenset()  # id() of each library value sent
 
     @property
@@ -232,9 +230,13 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
         return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
 
+    local_channels = {c.name for p in system.processes for c in p.channels}
+
     def channel(e: Expr) -> MixKey | None:
         if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
             return ("channel", e.name)
+        if isinstance(e, Var) and e.scope == "local" and e.name in local_channels:
+            return ("channel", e.name)  # a process channel (every instance's, by name)
         return None
 
     def stores(st: Stmt, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
@@ -262,23 +264,13 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                     if k is not None and found and not found <= classes.get(k, frozenset()):
                         classes[k] = classes.get(k, frozenset()) | found
                         changed = True
-    ints: list[Expr] = []
-    received: set[str | None] = set()
     lib_args: set[int] = set()
     for local_t, blocks, stmts in procs:
         for st in stmts:
-            for k, found, value in stores(st, local_t, blocks):
+            for _, found, value in stores(st, local_t, blocks):
                 if found and isinstance(st, Send):
                     lib_args.add(id(value))
-                    if found == ARRAY:
-                        ints.append(value)  # its cells: ints, or bools (value_kind)
-                if k in classes and not found:
-                    if isinstance(st, Receive):
-                        ch = channel(st.channel)
-                        received.add(ch[1] if ch is not None else None)
-                    else:
-                        ints.append(value)
-    return Mixed(classes, tuple(ints), frozenset(received), frozenset(lib_args))
+    return Mixed(classes, frozenset(lib_args))
 
 
 def plain_int(t: Type) -> bool:
@@ -437,11 +429,14 @@ class LibraryValues:
         declared = [(("global", v.name), v.type) for v in self.system.globals] + [
             (("local", v.name), v.type) for p in self.system.processes for v in p.locals] + [
             (("channel", c.name), f) for c in self.layout.channels for f in c.channel.fields]
+        declared += [(("channel", c.name), f) for p in self.system.processes
+                     for c in p.channels for f in c.fields]
         known = {c.name for c in self.layout.channels}
+        local = {c.name for p in self.system.processes for c in p.channels}
         for kind, name in self.mixed.keys:
-            if kind == "channel" and name not in known:
-                raise CUnsupported(f"a library value sent on channel '{name}' (a process "
-                                   "channel)")
+            if kind == "channel" and name in known and name in local:
+                raise CUnsupported(f"a library value sent on channel '{name}', the name of a "
+                                   "global channel and of a process channel")
         for k, t in declared:
             if k in self.mixed.keys and not plain_int(_element(t)):
                 raise CUnsupported(f"a value of a library class stored in '{k[1]}', a "
@@ -499,10 +494,13 @@ class LibraryValues:
         if not any(k[0] == "channel" for k in self.mixed.keys):
             return False
         slot = self.static_channel(channel)
-        if slot is None:
-            raise self.unsupported(getattr(channel, "span", None), "a channel known at run "
-                                   "time in a model that sends library values")
-        return self.mixed.channel(slot.name)
+        if slot is not None:
+            return self.mixed.channel(slot.name)
+        if isinstance(channel, Var) and channel.scope == "local" and any(
+                c.name == channel.name for p in self.system.processes for c in p.channels):
+            return self.mixed.channel(channel.name)  # a process channel, by its name
+        raise self.unsupported(getattr(channel, "span", None), "a channel known at run "
+                               "time in a model that sends library values")
 
     def message_value(self, a: Expr, ctx: _Ctx) -> str:
         """Return C code of a value sent on (or matched against a message of) a channel

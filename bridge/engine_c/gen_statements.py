@@ -349,7 +349,8 @@ class Statements:
                 if len(types) != n:
                     arity = "1"
             else:
-                vals = [self.expr(a, ctx) for a in comm.args]
+                value = self.message_value if self.mixed_channel(comm.channel) else self.expr
+                vals = [value(a, ctx) for a in comm.args]
                 if not self.csp:
                     arity = f"_ch.nf != {n}"
             lines.append(f"{i2}V _mv[{max(1, n)}] = {{{', '.join(vals) or '0'}}};")

@@ -332,6 +332,9 @@ def pack_layout(layout: StateLayout, mixed: frozenset[tuple[str, str]] = frozens
                         if _is_library(v.type) for j in range(p.locals[v.name].size)]
             mix += [base + slot.offset + j for name, slot in p.locals.items()
                     if ("local", name) in mixed for j in range(slot.size)]
+            mix += [base + c.offset + 1 + j for c in p.channels
+                    if ("channel", c.name) in mixed and c.capacity > 0
+                    for j in range(c.capacity * len(c.channel.fields))]
     return PackedLayout(layout, layout.dynamic, static_kinds, static_offsets, static_bytes,
                         hidden_bytes, segments, layout.initial_bases, tuple(sorted(library)),
                         tuple(sorted(mix)))

@@ -11,7 +11,7 @@ Statements appear in the straight-line ``effect`` of an edge. CSP# event blocks 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bridge.diagnostics import Span
@@ -338,6 +338,20 @@ class Print:
 Stmt = (
     Assign | If | While | LocalVar | AssertStmt | Send | Receive | Run | Print | SetPriority
 )
+
+
+def iter_statements(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """Yield every statement of ``stmts`` and of the bodies of ``if`` and ``while``
+    inside them (iteratively; each statement before those nested in it)."""
+    stack: list[Stmt] = list(stmts)[::-1]
+    while stack:
+        st = stack.pop()
+        yield st
+        if isinstance(st, If):
+            nested = [x for _, body in st.branches for x in body] + list(st.otherwise)
+            stack += nested[::-1]
+        elif isinstance(st, While):
+            stack += list(st.body)[::-1]
 
 
 def iter_subexpressions(e: Expr) -> Iterator[Expr]:

@@ -72,6 +72,7 @@ from bridge.ir import (
     Unary,
     Var,
     While,
+    iter_statements,
     iter_subexpressions,
     scalar_count,
 )
@@ -134,6 +135,33 @@ def store_code(value: str, t: Type, language: SourceLanguage, sid: int) -> str:
     return f"({value})"
 
 
+def stored_value(v: Any) -> Any:
+    """Return ``v`` as a variable, a channel buffer, a local or a parameter holds it:
+    a bool as the int 1 or 0, anything else (an int, a library value's tuple) as it is.
+    One rendering of a stored value for every search (README, "a stored bool is an
+    int"): the explorer keeps states as the step built them, the LTL product packs
+    them, and both read the same ints back."""
+    return int(v) if type(v) is bool else v
+
+
+def converting(t: Type) -> bool:
+    """Return whether ``store_code`` turns every value stored into type ``t`` into an
+    int by itself (a bool type, a wrapping bounded int)."""
+    return isinstance(t, BoolType) or (
+        isinstance(t, IntType) and t.overflow is Overflow.WRAP
+        and t.lo is not None and t.hi is not None)
+
+
+def as_stored(code: str, kind: str | None) -> str:
+    """Return ``code`` converted as ``stored_value`` converts its value, by the value's
+    ``Generator.bool_kind``: surely a bool (``"b"``), maybe one (``"m"``), or never."""
+    if kind == "b":
+        return f"(1 if {code} else 0)"
+    if kind == "m":
+        return f"_stored({code})"
+    return code
+
+
 @dataclass
 class Context:
     """Where generated code runs: ``src`` names the state being read (``s`` the tuple
@@ -182,6 +210,7 @@ class Generator:
         # operators are then checked (``_num``), so using one as a number is a model
         # runtime error, as in PAT, not a crash of the checker.
         self.tuples = _may_hold_tuples(layout.system)
+        self._sends_bools: bool | None = None
 
     # -------------------------------------------------------------- bookkeeping
 
@@ -311,6 +340,33 @@ class Generator:
         if isinstance(e, ElseGuard):
             raise self.unsupported(e.span, "'else' inside an expression")
         raise self.unsupported(getattr(e, "span", None), type(e).__name__)
+
+    def bool_kind(self, e: Expr) -> str | None:
+        """Return ``"b"`` when the value of ``e`` is surely a Python bool, ``"m"`` when it
+        may be one, None when it never is: comparisons, logic and ``!`` give bools,
+        arithmetic ints (``True + 1`` is 2); a value read from the state is never a
+        bool, since every store converts one (``stored_value``)."""
+        if self.fold(e) is not _NO:
+            return None  # folded to an int (or a tuple)
+        if isinstance(e, Binary):
+            if e.op in _BOOL_OPS:
+                return "b"
+            return "m" if e.op in ("&", "|", "^") else None  # bool & bool is a bool
+        if isinstance(e, Unary):
+            return "b" if e.op == "!" else None
+        if isinstance(e, Conditional):
+            return "m" if self.bool_kind(e.then) or self.bool_kind(e.otherwise) else None
+        if isinstance(e, (Var, Index, RemoteVar, Const)):
+            return None
+        if isinstance(e, Builtin):
+            return "m" if e.name == "timeout" else None
+        if isinstance(e, Call):
+            return _call_bool_kind(e.function)
+        return "m"  # a channel query or poll, a remote label...
+
+    def stored_expr(self, e: Expr, ctx: Context) -> str:
+        """Return code for the value of ``e`` as it is stored (``stored_value``)."""
+        return as_stored(self.expr(e, ctx), self.bool_kind(e))
 
     def call(self, e: Call, ctx: Context) -> str:
         """Return code calling a library function (semantics/library.py); a failure is
@@ -570,8 +626,10 @@ class Generator:
 
     # -------------------------------------------------------------- statements
 
-    def store(self, target: Expr, value: str, ctx: Context, out: list[str], ind: str) -> None:
-        """Emit ``target = value`` with the target type's overflow policy."""
+    def store(self, target: Expr, value: str, ctx: Context, out: list[str], ind: str,
+              kind: str | None = None) -> None:
+        """Emit ``target = value`` with the target type's overflow policy; ``kind``
+        (``bool_kind`` of the value) converts a bool into an int (``stored_value``)."""
         off, t, py = self.location(target, ctx, write=True)
         sid = self.span_id(getattr(target, "span", None))
         size = scalar_count(t)
@@ -585,6 +643,8 @@ class Generator:
             out.append(f"{ind}if len({tmp}) != {size}: _fail('array size mismatch', {sid})")
             out.append(f"{ind}{dest} = {tmp}")
             return
+        if not converting(t):
+            value = as_stored(value, kind)
         conv = store_code(value, t, self.language, sid)
         if py is not None:
             out.append(f"{ind}{py}[{off}] = {conv}" if off else f"{ind}{py} = {conv}")
@@ -601,7 +661,8 @@ class Generator:
             if isinstance(st.value, Var) and self._is_array(st.value, ctx):
                 self.store(st.target, self.read(st.value, ctx), ctx, out, ind)
                 return
-            self.store(st.target, self.expr(st.value, ctx), ctx, out, ind)
+            self.store(st.target, self.expr(st.value, ctx), ctx, out, ind,
+                       self.bool_kind(st.value))
         elif isinstance(st, If):
             kw = "if"
             for cond, body in st.branches:
@@ -628,11 +689,13 @@ class Generator:
             size = scalar_count(st.type)
             if size == 1:
                 init = "0" if st.init is None or isinstance(st.init, tuple) else self.expr(st.init, ctx)
+                if not converting(st.type) and isinstance(st.init, Expr):
+                    init = as_stored(init, self.bool_kind(st.init))
                 ctx.block[st.name] = (py, st.type)
                 out.append(f"{ind}{py} = {store_code(init, st.type, self.language, 0)}")
             else:
                 if isinstance(st.init, tuple):
-                    init = "[" + ", ".join(self.expr(x, ctx) for x in st.init) + "]"
+                    init = "[" + ", ".join(self.stored_expr(x, ctx) for x in st.init) + "]"
                 elif st.init is not None:
                     init = f"list({self.expr(st.init, ctx)})"
                 else:
@@ -644,7 +707,7 @@ class Generator:
             out.append(f"{ind}if not {self.expr(st.cond, ctx)}: _assert_fail({st.text!r}, {sid})")
         elif isinstance(st, Send):
             ch = self.chan(st.channel, ctx)
-            msg = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
+            msg = "(" + "".join(self.stored_expr(a, ctx) + ", " for a in st.args) + ")"
             self.claim_check(st.channel, 2, ctx, out, ind, st.span)
             out.append(
                 f"{ind}_send_now({ctx.src}, {ch}, {msg}, {st.sorted}, {self.span_id(st.span)})"
@@ -660,7 +723,7 @@ class Generator:
             self.binds(st.args, m, ctx, out, ind)
         elif isinstance(st, Run):
             tpl = self._template(st.proctype, st.span)
-            args = "(" + "".join(self.expr(a, ctx) + ", " for a in st.args) + ")"
+            args = "(" + "".join(self.stored_expr(a, ctx) + ", " for a in st.args) + ")"
             priority = "1" if st.priority is None else self.expr(st.priority, ctx)
             creator = -1 if ctx.pid is None else ctx.pid
             code = (f"_run({ctx.src}, {tpl}, {args}, {self.span_id(st.span)}, {priority}, "
@@ -693,13 +756,59 @@ class Generator:
             return False
         return isinstance(t, ArrayType)
 
-    def binds(self, args, msg: str, ctx: Context, out: list[str], ind: str) -> None:
+    def binds(self, args, msg: str, ctx: Context, out: list[str], ind: str,
+              kind: str | None = None) -> None:
+        """Emit the stores of a receive's bound fields of message ``msg``; ``kind``
+        ``"m"`` where the message may hold a bool (a rendezvous: the sender's values
+        as computed; a buffer holds them converted already)."""
         for k, a in enumerate(args):
             if isinstance(a, RecvBind) and a.target is not None:
-                self.store(a.target, f"{msg}[{k}]", ctx, out, ind)
+                self.store(a.target, f"{msg}[{k}]", ctx, out, ind, kind)
+
+    def sends_bools(self) -> bool:
+        """Return whether some send of the system may send a bool into a field that
+        does not convert it (then a rendezvous' receiver converts what it binds)."""
+        if self._sends_bools is None:
+            from bridge.semantics.statespace import _field_types
+
+            found = False
+            for p in self.system.processes:
+                for e in p.edges:
+                    for st in iter_statements(([e.comm] if e.comm is not None else []) + list(e.effect)):
+                        if not isinstance(st, Send):
+                            continue
+                        types = _field_types(st, self.static_channel(st.channel))
+                        found = found or any(
+                            self.bool_kind(a) and (j >= len(types) or not converting(types[j]))
+                            for j, a in enumerate(st.args))
+            self._sends_bools = found
+        return self._sends_bools
+
+
+def _call_bool_kind(function: str) -> str | None:
+    """Return ``Generator.bool_kind`` of a library call's result (semantics/library.py):
+    a method whose result is ``bool`` gives a Python bool, a library value, a count or
+    an index never one; an element, or ``Math.Max``/``Min`` of bools, may be one."""
+    from bridge.ir.library import METHODS
+
+    cls, _, method = function.partition(".")
+    if method.endswith("=") or method == "new":
+        return None  # the library value after the operation
+    if cls == "Math":
+        return None if method in ("Pow", "Abs") else "m"
+    op = METHODS.get(cls, {}).get(method)
+    if op is None:
+        return "m"
+    if op.result == "bool":
+        return "b"
+    if op.result in METHODS or method in ("Count", "IndexOf"):
+        return None
+    return "m"
 
 
 _FLAT = {"&&": " and ", "||": " or ", "+": ", "}
+# Operators whose Python value is a bool (``_binary_code``).
+_BOOL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||", "xor"})
 # Operators defined on values of every kind (a tuple equals only an equal tuple).
 _ANY_VALUE_OPS = frozenset({"==", "!=", "&&", "||", "xor"})
 
@@ -707,12 +816,15 @@ _ANY_VALUE_OPS = frozenset({"==", "!=", "&&", "||", "xor"})
 def _may_hold_tuples(system: Any) -> bool:
     """Return whether a CSP# ``system`` may hold a tuple where an int is expected: it
     has a variable of a library class (its values travel as process arguments and in
-    messages), or channels and arrays (a whole array sent in a message)."""
+    messages; a block variable of an effect too), or channels and arrays (a whole
+    array sent in a message)."""
     if system.language is not SourceLanguage.CSP:
         return False
     variables = list(system.globals) + [v for p in system.processes for v in p.locals]
+    blocks = [st for p in system.processes for e in p.edges
+              for st in iter_statements(e.effect) if isinstance(st, LocalVar)]
     if any(not isinstance(v.type, (IntType, BoolType, ArrayType, ChanType))
-           for v in variables):
+           for v in [*variables, *blocks]):
         return True
     return bool(system.channels) and any(isinstance(v.type, ArrayType) for v in variables)
 
@@ -858,5 +970,6 @@ __all__ = [
     "event_is_constant",
     "guard_mentions",
     "store_code",
+    "stored_value",
     "Edge",
 ]

@@ -71,15 +71,18 @@ from bridge.ir import (
 from bridge.semantics.codegen import (
     Context,
     Generator,
+    as_stored,
     assigned_locals,
     c_div,
     c_rem,
+    converting,
     event_code,
     event_constant,
     event_is_constant,
     guard_mentions,
     remotely_assigned,
     store_code,
+    stored_value,
 )
 from bridge.semantics.library import LibraryError
 from bridge.semantics.state import ProcessLayout, StateLayout, compute_layout
@@ -722,7 +725,8 @@ class CompiledStateSpace:
                 alines.append(f"    t[{ex}] = -1")
         condition = comm.condition if isinstance(comm, Receive) else None
         if isinstance(comm, Receive):
-            gen.binds(comm.args, "_msg", ectx, alines, "    ")
+            # the sender's values as computed (a bool stays one in its name c.True)
+            gen.binds(comm.args, "_msg", ectx, alines, "    ", "m" if gen.sends_bools() else None)
             if condition is not None:
                 alines.append(f"    if not {gen.expr(condition, ectx)}: return False")
         alines.extend(x[len(ind):] if x.startswith(ind) else x for x in effect)
@@ -732,6 +736,12 @@ class CompiledStateSpace:
         arity_check = False
         if isinstance(comm, Send):
             types = _field_types(comm, slot)
+            # The message as computed names the step (c!True); the buffer holds it as
+            # stored (c!(n == 2) stores 1: codegen.stored_value).
+            kinds = [None if j < len(types) and converting(types[j]) else gen.bool_kind(a)
+                     for j, a in enumerate(comm.args)]
+            pushed = "_mv" if not any(kinds) else "(" + "".join(
+                as_stored(f"_mv[{j}]", k) + ", " for j, k in enumerate(kinds)) + ")"
             msg = "(" + "".join(
                 store_code(gen.expr(a, ctx), ftype, self.language, sid) + ", "
                 for a, ftype in zip(comm.args, types, strict=False)
@@ -762,7 +772,7 @@ class CompiledStateSpace:
         if isinstance(comm, Send):
             lines.append(f"{ind2}elif s[_ch[0]] < _ch[1]:")
             lines.append(f"{ind2}    t = list(s)")
-            lines.append(f"{ind2}    _push(t, _ch, _mv, {comm.sorted})")
+            lines.append(f"{ind2}    _push(t, _ch, {pushed}, {comm.sorted})")
             sref = f"_mkstep(_chev(_ch, '!', _mv), {pid}, {k})" if csp_event else step_ref
         else:
             lines.append(f"{ind2}else:")
@@ -825,10 +835,10 @@ class CompiledStateSpace:
             if len(init) > size:
                 raise UnsupportedError.at(None, "too many initial values for an array")
             for j, x in enumerate(init):
-                val = store_code(gen.expr(x, ctx), element, self.language, 0)
+                val = store_code(gen.stored_expr(x, ctx), element, self.language, 0)
                 lines.append(f"    t[{off}+{j}] = {val}")
         else:
-            val = store_code(gen.expr(init, ctx), element, self.language, 0)
+            val = store_code(gen.stored_expr(init, ctx), element, self.language, 0)
             if size == 1:
                 lines.append(f"    t[{off}] = {val}")
             else:
@@ -1004,7 +1014,7 @@ class CompiledStateSpace:
             empty = self._layout_for(())
             t[lay.layout_slot] = empty.id
             for i, inst in enumerate(self.system.instances):
-                args = tuple(self._const_eval(a, t) for a in inst.arguments)
+                args = tuple(stored_value(self._const_eval(a, t)) for a in inst.arguments)
                 self._ns["_run"](t, lay.initial_templates[i], args, -1, inst.priority)
             self._static_layout = None
             if self._claim_pending:
@@ -1015,7 +1025,7 @@ class CompiledStateSpace:
             bases, _, _, seg_ids, size = self._geometry(templates)
             t.extend([0] * (size - lay.static_size))
             for i, inst in enumerate(self.system.instances):
-                args = tuple(self._const_eval(a, t) for a in inst.arguments)
+                args = tuple(stored_value(self._const_eval(a, t)) for a in inst.arguments)
                 self._seg_init[templates[i]](t, bases[i], i, args, seg_ids[i])
             key = tuple(
                 (tp, self.const_values(t, tp, b)) for tp, b in zip(templates, bases, strict=True)
@@ -2208,7 +2218,7 @@ def _runtime_helpers(space: CompiledStateSpace) -> dict[str, Any]:
     del spans_holder
     return {
         "_fail": _fail, "_assert_fail": _assert_fail, "_ix": _ix, "_num": _num, "_div": _div,
-        "_libcall": _libcall,
+        "_libcall": _libcall, "_stored": stored_value,
         "_rem": _rem, "_mod": _mod, "_shift": _shift, "_rng": _rng, "_chan": _chan,
         "_cquery": _cquery, "_find": _find, "_candidates": _candidates, "_poll": _poll, "_take": _take,
         "_push": _push, "_send_now": _send_now, "_recv_now": _recv_now, "_chev": _chev,

@@ -74,7 +74,7 @@ typedef struct {
     uint8_t has[BR_MAXF];
     int pid, edge;
     uint32_t base;
-    const char *kinds;  /* a send's value kinds as the LTL product computes them
+    const char *kinds;  /* a send's value kinds as the Python engine computes them
                          * (gen_events.sent_kinds: br_chev_sent), NULL: not known */
     apply_fn apply;
 } offer_t;
@@ -94,8 +94,8 @@ struct ctx {
     int32_t *labels;    /* the step: see succ_commit */
     int32_t *events;    /* its visible event: an id of br_name_id (BR_EVENT_NAMES first), -1
                          * tau, -2 a name computed at run time and not rendered */
-    int names;          /* render computed event names (br_evname, br_chev): 1 as the LTL
-                         * product (the fair search), 2 as the explorer (deterministic) */
+    int names;          /* 1: render computed event names (br_evname, br_chev): the fair
+                         * search and deterministic ask for them */
     uint64_t *procs;    /* BR_PWORDS words per successor: the processes that move */
     uint8_t *keep;
     size_t n, cap;

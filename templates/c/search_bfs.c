@@ -194,9 +194,9 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
     }
     store_t *st = &h->st;
     c.lib = &h->lib;
-    /* deterministic compares the steps' event names: render the computed ones, as the
-     * explorer does (br_evname) */
-    c.names = p->mode == BR_MODE_DETERMINISTIC ? 2 : 0;
+    /* deterministic compares the steps' event names: render the computed ones
+     * (br_evname, br_chev) */
+    c.names = p->mode == BR_MODE_DETERMINISTIC;
     int added;
     if (store_insert(st, init, init_len, UINT32_MAX, &added) < 0) {
         r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_MEMORY;

@@ -3,8 +3,9 @@ engine (issue 12): same verdicts, reasons, counts, traces and lassos, on small m
 written for the cases that can go wrong: a choice on one event that leads to one state
 (not a violation), two steps on one computed event name to different states, a tau
 cycle reachable only through hiding, one inside a ``|||``, a two-step cycle entered
-after a visible prefix, a bool received from a channel named f.True beside a constant
-f.1 (two events: rendered 1, they would be one). The test models and case studies with these assertions are
+after a visible prefix, a bool received from a channel (stored as 1: f.y is the
+constant f.1's event, so the choice is nondeterministic) and a comparison named in its
+own step (f.True beside a constant f.1: two events). The test models and case studies with these assertions are
 compared by ``test_engine_c.py`` (``SUPPORTED_KINDS``)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from bridge import api
 from bridge.engine_c import build, driver
-from bridge.ir import Outcome, TransitionSystem
+from bridge.ir import Fairness, Outcome, TransitionSystem
 from bridge.semantics import explore as python_engine
 from tests.differential.test_engine_c import _fingerprint
 
@@ -39,6 +40,7 @@ Visible() = P() ||| Q();
 Count() = [n < 3] inc{n = n + 1} -> Count() [] [n == 3] done -> ((P2() ||| Q()) \\ {a, b});
 channel c 1;
 Bools() = c!(x == 0) -> c?y -> ((f.y -> Bools()) [] (f.1{x = 1} -> Bools()));
+Computed() = (f.(x == 0) -> Computed()) [] (f.1{x = 1} -> Computed());
 #assert Split() deterministic;
 #assert SameState() deterministic;
 #assert SameProcess() deterministic;
@@ -46,6 +48,7 @@ Bools() = c!(x == 0) -> c?y -> ((f.y -> Bools()) [] (f.1{x = 1} -> Bools()));
 #assert Named() deterministic;
 #assert Count() deterministic;
 #assert Bools() deterministic;
+#assert Computed() deterministic;
 #assert Hidden() divergencefree;
 #assert Inter() divergencefree;
 #assert Visible() divergencefree;
@@ -63,7 +66,8 @@ EXPECTED = {
     "Inner() deterministic": ("holds", "", 4, 4, 0),
     "Named() deterministic": ("violated", "nondeterministic on event 'e.0'", 1, 2, 0),
     "Count() deterministic": ("holds", "", 6, 8, 0),
-    "Bools() deterministic": ("holds", "", 6, 8, 0),
+    "Bools() deterministic": ("violated", "nondeterministic on event 'f.1'", 3, 4, 0),
+    "Computed() deterministic": ("holds", "", 2, 4, 0),
     "Hidden() divergencefree": ("violated", "divergence", 2, 2, 1),
     "Inter() divergencefree": ("violated", "divergence", 2, 4, 1),
     "Visible() divergencefree": ("holds", "", 1, 2, 0),
@@ -155,20 +159,84 @@ def test_the_event_name_table_counts_against_max_memory(tmp_path: Path) -> None:
     assert limited.outcome is Outcome.UNKNOWN and "memory limit" in limited.reason
 
 
-def test_a_name_of_unknown_kind_hands_deterministic_to_python(tmp_path: Path) -> None:
-    """x holds a comparison or a number (channel c carries both): the explorer names
-    h.True or h.1 by the state it kept, which C cannot tell; the check goes to the
-    Python engine with a note that says why, and ``auto`` gives its verdict."""
+def test_a_name_from_a_channel_of_both_kinds_is_named_in_c(tmp_path: Path) -> None:
+    """x is received from a channel that carries a comparison or a number: it is
+    stored as an int either way (a bool as 1 or 0), so the explorer names h.0, h.1 as
+    the LTL product does, and C runs ``deterministic`` (it used to hand it to the
+    Python engine, which named h.True or h.1 by the state it kept). Same verdict,
+    reason, counts and trace."""
     path = tmp_path / "mixed.csp"
     path.write_text("var n = 0;\nchannel c 1;\n"
                     "P() = step{n = (n + 1) % 3} -> c!(n == 2) -> c!n -> P();\n"
-                    "Q() = c?x -> h.x -> Q();\nSys = P() ||| Q();\n"
+                    "Q() = c?x -> (h.x -> Q() [] h.x -> Stop);\nSys = P() ||| Q();\n"
                     "#assert Sys deterministic;\n", encoding="utf-8")
     ts = next(iter(api.load_model(str(path)).systems))
     prop = ts.properties[0]
-    with pytest.raises(driver.CFallback, match="bool or an int"):
-        driver.check_property_c(ts, prop)
-    verdict = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+    got = driver.check_property_c(ts, prop)
+    assert dict(got.statistics.extra)["engine"] == "c"
     expected = python_engine.check_property(ts, prop, python_engine.ExploreOptions())
-    assert verdict.outcome is expected.outcome and verdict.reason == expected.reason
-    assert any(driver.UNNAMED_EVENT in note for note in verdict.notes)
+    assert expected.reason == "nondeterministic on event 'h.0'"
+    assert _fingerprint(got) == _fingerprint(expected)
+    assert (got.outcome, got.reason, got.statistics.states) == (
+        expected.outcome, expected.reason, expected.statistics.states)
+    verdict = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
+    assert dict(verdict.statistics.extra).get("engine") == "c", verdict.notes
+    assert not any(driver.UNNAMED_EVENT in note for note in verdict.notes)
+
+
+def test_library_call_results_are_named_in_c(tmp_path: Path) -> None:
+    """An event name from library calls: ``s.Contains(1)`` is a bool (False), a
+    ``Count()`` an int, ``call(Max, n, 1)`` an int over ints; C renders them (it used to
+    hand such names to the Python engine: ``value_kind`` did not know a call's result)
+    for ``deterministic`` and for event-level fairness alike."""
+    path = tmp_path / "calls.csp"
+    path.write_text('#import "PAT.Lib.Set";\n#import "PAT.Math";\nvar<Set> s;\nvar n = 0;\n'
+                    "P() = e.s.Count().(s.Contains(1)).call(Max, n, 1){s.Add(n); "
+                    "n = (n + 1) % 3;} -> P()\n"
+                    "   [] e.s.Count().(s.Contains(1)).call(Max, n, 1) -> Stop;\n"
+                    "Q() = e.s.Count().(s.Contains(1)).call(Max, n, 1){s.Add(n); "
+                    "n = (n + 1) % 3;} -> tick -> Q();\n"
+                    "#assert P() deterministic;\n#assert Q() deterministic;\n"
+                    "#assert Q() |= []<> tick;\n", encoding="utf-8")
+    systems = {ts.name: ts for ts in api.load_model(str(path)).systems}
+    reasons = {}
+    for ts in systems.values():
+        for prop in ts.properties:
+            fairness = [Fairness.NONE, Fairness.WEAK] if prop.kind.value == "ltl" \
+                else [Fairness.NONE]
+            for notion in fairness:
+                options = {"fairness": notion}
+                py = api.check_property(ts, prop, api.CheckOptions(engine="python", **options))
+                c = api.check_property(ts, prop, api.CheckOptions(engine="c", **options))
+                assert dict(c.statistics.extra).get("engine") == "c", c.notes
+                assert not any("Python engine" in n for n in c.notes), c.notes
+                assert _fingerprint(c) == _fingerprint(py), (prop.text, notion)
+                reasons[prop.text, notion] = (c.outcome.value, c.reason)
+    assert reasons[("P() deterministic", Fairness.NONE)] == (
+        "violated", "nondeterministic on event 'e.0.False.1'")
+    assert reasons[("Q() deterministic", Fairness.NONE)] == ("holds", "")
+    assert reasons[("Q() |= []<> tick", Fairness.WEAK)][0] == "holds"
+
+
+@pytest.mark.parametrize("capacity", [1, 0])
+def test_a_channel_with_arity_tags_is_named_per_send(tmp_path: Path, capacity: int) -> None:
+    """A channel whose messages carry their arity (``c!(n == 2)`` and ``c!n.1`` on one
+    channel) carrying a comparison: each send, or rendezvous, is named with the kinds of
+    its own values past the tag (``c!True``, ``c!1.1``, ``c.False``), as the Python
+    engine names it; C used to hand every check that needs such names to Python."""
+    path = tmp_path / "tagged.csp"
+    path.write_text(f"var n = 0;\nchannel c {capacity};\n"
+                    "P() = step{n = (n + 1) % 3} -> c!(n == 2) -> c!n.1 -> P();\n"
+                    "Q() = c?x -> h.x -> Q() [] c?y.z -> k.y.z -> Q();\nSys = P() ||| Q();\n"
+                    "#assert Sys deterministic;\n#assert Sys |= []<> h.1;\n"
+                    "#assert Sys |= []<> k.2.1;\n", encoding="utf-8")
+    ts, = api.load_model(str(path)).systems
+    for prop in ts.properties:
+        notions = [Fairness.NONE, Fairness.WEAK, Fairness.STRONG_LOCAL] \
+            if prop.kind.value == "ltl" else [Fairness.NONE]
+        for notion in notions:
+            py = api.check_property(ts, prop, api.CheckOptions(engine="python", fairness=notion))
+            c = api.check_property(ts, prop, api.CheckOptions(engine="c", fairness=notion))
+            assert dict(c.statistics.extra).get("engine") == "c", c.notes
+            assert not any("Python engine" in n for n in c.notes), c.notes
+            assert _fingerprint(c) == _fingerprint(py), (prop.text, notion)

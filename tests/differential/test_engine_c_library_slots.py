@@ -38,6 +38,7 @@ from bridge.ir import (
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
+from tests.unit.engine_c.test_event_names import _python_names, _table
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -250,3 +251,96 @@ def test_block_library_variable_without_initial_value() -> None:
     assert not any("Python engine" in n for n in auto.notes), auto.notes
     assert (auto.outcome, auto.reason, auto.statistics.states) == (
         py.outcome, py.reason, py.statistics.states)
+
+
+PROCESS_CHANNELS = """\
+#import "PAT.Lib.Set";
+var<Set> s;
+var n = 0;
+channel c 2;
+channel d 1;
+P = add{s.Add(n); n = (n + 1) % 3;} -> c!s -> P [] num -> c!n -> P
+    [] c?x -> e.x -> ([x == s] same -> P [] [x != s] differ -> P [] [x == 1] one -> P);
+Q = d!s -> d?y -> f.y -> ([y == s] Q [] [y != s] Q) [] d!n -> d?z -> g.z -> Q;
+Sys = P ||| Q;
+#assert Sys deadlockfree;
+#assert Sys deterministic;
+#assert Sys |= []<> same;
+#assert Sys |= []<> add;
+#assert Sys |= []<> g.1;
+"""
+
+
+def _into_processes(ts, owners: dict[str, str]):
+    """Return ``ts`` with each global channel of ``owners`` (process name prefix ->
+    channel) declared in that process instead (hand-built IR: CSP# processes have no
+    channels), its uses there read as the process's channel."""
+    def edit(node, name: str):
+        if isinstance(node, Var) and node.scope == "global" and node.name == name:
+            return dataclasses.replace(node, scope="local")
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            return dataclasses.replace(node, **{f.name: edit(getattr(node, f.name), name)
+                                                for f in dataclasses.fields(node) if f.init})
+        if isinstance(node, tuple):
+            return tuple(edit(x, name) for x in node)
+        return node
+
+    chans = {c.name: c for c in ts.channels}
+    procs = []
+    for p in ts.processes:
+        name = next(ch for prefix, ch in owners.items() if p.name.startswith(prefix))
+        procs.append(dataclasses.replace(edit(p, name), channels=(chans[name],)))
+    return dataclasses.replace(ts, channels=tuple(c for c in ts.channels
+                                                  if c.name not in owners.values()),
+                               processes=tuple(procs))
+
+
+def test_library_values_on_process_channels(tmp_path: Path) -> None:
+    """Sets and ints on channels declared in a process (P's c, Q's d: hand-built IR,
+    CSP# processes have no channels): every buffer field of each instance's channel is
+    kept as a mixed slot (``pack_layout``), its sends encode library values
+    (``message_value``), ``br_chev`` renders them (flag 64 by the channel's name in
+    the process). Counts, verdicts, traces, lassos under four notions; every name the
+    Python engine gives a step is the one C interns; ``auto`` runs in C."""
+    path = tmp_path / "process_channels.csp"
+    path.write_text(PROCESS_CHANNELS, encoding="utf-8")
+    ts, = _systems(path)
+    local = _into_processes(ts, {"P": "c", "Q": "d"})
+    assert not local.channels and all(p.channels for p in local.processes)
+    assert driver.supports(local)[0]
+    assert assert_engines_agree(local) == 3  # the exploration, deadlockfree, deterministic
+    assert compare(local, 100000, notions=NOTIONS) == _ltl_count(local) * len(NOTIONS)
+    lib = driver._type_library(driver.compile_model(local).library)
+    before = set(_table(lib))
+    for prop in local.properties:
+        auto = api.check_property(local, prop, api.CheckOptions(engine="auto"))
+        py = api.check_property(local, prop, api.CheckOptions(engine="python"))
+        assert ("engine", "c") in auto.statistics.extra, auto.notes
+        assert not any("Python engine" in n for n in auto.notes), auto.notes
+        assert (auto.outcome, auto.reason, auto.statistics.states) == (
+            py.outcome, py.reason, py.statistics.states)
+        if prop.kind is PropertyKind.LTL:
+            weak = api.check_property(local, prop, api.CheckOptions(
+                engine="c", fairness=Fairness.WEAK))
+            assert ("engine", "c") in weak.statistics.extra, weak.notes
+    names = _python_names(local)
+    assert "P().c!(0,)" in names and "Q().d?(0, 1)" in names
+    table = set(_table(lib))
+    assert names <= table and table - before <= names
+
+
+def test_whole_arrays_on_a_process_channel(tmp_path: Path) -> None:
+    """A whole array sent on a channel declared in the process (hand-built IR), then
+    compared with a set after the receive: counts, verdicts, lassos under four
+    notions in C."""
+    path = tmp_path / "process_array.csp"
+    path.write_text('#import "PAT.Lib.Set";\nvar a[2] = [0, 1];\nvar<Set> s;\nchannel c 1;\n'
+                    "P = inc{a[0] = (a[0] + 1) % 3;} -> P [] c!a -> c?x -> e.x -> "
+                    "([x == s] same -> P [] [x != s] differ -> P) [] add{s.Add(a[0]);} -> P;\n"
+                    "Sys = P;\n#assert Sys deadlockfree;\n#assert Sys |= []<> same;\n"
+                    "#assert Sys |= []<> inc;\n", encoding="utf-8")
+    ts, = _systems(path)
+    local = _into_processes(ts, {"Sys": "c"})
+    assert driver.supports(local)[0]
+    assert assert_engines_agree(local) == 2
+    assert compare(local, 100000, notions=NOTIONS) == _ltl_count(local) * len(NOTIONS)

@@ -86,7 +86,8 @@ VALUE_LEFT = "a value left what the C engine represents"
 # event-level fairness and event atoms over it fall back to the Python engine, by
 # name. None left: every event name computed at run time is rendered and interned in C
 # (a send or a rendezvous on a channel of either kind with the kinds of the sender's
-# values: br_chev_sent; test_engine_c_determinism covers the explorer's hand-over).
+# values: br_chev_sent; a stored bool is an int in every search; what is still left to
+# Python is hand-built IR: tests/unit/engine_c/test_event_names.py).
 UNRENDERED_NAMES: set[str] = set()
 
 

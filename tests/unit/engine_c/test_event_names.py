@@ -6,6 +6,7 @@ fairness, the match of an event atom) and two names never share one."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from bridge import api
 from bridge.engine_c import build, driver
 from bridge.fairness.packed import pack_state, unpack_state
-from bridge.ir import Fairness, Outcome, PropertyKind
+from bridge.ir import Binary, Call, Const, Fairness, Outcome, PropertyKind, Var
 from bridge.semantics.statespace import CompiledStateSpace
 from tests.irbuild import G, add, assign, edge, int_var, lt, process, system
 
@@ -48,8 +49,9 @@ def test_interning_gives_one_dense_id_per_name():
 
 def _python_names(ts, packed: bool = True) -> set[str]:
     """Return the event names of the Python engine's steps: as its LTL product sees
-    them (``packed``: every state expanded from its packed form, where a stored bool
-    reads as an int) or as its explorer does (states as the successors built them)."""
+    them (``packed``: every state expanded from its packed form) or as its explorer
+    does (states as the successors built them). The two are the same since a stored
+    bool is an int in both (``codegen.stored_value``)."""
     space = CompiledStateSpace(ts)
     seen = set(space.initial_states())
     todo = list(seen)
@@ -86,6 +88,7 @@ def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     table = _table(lib)
     assert len(set(table)) == len(table)
     python = _python_names(ts)
+    assert _python_names(ts, packed=False) == python  # one name per step in both searches
     assert python <= set(table)
     assert set(table) - before <= python | {p.text.split("<>")[-1].strip() for p in holds}
 
@@ -127,34 +130,29 @@ def _event_codes(source: str) -> dict[str, str]:
 
 def test_bools_are_rendered_where_their_kind_is_known():
     """Python shows a bool as True/False, an int as a number; C holds both as integers,
-    so the generator renders a value with its kind, once as the explorer reads the
-    state (first string) and once as the LTL product does (second: a stored value is
-    an int there): a comparison is a bool, a bool variable an int (stored as 0 or 1),
-    the local x received from channel c, which only ever carries comparisons, a bool
-    for the explorer (``local_kinds_and_channels``: at ``f.x`` x holds what ``c?x``
-    took, though it is reset to 0 afterwards)."""
+    so the generator renders a value with its kind: a comparison is a bool, a bool
+    variable an int (stored as 0 or 1), the local x received from channel c, which only
+    ever carries comparisons, an int (a stored bool is 1 or 0: ``stored_value``)."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_bool.csp")).systems))
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
     assert codes["e.b.(n == 1).n{b = !b; n = (n + 1) % 3}"] == "br_evname"
     assert codes["d?y"] == codes["c?x"] == "br_chev"
-    assert codes["d!b"] == codes["c!(n == 2"] == "br_chev_sent"  # the fair search: per send
+    assert codes["d!b"] == codes["c!(n == 2"] == "br_chev_sent"  # per send
     assert codes["f.x"] == codes["g.y"] == "br_evname"
-    assert '(const V[3]){rd_u8(s, 0), ((V)((rd_i32(s, 1)) == (1))), rd_i32(s, 1)}, "ibi", "ibi")' \
+    assert '(const V[3]){rd_u8(s, 0), ((V)((rd_i32(s, 1)) == (1))), rd_i32(s, 1)}, "ibi")' \
         in source
-    assert '"f", 1, (const V[1]){rd_i32(s, 10 + 1)}, "b", "i")' in source  # x
-    assert '"g", 1, (const V[1]){rd_i32(s, 15 + 1)}, "i", "i")' in source  # y
-    # c: bools (explorer), bools sent (product); d: ints; both named
-    assert "BR_CHAN_FLAGS[3] = {0, 62, 42}" in source
+    assert '"f", 1, (const V[1]){rd_i32(s, 10 + 1)}, "i")' in source  # x
+    assert '"g", 1, (const V[1]){rd_i32(s, 15 + 1)}, "i")' in source  # y
+    # c: bools sent; d: ints; both named
+    assert "BR_CHAN_FLAGS[3] = {0, 56, 40}" in source
 
 
-def test_a_value_that_may_be_a_bool_or_an_int_is_rendered_as_each_search_knows_it():
-    """A channel that carries a comparison and a number: the explorer cannot name its
-    steps (its flags say so: ``deterministic`` hands them to Python), the fair search
-    names each send with the kinds its values have at that send (``br_chev_sent``:
-    c!True, c!2) and each receive as an int (read from the packed state: c?1); the
-    name of the variable bound from it only as the LTL product reads it (an int); the
-    bool-only channel k and the local bound from it are rendered both ways."""
+def test_a_channel_of_both_kinds_is_named_per_send():
+    """A channel that carries a comparison and a number: its flags give no kind, so
+    each send is named with the kinds its values have at that send (``br_chev_sent``:
+    c!True, c!2) and each receive as an int (read from the state: c?1), as is the
+    variable bound from it (h.1); the bool-only channel k by its flags."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed.csp")).systems))
     source = driver.generate_model(ts).source
     codes = _event_codes(source)
@@ -162,16 +160,16 @@ def test_a_value_that_may_be_a_bool_or_an_int_is_rendered_as_each_search_knows_i
     assert codes["c?x"] == codes["k?z"] == "br_chev"
     assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"b\")") == 2  # c!(n == 2), k!
     assert source.count("br_chev_sent(c, _ch.id, '!', _mv, 1, \"i\")") == 1  # c!n
-    assert "BR_CHAN_FLAGS[3] = {0, 32, 62}" in source  # c: no kind for its channel; k: bools
-    assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "\\077", "i")' in source  # '?'
-    assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "b", "i")' in source
+    assert "BR_CHAN_FLAGS[3] = {0, 32, 56}" in source  # c: no kind for its channel; k: bools
+    assert '"h", 1, (const V[1]){rd_i32(s, 15 + 1)}, "i")' in source
+    assert '"b", 1, (const V[1]){rd_i32(s, 20 + 1)}, "i")' in source
 
 
 def test_a_rendezvous_is_named_with_the_kinds_of_its_senders_values():
     """A rendezvous is named from the sender's offer, which keeps the kinds of the
     values sent (``add_offer``'s last argument): on channels that carry both kinds
-    (r: a comparison or a number; q: both in one message) the explorer's flags leave
-    them unnamed, and the fair search names them as the LTL product does."""
+    (r: a comparison or a number; q: both in one message) the flags give no kind, and
+    both searches name them as the Python engine does."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_mixed_rendezvous.csp")).systems))
     source = driver.generate_model(ts).source
     assert "BR_CHAN_FLAGS[3] = {0, 32, 32}" in source
@@ -180,28 +178,61 @@ def test_a_rendezvous_is_named_with_the_kinds_of_its_senders_values():
     assert "br_chev_sent(c, o->cid, '.', o->msg, o->nf, o->kinds)" in source
 
 
-def test_the_kind_of_a_local_follows_the_process():
-    """T's parameter v is inlined into S: a number on one branch, a comparison on the
-    other (rendered per edge), either where the branches meet, where v + 1 is an int."""
+def test_a_value_read_from_the_state_is_an_int():
+    """T's parameter v is inlined into S: a comparison named where it is computed
+    (g.(y == n): a bool), a number on the other branch; v + 1 an int, and x, received
+    from a channel of comparisons, an int (stored as 1 or 0)."""
     ts = next(iter(api.load_model(str(MODELS / "computed_names_flow.csp")).systems))
     source = driver.generate_model(ts).source
-    assert '"g", 1, (const V[1]){rd_i32(s, 20 + 1)}, "i", "i")' in source  # v = y
-    assert '(rd_i32(s, 20 + 5)) == (rd_i32(s, 0))))}, "b", "b")' in source  # v = (y == n)
-    assert '"k", 1, (const V[1]){ck_add(c, rd_i32(s, 20 + 1), 1)}, "i", "i")' in source
-    assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "b", "i")' in source  # x from c
+    assert '"g", 1, (const V[1]){rd_i32(s, 20 + 1)}, "i")' in source  # v = y
+    assert '(rd_i32(s, 20 + 5)) == (rd_i32(s, 0))))}, "b")' in source  # v = (y == n)
+    assert '"k", 1, (const V[1]){ck_add(c, rd_i32(s, 20 + 1), 1)}, "i")' in source
+    assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "i")' in source  # x from c
 
 
 def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: Path):
-    """A set's elements are ints unless a value of unknown kind is added (x, received
-    from a channel that carries a comparison: Python names the step e.(True,)): then
-    no name with a library value is rendered (the search hands it to Python), while a
-    model whose elements are all ints renders its set as the tuple."""
+    """A set's elements are ints unless a value computed as a bool is added (only
+    hand-built IR does: the CSP# front-end rejects ``s.Add(n == 0)``; Python names the
+    step e.(True,)): then no name with a library value is rendered (the search hands
+    it to Python), while a model whose elements are all ints renders its set as the
+    tuple; x received from a channel of comparisons is stored as an int, so adding it
+    adds an int (e.(1,))."""
     names = {}
-    for message in ("(n == 0)", "(n + 4)"):
+    for added in ("x", "(n + 4)"):
         path = tmp_path / "set_element.csp"
         path.write_text('#import "PAT.Lib.Set";\nvar<Set> s;\nvar n = 0;\nchannel c 1;\n'
-                        f"P() = c!{message} -> c?x{{s.Add(x);}} -> e.s -> Stop;\n"
+                        f"P() = c!(n == 0) -> c?x{{s.Add({added});}} -> e.s -> Stop;\n"
                         "#assert P() deterministic;\n", encoding="utf-8")
         ts = next(iter(api.load_model(str(path)).systems))
-        names[message] = _event_codes(driver.generate_model(ts).source)["e.s"]
-    assert names == {"(n == 0)": "-2", "(n + 4)": "br_evname"}
+        names[added] = _event_codes(driver.generate_model(ts).source)["e.s"]
+        if added == "x":
+            assert "e.(1,)" in _python_names(ts, packed=False)
+    edited = _add_a_comparison(ts)
+    assert "e.(True,)" in _python_names(edited, packed=False)
+    names["n == 0"] = _event_codes(driver.generate_model(edited).source)["e.s"]
+    assert names == {"x": "br_evname", "(n + 4)": "br_evname", "n == 0": "-2"}
+    prop = edited.properties[0]
+    with pytest.raises(driver.CFallback, match="bool or an int"):
+        driver.check_property_c(edited, prop)  # what deterministic still leaves to Python
+    auto = api.check_property(edited, prop, api.CheckOptions(engine="auto"))
+    python = api.check_property(edited, prop, api.CheckOptions(engine="python"))
+    assert any(driver.UNNAMED_EVENT in note for note in auto.notes)
+    assert (auto.outcome, auto.reason) == (python.outcome, python.reason)
+
+
+def _add_a_comparison(ts):
+    """Return ``ts`` with the argument of every library call ``Set.Add`` replaced by
+    ``n == 0`` (a bool element)."""
+    def edit(node):
+        if isinstance(node, Call) and node.function.startswith("Set.Add"):
+            return dataclasses.replace(node, args=(node.args[0], Binary(
+                "==", Var("n", "global"), Const(0))))
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            return dataclasses.replace(node, **{
+                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
+                if f.init})
+        if isinstance(node, tuple):
+            return tuple(edit(x) for x in node)
+        return node
+
+    return edit(ts)
