@@ -367,9 +367,9 @@ static inline void store_prefetch_vector(const store_t *st, size_t b) {
     uint64_t e = st->table[b];
     if (!e) return;
     uint32_t id = (uint32_t)e - 1;
-    if (st->fixed) {  /* its first and last cache lines (a vector may span two) */
+    if (st->fixed) {  /* every cache line it touches (65 bytes or more span three) */
         const uint8_t *a = st->arena + (size_t)id * st->fixed;
-        __builtin_prefetch(a);
+        for (uint32_t o = 0; o < st->fixed; o += 64) __builtin_prefetch(a + o);
         __builtin_prefetch(a + st->fixed - 1);
     }
     else __builtin_prefetch(st->off + id);
