@@ -17,25 +17,21 @@ from bridge.engine_c.gen_base import (
 )
 from bridge.engine_c.gen_library import signature
 from bridge.ir import (
-    ArrayType,
     Binary,
-    BoolType,
     Call,
     Conditional,
     Edge,
     ElseGuard,
     Expr,
     Index,
-    IntType,
-    Overflow,
     RemoteVar,
     Send,
-    Type,
     Unary,
     Var,
 )
 from bridge.ir.library import METHODS
 from bridge.semantics.codegen import (
+    converting,
     event_constant,
     event_is_constant,
     guard_mentions,
@@ -116,7 +112,7 @@ class CspEvents:
         if slot is None or self.mixed.channel(slot.name):
             return None  # a library value: br_chev renders it (flag 64)
         fields = slot.channel.fields
-        kinds = ["i" if j < len(fields) and _converting(fields[j])
+        kinds = ["i" if j < len(fields) and converting(fields[j])
                  else self.value_kind(a) for j, a in enumerate(st.args)]
         return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
 
@@ -250,7 +246,7 @@ class CspEvents:
             if id(a) in self.mixed.lib_args:
                 continue  # a library value (br_chev renders it: flag 64), or a mixed
                 # slot's value, an id or an int
-            if j < len(fields) and _converting(fields[j]):
+            if j < len(fields) and converting(fields[j]):
                 kinds |= _INT
             else:
                 k = self.value_kind(a)
@@ -375,16 +371,6 @@ def _kind_string(kinds: list[str | None]) -> str:
     value), ``m`` (a slot of ``gen_library.mixed_variables``: an id or an int) or ``?``
     (not known) per value."""
     return "".join(k if k in ("i", "b", "l", "m") else "?" for k in kinds)
-
-
-def _converting(t: Type) -> bool:
-    """Return True when ``store_code`` turns every stored value into an int for ``t``."""
-    if isinstance(t, BoolType):
-        return True
-    if isinstance(t, ArrayType):
-        return _converting(t.element)
-    return (isinstance(t, IntType) and t.overflow is Overflow.WRAP and t.lo is not None
-            and t.hi is not None)
 
 
 _CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, const char *);"

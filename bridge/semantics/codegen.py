@@ -34,6 +34,7 @@ from typing import Any
 
 from bridge.diagnostics import Span, UnsupportedError
 from bridge.ir import (
+    UNBOUNDED,
     ArrayType,
     AssertStmt,
     Assign,
@@ -145,11 +146,22 @@ def stored_value(v: Any) -> Any:
 
 
 def converting(t: Type) -> bool:
-    """Return whether ``store_code`` turns every value stored into type ``t`` into an
-    int by itself (a bool type, a wrapping bounded int)."""
+    """Return whether ``store_code`` turns every value stored into type ``t`` (into each
+    element of an array type) into an int by itself (a bool type, a wrapping bounded
+    int)."""
+    if isinstance(t, ArrayType):
+        return converting(t.element)
     return isinstance(t, BoolType) or (
         isinstance(t, IntType) and t.overflow is Overflow.WRAP
         and t.lo is not None and t.hi is not None)
+
+
+def field_types(comm: Send, slot: Any) -> tuple:
+    """Return the field types of the channel of ``comm`` (its static ``slot``), or
+    unbounded ints, one per value, when the channel is known only at run time."""
+    if slot is not None:
+        return slot.channel.fields
+    return tuple(UNBOUNDED for _ in comm.args)
 
 
 def as_stored(code: str, kind: str | None) -> str:
@@ -769,15 +781,13 @@ class Generator:
         """Return whether some send of the system may send a bool into a field that
         does not convert it (then a rendezvous' receiver converts what it binds)."""
         if self._sends_bools is None:
-            from bridge.semantics.statespace import _field_types
-
             found = False
             for p in self.system.processes:
                 for e in p.edges:
                     for st in iter_statements(([e.comm] if e.comm is not None else []) + list(e.effect)):
                         if not isinstance(st, Send):
                             continue
-                        types = _field_types(st, self.static_channel(st.channel))
+                        types = field_types(st, self.static_channel(st.channel))
                         found = found or any(
                             self.bool_kind(a) and (j >= len(types) or not converting(types[j]))
                             for j, a in enumerate(st.args))
@@ -969,6 +979,8 @@ __all__ = [
     "event_constant",
     "event_is_constant",
     "guard_mentions",
+    "converting",
+    "field_types",
     "store_code",
     "stored_value",
     "Edge",

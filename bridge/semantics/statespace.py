@@ -79,6 +79,7 @@ from bridge.semantics.codegen import (
     event_code,
     event_constant,
     event_is_constant,
+    field_types,
     guard_mentions,
     remotely_assigned,
     store_code,
@@ -735,7 +736,7 @@ class CompiledStateSpace:
         ch = gen.chan(comm.channel, ctx)
         arity_check = False
         if isinstance(comm, Send):
-            types = _field_types(comm, slot)
+            types = field_types(comm, slot)
             # The message as computed names the step (c!True); the buffer holds it as
             # stored (c!(n == 2) stores 1: codegen.stored_value).
             kinds = [None if j < len(types) and converting(types[j]) else gen.bool_kind(a)
@@ -1362,33 +1363,11 @@ def _flatten(result: dict[str, Any], name: str, dims: tuple[int, ...], state, of
         result[name + "".join(f"[{x}]" for x in reversed(idx))] = bool(value) if boolean else value
 
 
-def _field_types(comm: Send, slot) -> tuple:
-    if slot is not None:
-        return slot.channel.fields
-    from bridge.ir import UNBOUNDED
-
-    return tuple(UNBOUNDED for _ in comm.args)
-
-
 def _run_targets(system: TransitionSystem) -> set[str]:
-    found: set[str] = set()
-    from bridge.ir import If, Run, While
+    from bridge.ir import Run, iter_statements
 
-    def walk(stmts) -> None:
-        for s in stmts:
-            if isinstance(s, Run):
-                found.add(s.proctype)
-            elif isinstance(s, If):
-                for _, b in s.branches:
-                    walk(b)
-                walk(s.otherwise)
-            elif isinstance(s, While):
-                walk(s.body)
-
-    for p in system.processes:
-        for e in p.edges:
-            walk(e.effect)
-    return found
+    return {s.proctype for p in system.processes for e in p.edges
+            for s in iter_statements(e.effect) if isinstance(s, Run)}
 
 
 def _family_shape(process: Process) -> Process | None:
