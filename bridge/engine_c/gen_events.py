@@ -50,7 +50,7 @@ class CspEvents:
 
     def event_id(self, e: Edge, comm: bool = False) -> int:
         """Return the event code of a step of one edge, as the Python engine names it
-        (``statespace._gen_edge``): -1 tau, -2 a name computed at run time (a CSP#
+        (``edgecode._gen_edge``): -1 tau, -2 a name computed at run time (a CSP#
         channel step without an event, or components that are not constant), which
         ``event_code`` renders."""
         if e.event is None:
@@ -378,7 +378,7 @@ _CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, cons
 
 # Event names met at run time (CSP#): a name whose components are computed, a channel
 # step's ``c!v`` / ``c?v``, a rendezvous' ``c.v``, rendered as the Python engine renders
-# them (statespace._gen_edge, _chev) and interned in one table with the constant names
+# them (edgecode._gen_edge, _chev) and interned in one table with the constant names
 # first (the id of BR_EVENT_NAMES[i] is i), so a name has one id whichever step renders
 # it, as the Python engine compares names (statespace._step_for). Only the fair search
 # asks for them (ctx.names); the table lives as long as the library (ids only grow).

@@ -5,7 +5,7 @@ runs one per proctype.
 A static system (every CSP# model) used to get its next-state code once per instance,
 with the instance's segment base, pid and never-assigned locals folded in, so compile
 time grew with the instance count. Here the instances are grouped by a key of what
-their code depends on (the template's shape, ``statespace._families``; the packed
+their code depends on (the template's shape, ``families.template_families``; the packed
 segment; the location sets; which events are constant), and a group of at least
 ``FAMILY_MIN_C`` instances gets its location functions once, generic in the base
 ``b`` and the pid ``pid`` with its locals read from the state, as the Python engine's
@@ -15,7 +15,7 @@ its edges (``BR_PID_EDGE``). A run of consecutive members is one loop in
 ``model_successors``, in pid order, so successors come in the same order.
 
 Instances whose guards, channel operations and effects differ in integer literals at
-the same positions (``statespace.family_shape_blanked``: a parameter the CSP# front-end
+the same positions (``families.family_shape_blanked``: a parameter the CSP# front-end
 writes into ``W(j) = [x != j] ...``, ``bit[(j + 1) % N]``) share their code too: the
 literals that differ between the members are read from the member's row of ``BR_PK``
 (``family_literal``) and never folded, so an index or a divisor among them is checked
@@ -37,13 +37,13 @@ from typing import Any
 from bridge.engine_c.gen_base import CUnsupported
 from bridge.ir import TransitionSystem
 from bridge.semantics.codegen import event_constant, event_is_constant
-from bridge.semantics.state import StateLayout
-from bridge.semantics.statespace import (
-    _shared_parts,
+from bridge.semantics.families import (
     family_constants,
     family_literal_columns,
     family_shape_blanked,
+    shared_parts,
 )
+from bridge.semantics.state import StateLayout
 
 # The fewest instances of one key that share their code (fewer: one code each).
 FAMILY_MIN_C = 2
@@ -206,7 +206,7 @@ class Families:
         """Return, per key of a shared family, (the positions in ``family_constants``
         where its members' literals differ, each member's literals at those positions
         by pid), or None when the family code could not tell them apart
-        (``statespace.family_literal_columns``; its members get code of their own)."""
+        (``families.family_literal_columns``; its members get code of their own)."""
         procs = self.layout.processes
         pids: dict[Any, list[int]] = {}
         for pid, m in enumerate(members):
@@ -255,11 +255,11 @@ class Families:
 
 def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
     """Return, per template of a static system, the first template of its shape
-    (``statespace.family_shape_blanked``: equal but for names, constant event names and
+    (``families.family_shape_blanked``: equal but for names, constant event names and
     the integer literals of guards, channel operations and effects), or
     the template itself when its shape is not shared or cannot be (local channels,
     ``xr``/``xs`` claims, a ``provided`` clause, a mixed event), as
-    ``statespace._families`` groups them without its least family size."""
+    ``families.template_families`` groups them without its least family size."""
     reps = list(range(len(layout.processes)))
     if layout.dynamic:
         return reps
@@ -269,7 +269,7 @@ def family_shapes(system: TransitionSystem, layout: StateLayout) -> list[int]:
         p = tpl.process
         if p.channels or p.channel_assertions or p.provided is not None:
             continue
-        parts = _shared_parts(p)
+        parts = shared_parts(p)
         if parts is None:
             continue
         known = same_parts.get(parts)

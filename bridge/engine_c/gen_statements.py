@@ -1,6 +1,6 @@
 """The C generator's statements and edges: effects, channel operations (buffered and
 rendezvous offers), the location functions of a process template with their deferred
-``else`` and ``timeout`` options (``statespace._gen_edge`` and ``_gen_comm_edge``;
+``else`` and ``timeout`` options (``edgecode._gen_edge`` and ``_gen_comm_edge``;
 issue 12).
 """
 from __future__ import annotations
@@ -224,7 +224,7 @@ class Statements:
 
     def gen_edge(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                  sync: frozenset[str], vector_edges: set[tuple[int, int]]) -> None:
-        """Emit one edge (``statespace._gen_edge``): enabled test, successor, commit."""
+        """Emit one edge (``edgecode._gen_edge``): enabled test, successor, commit."""
         comment = (e.text or "").replace("\n", " ").replace("*/", "* /")[:60]
         lines.append(f"{ind}/* edge {k}: {comment} */")
         guard = "1"
@@ -262,7 +262,7 @@ class Statements:
             code = self.event_code(e, ctx)
             if (event >= 0 and e.event is not None and self.space._hidden_sets
                     and self._family_events is None):  # members hide nothing
-                # hidden above a composition and not a barrier: tau (statespace._gen_edge)
+                # hidden above a composition and not a barrier: tau (edgecode._gen_edge)
                 if not str(ctx.pid).isdigit():
                     raise self.unsupported(e.span, "hiding above '||' in a system that starts "
                                                    "processes at run time")
@@ -290,7 +290,7 @@ class Statements:
 
     def gen_comm_edge(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                       guard: str, label: int) -> None:
-        """Emit an edge with a channel operation (``statespace._gen_comm_edge``)."""
+        """Emit an edge with a channel operation (``edgecode._gen_comm_edge``)."""
         comm = e.comm
         assert comm is not None
         lay = self.layout

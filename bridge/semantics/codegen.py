@@ -214,7 +214,7 @@ class Generator:
         self.consts: dict[str, int] = {}
         # While a family's shared code is generated: the integer literals (by ``id`` of
         # the representative's ``Const``) that differ between its members, with the code
-        # reading the member's value (``statespace.family_literal_columns``); they are
+        # reading the member's value (``families.family_literal_columns``); they are
         # never folded, not even inside a larger expression.
         self.family_literals: dict[int, str] | None = None
         # Whether a value may be a tuple (a library value, or a whole array sent in a

@@ -1,5 +1,5 @@
 """Templates that differ only in their constant event names share one compiled code
-(``statespace._families``, issue 13): the successors, in order, are those of the code
+(``families.template_families``, issue 13): the successors, in order, are those of the code
 specialised per instance, and a thousand instances compile one family."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from bridge.diagnostics import ModelRuntimeError
 from bridge.frontends.csp import load_csp
 from bridge.ir import TransitionSystem
-from bridge.semantics import statespace
+from bridge.semantics import families, statespace
 from bridge.semantics.statespace import build_state_space
 from bridge.semantics.unfolding import complete_unfolding
 
@@ -68,7 +68,7 @@ def test_family_code_gives_the_successors_of_specialised_code(
     name: str, system: TransitionSystem, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     specialised = _walk(system)
-    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)  # every template a family
+    monkeypatch.setattr(families, "FAMILY_MIN_INSTANCES", 1)  # every template a family
     assert _walk(system) == specialised
 
 
@@ -86,7 +86,7 @@ def _count_specialised(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_barrier_and_hidden_events_keep_their_own_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+    monkeypatch.setattr(families, "FAMILY_MIN_INSTANCES", 1)
     calls = _count_specialised(monkeypatch)
     space = build_state_space(load_csp("barriers.csp", BARRIERS).systems[0])
     # Every Node synchronises on 'go' (specialised); the Coordinator too.
@@ -131,7 +131,7 @@ def test_literal_families_give_the_successors_of_specialised_code(
         monkeypatch: pytest.MonkeyPatch) -> None:
     system = load_csp("literals.csp", LITERALS).systems[0]
     specialised = _walk(system, 700)
-    monkeypatch.setattr(statespace, "FAMILY_MIN_INSTANCES", 1)
+    monkeypatch.setattr(families, "FAMILY_MIN_INSTANCES", 1)
     calls = _count_specialised(monkeypatch)
     assert _walk(system, 700) == specialised
     assert calls == []  # the W and V instances: two families, no code of their own
@@ -155,7 +155,7 @@ def test_a_literal_object_at_positions_that_differ_elsewhere_splits_the_family()
     import dataclasses
 
     from bridge.ir import Assign, Const
-    from bridge.semantics.statespace import family_constants, family_literal_columns
+    from bridge.semantics.families import family_constants, family_literal_columns
 
     system = load_csp("literals.csp", LITERALS).systems[0]
     w0, w1 = system.processes[0], system.processes[1]
