@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.backends.spin.emit import STRONG_GLOBAL_FORMS as STRONG_GLOBAL_FORMS  # for the CLI
+from bridge.backends.spin.emitted import STRONG_GLOBAL_FORMS as STRONG_GLOBAL_FORMS  # for the CLI
 from bridge.diagnostics import BackendError, BridgeError, ConfigurationError, UnsupportedError
 from bridge.ir.model import FairnessMark, ModelFile, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
@@ -354,7 +354,7 @@ def explicit_graph_for(system: TransitionSystem, max_steps: int | None = None): 
     dynamic processes, atomic exclusivity) and above ``max_steps`` steps (default
     ``STRONG_GLOBAL_MAX_STEPS``, the per-step form's limit).
     """
-    from bridge.backends.spin.emit import (
+    from bridge.backends.spin.emitted import (
         STRONG_GLOBAL_MAX_STEPS,
         ExplicitGraph,
         ExplicitState,

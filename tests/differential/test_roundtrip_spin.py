@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bridge.automata.never import never_claim_for
-from bridge.backends.spin.emit import EmittedModel, EmittedProperty, emit_promela
+from bridge.backends.spin.emit import emit_promela
+from bridge.backends.spin.emitted import EmittedModel, EmittedProperty
 from bridge.backends.spin.run import run_spin
 from bridge.ir import Fairness, Outcome, Property, PropertyKind, TransitionSystem
 from tests.differential._spin_models import ALL

@@ -1,6 +1,6 @@
 """Process creation (``run``) in the explicit-pc style: one fixed *slot* per ``run``.
 
-The explicit-pc style (``emit.py``) gives every instance global variables (``pc_<i>``,
+The explicit-pc style (``explicit.py``) gives every instance global variables (``pc_<i>``,
 its locals) and lists every step of the system as one option, so it needs the set of
 instances before the model runs. A Promela ``run P(args)`` that is executed at most
 once in any run of the model can have such a slot: an instance of ``P`` that exists

@@ -10,12 +10,8 @@ import re
 
 import pytest
 
-from bridge.backends.spin.emit import (
-    STRONG_GLOBAL_MAX_STEPS,
-    ExplicitGraph,
-    ExplicitStep,
-    emit_promela,
-)
+from bridge.backends.spin.emit import emit_promela
+from bridge.backends.spin.emitted import STRONG_GLOBAL_MAX_STEPS, ExplicitGraph, ExplicitStep
 from bridge.compare import explicit_graph_for
 from bridge.diagnostics import UnsupportedError
 from bridge.frontends.csp import load_csp
