@@ -368,6 +368,12 @@ class ExpressionLowering:
             init = tuple(elements)
             if not dims:
                 dims = [len(elements)]
+            elif len(elements) != product(dims):  # as a global array's (context.py)
+                raise SemanticError.at(
+                    st.init.span,
+                    f"array '{st.name}' has {product(dims)} elements but its initialiser "
+                    f"has {len(elements)}",
+                )
         elif st.init is not None:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
