@@ -81,8 +81,6 @@ class Statements:
                 return
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
-            if size > MAX_LOCAL_ARRAY:
-                raise self.unsupported(st.span, f"a block array of {size} cells")
             assert ctx.decls is not None
             if size == 1:
                 if st.init is None or isinstance(st.init, tuple):
@@ -94,7 +92,10 @@ class Statements:
                 conv, _ = self.convert(init, st.type, lit)
                 out.append(f"{ind}{cname} = {conv};")
             else:
-                ctx.decls.append(f"V {cname}[{size}];")
+                # a large array off the C stack: the engine runs one step at a time on
+                # one thread and the declaration (re)initialises every cell below
+                storage = "static " if size > MAX_LOCAL_ARRAY else ""
+                ctx.decls.append(f"{storage}V {cname}[{size}];")
                 if isinstance(st.init, tuple):
                     values = [self.expr(x, ctx) for x in st.init]
                     if len(values) != size:
