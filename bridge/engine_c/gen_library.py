@@ -520,8 +520,13 @@ class LibraryValues:
         engine's value of an array of the state read whole), interned as a sequence."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
-        if p.block is not None or p.remote or p.kind is None or n > MAX_LOCAL_ARRAY \
+        if p.block is not None or p.remote or p.kind is None \
                 or not isinstance(a, Var) or self.is_mixed(a, ctx):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
+        if n > MAX_LOCAL_ARRAY:
+            # a loop, the cells off the C stack (br_lib_intern copies them)
+            tmp, j = self.fresh("_av"), self.fresh("_aj")
+            return (f"({{ static V {tmp}[{n}]; int {j}; for ({j} = 0; {j} < {n}; {j}++) "
+                    f"{tmp}[{j}] = {self._element(p, j, ctx)}; br_lib_intern(c, 0, {tmp}, {n}); }})")
         cells = ", ".join(self._element(p, j, ctx) for j in range(n))
         return f"br_lib_intern(c, 0, (const V[{n}]){{{cells}}}, {n})"

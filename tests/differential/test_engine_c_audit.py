@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bridge import api
+from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY
 from bridge.ir import Outcome
@@ -35,3 +37,82 @@ def test_large_block_array_agrees(tmp_path: Path) -> None:
     (ts,) = _agree(tmp_path, "big_block.csp", text)
     assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
     assert python_engine.check_property(ts, ts.properties[1]).outcome is Outcome.VIOLATED
+
+
+def test_large_array_copy_agrees(tmp_path: Path) -> None:
+    """``a = b`` on whole arrays of more cells than the C stack keeps (a loop through a
+    static buffer): every cell copied, a copy between arrays of different lengths a
+    model error on both engines (the second system)."""
+    n = MAX_LOCAL_ARRAY + 904
+    text = (f"var a[{n}];\nvar b[{n}];\nvar d[{n + 1}];\n"
+            f"P() = e{{b[0] = 1; b[{n - 1}] = 2; b[{n // 2}] = 3; a = b;}} -> "
+            f"([a[0] + a[{n - 1}] * 10 + a[{n // 2}] * 100 == 321] f{{b = a; b[1] = 4;}} -> "
+            f"g{{a = b;}} -> ([a[1] == 4] h -> Stop));\n"
+            "Q() = e{d = a;} -> Stop;\n"
+            "#define goal a[1] == 4;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n"
+            "#assert Q() deadlockfree;\n")
+    p, q = _agree(tmp_path, "big_copy.csp", text)
+    assert python_engine.check_property(p, p.properties[0]).outcome is Outcome.HOLDS
+    error = python_engine.check_property(q, q.properties[0])
+    assert error.outcome is Outcome.VIOLATED and error.reason != "deadlock"
+
+
+def test_large_array_in_a_message_agrees(tmp_path: Path) -> None:
+    """A whole array of more cells than the C stack keeps sent on a channel (``c!a``:
+    the tuple of its cells, interned from a static buffer): the two messages differ in
+    one cell, and only the receiver's comparisons tell them apart."""
+    n = MAX_LOCAL_ARRAY + 904
+    text = (f"var a[{n}];\nchannel c 1;\nvar r = 0;\n"
+            f"P() = e{{a[{n - 1}] = 5;}} -> c!a -> f{{a[{n - 1}] = 0;}} -> c!a -> Stop;\n"
+            "Q() = c?x -> c?y -> ([x == y] same -> Stop [] [x != y] differ{r = 1;} -> Stop);\n"
+            "S() = P() ||| Q();\n#define goal r == 1;\n#assert S() reaches goal;\n"
+            "#assert S() deadlockfree;\n")
+    (ts,) = _agree(tmp_path, "big_message.csp", text)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", "9223372036854775807 + 1",
+                                   "-9223372036854775807 - 2"])
+def test_constant_beyond_64_bits_falls_back_where_evaluated(tmp_path: Path, value: str) -> None:
+    """A folded constant beyond 64 bits (CSP#'s ints are unbounded in the Python
+    engine) no longer refuses the model: the C engine takes it; where the constant is
+    never evaluated (``d``) the C engine answers alone, and evaluating it (``b``) hands
+    the run to the Python engine (``CFallback``, under ``--engine auto`` the note of an
+    overflow): the same verdict and trace."""
+    def model(name: str, guard: str) -> Path:
+        path = tmp_path / name
+        path.write_text(f"var x = 0;\nP() = a{{x = 1;}} -> ([x > {guard}] b{{x = {value};}} -> "
+                        f"f.x -> Stop [] [x > 5] d{{x = {value};}} -> Stop [] c -> Stop);\n"
+                        "#assert P() deadlockfree;\n")
+        return path
+
+    (never,) = _agree(tmp_path, "never.csp", model("never.csp", "5").read_text())
+    assert driver.explore_c(never).states == 3  # the start, after a, after c (b, d never)
+    path = model("reached.csp", "0")
+    (ts,) = api.load_model(str(path)).systems
+    ok, why = driver.supports(ts)
+    assert ok, why
+    with pytest.raises(driver.CFallback):
+        driver.explore_c(ts)
+    (verdict,) = api.check(api.load_model(str(path)), options=api.CheckOptions(engine="auto"))
+    expected = python_engine.check_property(ts, ts.properties[0])
+    assert (verdict.outcome, verdict.reason) == (expected.outcome, expected.reason)
+    assert [s.event for s in verdict.trace.steps] == [s.event for s in expected.trace.steps]
+    assert any("a value left" in n for n in verdict.notes), verdict.notes
+
+
+def test_initial_value_outside_its_slot_is_named(tmp_path: Path) -> None:
+    """An initial value a packed slot cannot hold (CSP# ints are 32-bit slots) stays a
+    refusal, naming the variable, the cell, its declaration and the value; ``--engine
+    auto`` answers with the Python engine and says why."""
+    path = tmp_path / "big_initial.csp"
+    path.write_text("var x = 1;\nvar a[3] = [1, 5000000000, 2];\nP() = e{a[0] = x;} -> Stop;\n"
+                    "#assert P() deadlockfree;\n")
+    model = api.load_model(str(path))
+    (ts,) = model.systems
+    ok, why = driver.supports(ts)
+    assert not ok
+    assert f"the initial value 5000000000 of 'a[1]' (declared at {path}:2:1)" in why, why
+    (verdict,) = api.check(model, options=api.CheckOptions(engine="auto"))
+    assert verdict.outcome is Outcome.VIOLATED
+    assert any("'a[1]'" in n for n in verdict.notes), verdict.notes
