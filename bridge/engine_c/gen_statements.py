@@ -245,6 +245,9 @@ class Statements:
             if (pid, k) in vector_edges:
                 return  # taken by a synchronisation vector in model_successors
             if event_constant(self.pygen, e.event) in sync:
+                if self.runtime_barriers:
+                    self._barrier_offer(lines, ind, ctx, tpl, k, e, guard)
+                    return
                 # a barrier no vector completes: never taken, but Python evaluates the
                 # guard (to offer it), so its model errors count
                 if guard != "1":
@@ -275,6 +278,28 @@ class Statements:
             lines.append(f"{ind}}}")
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
+
+    def _barrier_offer(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
+                       guard: str) -> None:
+        """Emit the barrier offer of an enabled edge (kind 3: its event's id, the
+        instance, the edge and a function moving the location and running the effect
+        on the joint successor), as ``statespace._gen_edge`` appends ``(3, name,
+        offer)`` to ``aux``; ``br_barriers`` combines them (``runtime_barriers_code``)."""
+        seg = self.packed.segments[tpl]
+        aname = self.fresh(f"B{tpl}_")
+        actx = _Ctx("t", ctx.base, ctx.pid, ctx.proc, ctx.seg)
+        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
+                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
+        adecls, abody = self.effect(e, actx, "  ")
+        alines.extend(f"  {d}" for d in adecls)
+        if e.target != e.source:
+            alines.append(f"  wr_{seg.kinds[0].name}(t, {ctx.base} + {seg.offsets[0]}, {e.target});")
+        alines.extend(abody)
+        alines += ["  return 1;", "}"]
+        self.functions.append("\n".join(alines))
+        self.prototypes.append(f"static int {aname}(ctx_t *, uint8_t *, uint32_t, int, const V *);")
+        lines.append(f"{ind}if ({guard}) add_offer(c, 3, {self.event_id(e)}, 0, NULL, NULL, "
+                     f"{ctx.pid}, {k}, {ctx.base}, {aname}, NULL);")
 
     def gen_edge_guarded(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                          sync: frozenset[str], vector_edges: set[tuple[int, int]]) -> None:

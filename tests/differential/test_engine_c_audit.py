@@ -16,7 +16,10 @@ from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY
 from bridge.ir import Outcome
 from bridge.semantics import explore as python_engine
 from tests.conftest import in_ci
+from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_constructs import _agree
+from tests.differential.test_engine_c_constructs import _systems as _systems_of
+from tests.differential.test_engine_c_ltl import compare
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -116,3 +119,34 @@ def test_initial_value_outside_its_slot_is_named(tmp_path: Path) -> None:
     (verdict,) = api.check(model, options=api.CheckOptions(engine="auto"))
     assert verdict.outcome is Outcome.VIOLATED
     assert any("'a[1]'" in n for n in verdict.notes), verdict.notes
+
+
+def test_barriers_combined_at_run_time_agree() -> None:
+    """More synchronisation vectors than the Python engine precomputes
+    (``MAX_SYNC_VECTORS``): both engines combine the enabled barrier offers at run
+    time (``gen_tables.runtime_barriers_code``), flat and nested with hiding and an
+    interleaving; counts, verdicts, traces and LTL lassos under every notion agree."""
+    path = Path(__file__).resolve().parents[1] / "models" / "csp" / "barriers_at_run_time.csp"
+    for ts in api.load_model(str(path)).systems:
+        assert "br_barriers(c, s, slen)" in driver.generate_model(ts).source  # at run time
+        assert assert_engines_agree(ts) > 0
+        assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)  # all in C
+
+
+def test_barriers_combined_at_run_time_with_annotations_agree(tmp_path: Path) -> None:
+    """Barriers combined at run time whose edges carry the model's ``wl``/``sl``/``wf``
+    marks, and command-line annotations: the fair search finds a joint step's edges
+    (its units) from the offers kept for its label (``c->rv``)."""
+    alts = " [] ".join(f"[x == {k}] a -> R(i)" for k in range(3, 14))
+    text = ("var x = 0;\n"
+            f"R(i) = wl(a) -> R(i) [] [x == 1] sl(a) -> R(i) [] [x == 2] wf(a) -> R(i) [] {alts}\n"
+            "  [] t.i{x = (x + 1) % 3;} -> R(i) [] [x == 2] s.i -> Stop;\n"
+            "Sys = R(0) || R(1) || R(2) || R(3) || R(4);\n"
+            "#assert Sys |= []<> a;\n#assert Sys |= []<> t.0;\n")
+    (ts,) = _systems_of(tmp_path, "marked.csp", text)
+    assert "br_barriers(c, s, slen)" in driver.generate_model(ts).source
+    assert assert_engines_agree(ts) > 0
+    assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)
+    fair = (api.parse_annotation("sf:a"), api.parse_annotation("wf:t.1"))
+    assert compare(ts, limit=100000, annotations=fair) == 2 * len(driver.LTL_FAIRNESS)
+
