@@ -279,21 +279,30 @@ class Statements:
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
 
+    def apply_function(self, prefix: str, tpl: int, e: Edge, ctx: _Ctx
+                       ) -> tuple[str, list[str], _Ctx, list[str]]:
+        """Start the function that applies edge ``e`` of the instance at base ``b``,
+        pid ``pid`` to a joint successor ``t`` (a rendezvous or barrier offer's):
+        return its name, its lines so far (head, the effect's declarations, the
+        location's move), its context and the effect's statements."""
+        seg = self.packed.segments[tpl]
+        aname = self.fresh(f"{prefix}{tpl}_")
+        actx = _Ctx("t", "b", "pid", ctx.proc, ctx.seg)
+        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
+                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
+        adecls, abody = self.effect(e, actx, "  ")
+        alines.extend(f"  {d}" for d in adecls)
+        if e.target != e.source:
+            alines.append(f"  wr_{seg.kinds[0].name}(t, b + {seg.offsets[0]}, {e.target});")
+        return aname, alines, actx, abody
+
     def _barrier_offer(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                        guard: str) -> None:
         """Emit the barrier offer of an enabled edge (kind 3: its event's id, the
         instance, the edge and a function moving the location and running the effect
         on the joint successor), as ``statespace._gen_edge`` appends ``(3, name,
         offer)`` to ``aux``; ``br_barriers`` combines them (``runtime_barriers_code``)."""
-        seg = self.packed.segments[tpl]
-        aname = self.fresh(f"B{tpl}_")
-        actx = _Ctx("t", ctx.base, ctx.pid, ctx.proc, ctx.seg)
-        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
-                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
-        adecls, abody = self.effect(e, actx, "  ")
-        alines.extend(f"  {d}" for d in adecls)
-        if e.target != e.source:
-            alines.append(f"  wr_{seg.kinds[0].name}(t, {ctx.base} + {seg.offsets[0]}, {e.target});")
+        aname, alines, _, abody = self.apply_function("B", tpl, e, ctx)
         alines.extend(abody)
         alines += ["  return 1;", "}"]
         self.functions.append("\n".join(alines))
@@ -321,16 +330,8 @@ class Statements:
         assert comm is not None
         lay = self.layout
         slot = self.static_channel(comm.channel)
-        seg = self.packed.segments[tpl]
         # The rendezvous form: an apply function run on the joint successor.
-        aname = self.fresh(f"A{tpl}_")
-        actx = _Ctx("t", "b", "pid", ctx.proc, ctx.seg)
-        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
-                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
-        adecls, abody = self.effect(e, actx, "  ")
-        alines.extend(f"  {d}" for d in adecls)
-        if e.target != e.source:
-            alines.append(f"  wr_{seg.kinds[0].name}(t, b + {seg.offsets[0]}, {e.target});")
+        aname, alines, actx, abody = self.apply_function("A", tpl, e, ctx)
         if lay.exclusive_slot is not None:
             ex = self.static_off(lay.exclusive_slot)
             if e.target in self.space._atomic_sets[tpl]:

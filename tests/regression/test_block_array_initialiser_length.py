@@ -15,18 +15,25 @@ from bridge.diagnostics import SemanticError
 from bridge.frontends.csp import load_csp
 
 
+def assert_csp_error(tmp_path: Path, text: str, message: str, line: int, col: int) -> None:
+    """Assert loading the CSP# ``text`` is a ``SemanticError`` with ``message`` at
+    ``line``:``col``."""
+    path = tmp_path / "m.csp"
+    path.write_text(text)
+    with pytest.raises(SemanticError) as info:
+        api.load_model(str(path))
+    assert message in str(info.value)
+    span = info.value.diagnostics[0].span
+    assert span is not None and (span.line, span.col) == (line, col)
+
+
 @pytest.mark.parametrize(("decl", "cells", "values"),
                          [("var a[3] = [1, 2];", 3, 2), ("var a[2] = [1, 2, 3];", 2, 3)])
 def test_block_array_initialiser_of_another_length_is_an_error(
         tmp_path: Path, decl: str, cells: int, values: int) -> None:
-    path = tmp_path / "m.csp"
-    path.write_text(f"var g = 0;\nP() = e{{{decl} g = a[1];}} -> Stop;\n"
-                    "#assert P() deadlockfree;\n")
-    with pytest.raises(SemanticError) as info:
-        api.load_model(str(path))
-    assert f"array 'a' has {cells} elements but its initialiser has {values}" in str(info.value)
-    span = info.value.diagnostics[0].span
-    assert span is not None and (span.line, span.col) == (2, 20)
+    assert_csp_error(tmp_path, f"var g = 0;\nP() = e{{{decl} g = a[1];}} -> Stop;\n"
+                     "#assert P() deadlockfree;\n",
+                     f"array 'a' has {cells} elements but its initialiser has {values}", 2, 20)
 
 
 def test_block_array_initialiser_of_its_length_runs() -> None:

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge import api
-from bridge.diagnostics import SemanticError
+from tests.regression.test_block_array_initialiser_length import assert_csp_error
 
 
 @pytest.mark.parametrize(("body", "message"),
@@ -18,11 +17,5 @@ from bridge.diagnostics import SemanticError
                           ("x = a;", "assigning an array to an int variable")])
 def test_whole_array_assigned_a_single_value_is_an_error(tmp_path: Path, body: str,
                                                          message: str) -> None:
-    path = tmp_path / "m.csp"
-    path.write_text(f"var a[3];\nvar x = 0;\nP() = e{{{body}}} -> Stop;\n"
-                    "#assert P() deadlockfree;\n")
-    with pytest.raises(SemanticError) as info:
-        api.load_model(str(path))
-    assert f"type clash: {message}" in str(info.value)
-    span = info.value.diagnostics[0].span
-    assert span is not None and (span.line, span.col) == (3, 9)
+    assert_csp_error(tmp_path, f"var a[3];\nvar x = 0;\nP() = e{{{body}}} -> Stop;\n"
+                     "#assert P() deadlockfree;\n", f"type clash: {message}", 3, 9)
