@@ -150,3 +150,30 @@ def test_barriers_combined_at_run_time_with_annotations_agree(tmp_path: Path) ->
     fair = (api.parse_annotation("sf:a"), api.parse_annotation("wf:t.1"))
     assert compare(ts, limit=100000, annotations=fair) == 2 * len(driver.LTL_FAIRNESS)
 
+
+
+def test_library_values_on_channel_arrays_agree(tmp_path: Path) -> None:
+    """Sets sent on elements of CSP# channel arrays chosen at run time (``c[i]!s``,
+    buffered, and ``r[i]!s`` rendezvous): every element a library value may reach is
+    kept as a mixed channel, received values compared with sets and ints, event names
+    ``c[0]!(1,)`` as the Python engine names them; a model whose elements would need
+    two encodings (a set sent on ``c[0]`` only, an int on ``c[i]``) stays refused by
+    name."""
+    text = ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nvar n = 0;\n'
+            "channel c[2] 1;\nchannel r[2] 0;\n"
+            "P() = add{s.Add(n); n = (n + 1) % 2;} -> P() [] flip{i = 1 - i;} -> P()\n"
+            "  [] c[i]!s -> P() [] r[1 - i]!s -> P() [] c[i]!n -> P();\n"
+            "Q() = c[0]?x -> ([x == s] same -> Q() [] [x != s] differ.x -> Q())\n"
+            "  [] c[1]?y -> ([y == 1] one -> Q() [] [y != 1] other -> Q())\n"
+            "  [] r[0]?z -> got.z -> Q() [] r[1]?w -> ([w == s] Q() [] [w != s] Q());\n"
+            "Sys() = P() ||| Q();\n#assert Sys() deadlockfree;\n"
+            "#assert Sys() |= []<> same;\n#assert Sys() |= []<> add;\n")
+    (ts,) = _agree(tmp_path, "chan_array_sets.csp", text)
+    assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)  # every pair in C
+    path = tmp_path / "two_encodings.csp"
+    path.write_text('#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nchannel c[2] 1;\n'
+                    "P() = c[0]!s -> c[i]!1 -> Stop;\nQ() = c[0]?x -> c[1]?y -> Stop;\n"
+                    "Sys() = P() ||| Q();\n#assert Sys() deadlockfree;\n")
+    (refused,) = api.load_model(str(path)).systems
+    ok, why = driver.supports(refused)
+    assert not ok and "a channel known at run time" in why and "two_encodings.csp:5:" in why
