@@ -119,6 +119,9 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
                             "const char *);",
                             "static int32_t br_chev(ctx_t *, V, char, const V *, int);"]
         self.vector_tables: tuple[list[int], list[int]] = ([0], [])
+        # CSP# barriers combined at run time (more vectors than the Python engine
+        # precomputes: gen_tables.runtime_barriers_code)
+        self.runtime_barriers = False
         self.edge_ids: list[int] = []
         n = 0
         for p in self.system.processes:

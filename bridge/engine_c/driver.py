@@ -25,6 +25,7 @@ with ``CFallback`` and the caller runs the Python engine instead.
 from __future__ import annotations
 
 import ctypes
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,9 +290,39 @@ def _generate(system: TransitionSystem) -> GeneratedModel:
     try:
         initial = packed.pack(canonical)
     except ValueError:
-        raise CUnsupported("the initial state has a value outside its packed slot") from None
+        raise CUnsupported(_unpackable_initial_value(space, packed, canonical)) from None
     table = {e: k for k, e in enumerate(expressions) if ok[k]}
     return GeneratedModel(space, source, packed, table, initial, own_code)
+
+
+def _unpackable_initial_value(space: CompiledStateSpace, packed: PackedLayout,
+                              values: list[Any]) -> str:
+    """Return the refusal naming the first value of the initial state ``values`` that
+    its packed slot cannot hold (``PackedLayout.pack`` refused it): the variable (a
+    global one by name and declaration, with the cell of an array) and the value."""
+    fmt, _ = packed._format(values)
+
+    def fits(code: str, value: Any) -> bool:
+        try:
+            struct.pack("<" + code, value)
+        except (struct.error, TypeError):
+            return False
+        return True
+
+    bad = next((i for i, (code, value) in enumerate(zip(fmt[1:], values, strict=False))
+                if not fits(code, value)), None)
+    if bad is None:
+        return "the initial state has a value outside its packed slot"
+    where = f"slot {bad}"
+    for slot in space.layout.globals.values():
+        if slot.offset <= bad < slot.offset + slot.size:
+            cell = f"[{bad - slot.offset}]" if slot.size > 1 else ""
+            where = f"'{slot.name}{cell}'"
+            declared = next((v.span for v in space.system.globals if v.name == slot.name), None)
+            if declared is not None:
+                where += f" (declared at {declared})"
+    return (f"the initial value {values[bad]!r} of {where}, which its packed slot of "
+            f"{struct.calcsize('<' + fmt[1 + bad])} bytes cannot hold")
 
 
 def _compile(system: TransitionSystem, whole: bool = False) -> CompiledModel:

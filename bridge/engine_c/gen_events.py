@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 from bridge.engine_c.gen_base import (
     _NO,
-    CUnsupported,
     _c_string,
     _Ctx,
     edge_statements,
@@ -260,6 +259,7 @@ class CspEvents:
         quoted = ", ".join(_c_string(n) for n in names)
         offsets, pairs = self.vector_tables
         return [f"#define BR_EVENT_COUNT {len(self.event_names)}",
+                f"#define BR_RUNTIME_VECTORS {int(self.runtime_barriers)}",
                 f"static const char *const BR_EVENT_NAMES[{len(names)}] = {{{quoted}}};",
                 *self.channel_names_code(),
                 _NAMES,
@@ -320,10 +320,11 @@ class CspEvents:
         finally:
             self.pygen.consts = {}
 
-    def _check_vectors_precomputed(self) -> None:
-        """Raise ``CUnsupported`` when the Python engine combines barriers at run time
-        (more than ``MAX_SYNC_VECTORS`` vectors): the C engine has only precomputed
-        vectors. No vector at all (no barrier can ever be completed) is fine."""
+    def vectors_at_run_time(self) -> bool:
+        """Return True when the Python engine combines barriers at run time (more than
+        ``MAX_SYNC_VECTORS`` vectors; ``statespace._plan_vectors``): the C engine then
+        combines them at run time too (``runtime_barriers_code``). No vector at all (no
+        barrier can ever be completed) is fine."""
         offers: dict[int, list] = {}
         lay = self.layout
         for pid, t in enumerate(lay.initial_templates):
@@ -340,9 +341,8 @@ class CspEvents:
                     if name in sync:
                         offers.setdefault(pid, []).append((name, ((pid, k),)))
         composition = self.system.composition
-        if composition is not None and len(make_combiner(composition)(offers)) > MAX_SYNC_VECTORS:
-            raise CUnsupported("CSP barriers combined at run time (more synchronisation "
-                               f"vectors than the {MAX_SYNC_VECTORS} precomputed)")
+        return composition is not None and \
+            len(make_combiner(composition)(offers)) > MAX_SYNC_VECTORS
 
 
 _BOOL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||", "xor"})

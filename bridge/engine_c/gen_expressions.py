@@ -79,7 +79,7 @@ class Expressions:
                 return read
         v = self.fold(e)
         if v is not _NO:
-            return _lit(v)
+            return self.literal(v)
         if isinstance(e, Var | Index | RemoteVar):
             return self.read(e, ctx)
         if isinstance(e, Unary):
@@ -337,7 +337,7 @@ class Expressions:
             if iv is not _NO and 0 <= iv < n:
                 idx = str(iv)
             else:
-                code = _lit(iv) if iv is not _NO else self.number(e.index, ctx)
+                code = self.literal(iv) if iv is not _NO else self.number(e.index, ctx)
                 idx = f"ix(c, {code}, {n})"
             part = f"({idx}) * {width}" if width != 1 else f"({idx})"
             offset = f"{p.offset} + {part}" if p.offset else part
@@ -433,10 +433,21 @@ class Expressions:
 
     # ------------------------------------------------------------------ stores
 
+    @staticmethod
+    def literal(v: Any) -> str:
+        """Return C code of the folded constant ``v``. One beyond 64 bits (the Python
+        engine's ints are unbounded: CSP#'s ``99999999999999999999``) hands the run to
+        the Python engine where it is evaluated, as an overflow does (``br_fallback``)."""
+        if not _fits(int(v)):
+            return "({ br_fallback(c); (V)0; })"
+        return _lit(v)
+
     def convert(self, value: str, t: Type, literal: Any = _NO) -> tuple[str, bool]:
         """Return (C code of ``value`` converted for a variable of type ``t`` as
         ``semantics.codegen.store_code`` does, whether the result is within the type's
         range by construction)."""
+        if literal is not _NO and not _fits(int(literal)):
+            literal = _NO  # ``value`` hands the run to the Python engine (``literal``)
         if literal is not _NO:
             v = int(literal)
             if isinstance(t, IntType):
@@ -499,9 +510,18 @@ class Expressions:
         if n_dst != n_src:
             out.append(f"{ind}br_fail(c);")
             return
-        if n_src > MAX_LOCAL_ARRAY:
-            raise self.unsupported(getattr(target, "span", None), f"copying an array of {n_src} cells")
         tmp = self.fresh("_ac")
+        if n_src > MAX_LOCAL_ARRAY:
+            # a large copy: loops (one line per cell would be a huge function), the
+            # cells kept off the C stack (one step at a time on one thread)
+            j = self.fresh("_aj")
+            out.append(f"{ind}{{ static V {tmp}[{n_src}]; int {j};")
+            out.append(f"{ind}  for ({j} = 0; {j} < {n_src}; {j}++) "
+                       f"{tmp}[{j}] = {self._element(src, j, ctx)};")
+            out.append(f"{ind}  for ({j} = 0; {j} < {n_src}; {j}++) "
+                       f"{self._element_store(dst, j, f'{tmp}[{j}]', ctx)}")
+            out.append(f"{ind}}}")
+            return
         out.append(f"{ind}{{ V {tmp}[{n_src}];")
         for j in range(n_src):
             out.append(f"{ind}  {tmp}[{j}] = {self._element(src, j, ctx)};")
@@ -509,20 +529,27 @@ class Expressions:
             out.append(f"{ind}  {self._element_store(dst, j, f'{tmp}[{j}]', ctx)}")
         out.append(f"{ind}}}")
 
-    def _element(self, p: _Place, j: int, ctx: _Ctx) -> str:
+    @staticmethod
+    def _cell(j: int | str, width: int) -> str:
+        """Return the offset of cell ``j`` (a number, or a C index variable's name)."""
+        return str(j * width) if isinstance(j, int) else f"({j}) * {width}"
+
+    def _element(self, p: _Place, j: int | str, ctx: _Ctx) -> str:
         if p.block is not None:
             return f"{p.block}[{p.offset} + {j}]" if p.offset else f"{p.block}[{j}]"
         assert p.kind is not None
+        cell = self._cell(j, p.kind.width)
         if p.remote:
-            return f"rrd_k({_kind_const(p.kind)}, {ctx.src}, {p.offset} + {j * p.kind.width})"
-        return f"rd_{p.kind.name}({ctx.src}, {p.offset} + {j * p.kind.width})"
+            return f"rrd_k({_kind_const(p.kind)}, {ctx.src}, {p.offset} + {cell})"
+        return f"rd_{p.kind.name}({ctx.src}, {p.offset} + {cell})"
 
-    def _element_store(self, p: _Place, j: int, value: str, ctx: _Ctx) -> str:
+    def _element_store(self, p: _Place, j: int | str, value: str, ctx: _Ctx) -> str:
         if p.block is not None:
             return (f"{p.block}[{p.offset} + {j}] = {value};" if p.offset
                     else f"{p.block}[{j}] = {value};")
         assert p.kind is not None
-        return f"wr_ck(c, {_kind_const(p.kind)}, {ctx.src}, {p.offset} + {j * p.kind.width}, {value});"
+        cell = self._cell(j, p.kind.width)
+        return f"wr_ck(c, {_kind_const(p.kind)}, {ctx.src}, {p.offset} + {cell}, {value});"
 
     def array_equality(self, e: Binary, ctx: _Ctx) -> str:
         """Return C code of ``a == b`` / ``a != b`` on two whole arrays of the state, as
@@ -560,3 +587,8 @@ class Expressions:
             return False
 
     # ------------------------------------------------------------------ statements
+
+
+def _fits(v: int) -> bool:
+    """Return True when ``v`` is a C ``V`` (64-bit) value."""
+    return -(2**63) <= v < 2**63

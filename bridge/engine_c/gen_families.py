@@ -116,6 +116,8 @@ class Families:
                     if (pid, k) in vector_edges:
                         barriers.append((k, "vector"))
                     elif name in sync:
+                        if self.runtime_barriers:
+                            return None  # its own code: an offer (Statements._barrier_offer)
                         barriers.append((k, "barrier"))
                 # hidden above a composition and not a barrier: tau (Statements.gen_edge)
                 tau = local and name in hidden and (e.data_operation or name not in sync)

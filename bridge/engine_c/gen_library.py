@@ -231,13 +231,15 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
 
     local_channels = {c.name for p in system.processes for c in p.channels}
+    global_channels = [c.name for c in system.channels]
 
-    def channel(e: Expr) -> MixKey | None:
+    def channels(e: Expr) -> list[MixKey]:
         if isinstance(e, Var) and e.scope == "global" and e.name not in globals_t:
-            return ("channel", e.name)
+            return [("channel", e.name)]
         if isinstance(e, Var) and e.scope == "local" and e.name in local_channels:
-            return ("channel", e.name)  # a process channel (every instance's, by name)
-        return None
+            return [("channel", e.name)]  # a process channel (every instance's, by name)
+        # a CSP# channel array's element chosen at run time (``c[i]``): any of them
+        return [("channel", n) for n in array_channels(e, global_channels, globals_t)]
 
     def stores(st: Stmt, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
                ) -> Iterator[tuple[MixKey | None, frozenset[str], Expr | None]]:
@@ -247,10 +249,13 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
             yield key(st.target, local_t, blocks), library(st.value, local_t, blocks), st.value
         elif isinstance(st, Send):
             for a in st.args:
-                yield channel(st.channel), library(a, local_t, blocks) or (
-                    ARRAY if whole_array(a, local_t, blocks) else frozenset()), a
+                found = library(a, local_t, blocks) or (
+                    ARRAY if whole_array(a, local_t, blocks) else frozenset())
+                for k in channels(st.channel) or [None]:
+                    yield k, found, a
         elif isinstance(st, Receive):
-            got = classes.get(channel(st.channel), frozenset())  # type: ignore[arg-type]
+            got = frozenset().union(*(classes.get(k, frozenset())
+                                      for k in channels(st.channel)))
             for a in st.args:
                 if isinstance(a, RecvBind) and a.target is not None:
                     yield key(a.target, local_t, blocks), got, st.channel
@@ -271,6 +276,19 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                 if found and isinstance(st, Send):
                     lib_args.add(id(value))
     return Mixed(classes, frozenset(lib_args))
+
+
+def array_channels(e: Expr, names: list[str], globals_t: dict[str, Type]) -> list[str]:
+    """Return the global channels an element of a CSP# channel array chosen at run time
+    (``c[i]``, ``c[i][j]``: the front-end names them ``c[0]``, ``c[1]``, ...) may be,
+    or [] when ``e`` is no such element."""
+    base = e
+    while isinstance(base, Index):
+        base = base.base
+    if base is e or not isinstance(base, Var) or base.scope != "global" \
+            or not isinstance(globals_t.get(base.name), ArrayType):
+        return []  # (the array is a global array of the elements' channel ids)
+    return [n for n in names if n.startswith(base.name + "[")]
 
 
 def plain_int(t: Type) -> bool:
@@ -499,6 +517,13 @@ class LibraryValues:
         if isinstance(channel, Var) and channel.scope == "local" and any(
                 c.name == channel.name for p in self.system.processes for c in p.channels):
             return self.mixed.channel(channel.name)  # a process channel, by its name
+        # an element of a channel array chosen at run time: mixed_variables marks every
+        # element a library value may be sent to; one encoding must serve them all
+        elements = array_channels(channel, [c.name for c in self.system.channels],
+                                  {v.name: v.type for v in self.system.globals})
+        mixed = {self.mixed.channel(n) for n in elements}
+        if len(mixed) == 1:
+            return mixed.pop()
         raise self.unsupported(getattr(channel, "span", None), "a channel known at run "
                                "time in a model that sends library values")
 
@@ -520,8 +545,13 @@ class LibraryValues:
         engine's value of an array of the state read whole), interned as a sequence."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
-        if p.block is not None or p.remote or p.kind is None or n > MAX_LOCAL_ARRAY \
+        if p.block is not None or p.remote or p.kind is None \
                 or not isinstance(a, Var) or self.is_mixed(a, ctx):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
+        if n > MAX_LOCAL_ARRAY:
+            # a loop, the cells off the C stack (br_lib_intern copies them)
+            tmp, j = self.fresh("_av"), self.fresh("_aj")
+            return (f"({{ static V {tmp}[{n}]; int {j}; for ({j} = 0; {j} < {n}; {j}++) "
+                    f"{tmp}[{j}] = {self._element(p, j, ctx)}; br_lib_intern(c, 0, {tmp}, {n}); }})")
         cells = ", ".join(self._element(p, j, ctx) for j in range(n))
         return f"br_lib_intern(c, 0, (const V[{n}]){{{cells}}}, {n})"

@@ -81,8 +81,6 @@ class Statements:
                 return
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
-            if size > MAX_LOCAL_ARRAY:
-                raise self.unsupported(st.span, f"a block array of {size} cells")
             assert ctx.decls is not None
             if size == 1:
                 if st.init is None or isinstance(st.init, tuple):
@@ -94,7 +92,10 @@ class Statements:
                 conv, _ = self.convert(init, st.type, lit)
                 out.append(f"{ind}{cname} = {conv};")
             else:
-                ctx.decls.append(f"V {cname}[{size}];")
+                # a large array off the C stack: the engine runs one step at a time on
+                # one thread and the declaration (re)initialises every cell below
+                storage = "static " if size > MAX_LOCAL_ARRAY else ""
+                ctx.decls.append(f"{storage}V {cname}[{size}];")
                 if isinstance(st.init, tuple):
                     values = [self.expr(x, ctx) for x in st.init]
                     if len(values) != size:
@@ -244,6 +245,9 @@ class Statements:
             if (pid, k) in vector_edges:
                 return  # taken by a synchronisation vector in model_successors
             if event_constant(self.pygen, e.event) in sync:
+                if self.runtime_barriers:
+                    self._barrier_offer(lines, ind, ctx, tpl, k, e, guard)
+                    return
                 # a barrier no vector completes: never taken, but Python evaluates the
                 # guard (to offer it), so its model errors count
                 if guard != "1":
@@ -275,6 +279,37 @@ class Statements:
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
 
+    def apply_function(self, prefix: str, tpl: int, e: Edge, ctx: _Ctx
+                       ) -> tuple[str, list[str], _Ctx, list[str]]:
+        """Start the function that applies edge ``e`` of the instance at base ``b``,
+        pid ``pid`` to a joint successor ``t`` (a rendezvous or barrier offer's):
+        return its name, its lines so far (head, the effect's declarations, the
+        location's move), its context and the effect's statements."""
+        seg = self.packed.segments[tpl]
+        aname = self.fresh(f"{prefix}{tpl}_")
+        actx = _Ctx("t", "b", "pid", ctx.proc, ctx.seg)
+        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
+                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
+        adecls, abody = self.effect(e, actx, "  ")
+        alines.extend(f"  {d}" for d in adecls)
+        if e.target != e.source:
+            alines.append(f"  wr_{seg.kinds[0].name}(t, b + {seg.offsets[0]}, {e.target});")
+        return aname, alines, actx, abody
+
+    def _barrier_offer(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
+                       guard: str) -> None:
+        """Emit the barrier offer of an enabled edge (kind 3: its event's id, the
+        instance, the edge and a function moving the location and running the effect
+        on the joint successor), as ``statespace._gen_edge`` appends ``(3, name,
+        offer)`` to ``aux``; ``br_barriers`` combines them (``runtime_barriers_code``)."""
+        aname, alines, _, abody = self.apply_function("B", tpl, e, ctx)
+        alines.extend(abody)
+        alines += ["  return 1;", "}"]
+        self.functions.append("\n".join(alines))
+        self.prototypes.append(f"static int {aname}(ctx_t *, uint8_t *, uint32_t, int, const V *);")
+        lines.append(f"{ind}if ({guard}) add_offer(c, 3, {self.event_id(e)}, 0, NULL, NULL, "
+                     f"{ctx.pid}, {k}, {ctx.base}, {aname}, NULL);")
+
     def gen_edge_guarded(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                          sync: frozenset[str], vector_edges: set[tuple[int, int]]) -> None:
         """Emit one edge of a location function. Promela: a model error met in the edge
@@ -295,16 +330,8 @@ class Statements:
         assert comm is not None
         lay = self.layout
         slot = self.static_channel(comm.channel)
-        seg = self.packed.segments[tpl]
         # The rendezvous form: an apply function run on the joint successor.
-        aname = self.fresh(f"A{tpl}_")
-        actx = _Ctx("t", "b", "pid", ctx.proc, ctx.seg)
-        alines = [f"static int {aname}(ctx_t *c, uint8_t *t, uint32_t b, int pid, const V *_msg) {{",
-                  "  (void)c; (void)t; (void)b; (void)pid; (void)_msg;"]
-        adecls, abody = self.effect(e, actx, "  ")
-        alines.extend(f"  {d}" for d in adecls)
-        if e.target != e.source:
-            alines.append(f"  wr_{seg.kinds[0].name}(t, b + {seg.offsets[0]}, {e.target});")
+        aname, alines, actx, abody = self.apply_function("A", tpl, e, ctx)
         if lay.exclusive_slot is not None:
             ex = self.static_off(lay.exclusive_slot)
             if e.target in self.space._atomic_sets[tpl]:

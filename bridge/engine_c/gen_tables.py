@@ -22,10 +22,154 @@ from bridge.engine_c.layout import (
 from bridge.ir import (
     ArrayType,
     Channel,
+    Composition,
     ElseGuard,
+    InstanceRef,
+    Interleave,
+    Parallel,
     SourceLanguage,
     Type,
 )
+from bridge.semantics.codegen import event_constant, event_is_constant
+from bridge.semantics.statespace import MAX_SYNC_VECTORS
+
+# CSP# barriers combined at run time (CGenerator.runtime_barriers_code): the offers of
+# composition node ``node`` (kind 0 an instance, 1 '|||', 2 '||') as make_combiner
+# builds them, a list of (event, offers) in the same order.
+_RUNTIME_BARRIERS = r"""
+typedef struct { size_t n, ecap, ocap, lcap, np, pcap; int32_t *ev; uint32_t *off, *len;
+                 int32_t *parts; } bl_t;
+static void bl_free(bl_t *l) { free(l->ev); free(l->off); free(l->len); free(l->parts); }
+/* append (ev, a[0..na)) to l; 0 when out of memory (the search stops, as for offers) */
+static int bl_push(ctx_t *c, bl_t *l, int32_t ev, const int32_t *a, uint32_t na) {
+  if (!br_grow((void **)&l->ev, &l->ecap, l->n + 1, sizeof(int32_t))
+      || !br_grow((void **)&l->off, &l->ocap, l->n + 1, sizeof(uint32_t))
+      || !br_grow((void **)&l->len, &l->lcap, l->n + 1, sizeof(uint32_t))
+      || !br_grow((void **)&l->parts, &l->pcap, l->np + na + 1, sizeof(int32_t))) {
+    c->oom = 1; c->fallback = 1; return 0;
+  }
+  l->ev[l->n] = ev; l->off[l->n] = (uint32_t)l->np; l->len[l->n] = na;
+  for (uint32_t q = 0; q < na; q++) l->parts[l->np++] = a[q];
+  l->n++;
+  return 1;
+}
+/* is ev in the sorted set[lo..hi) */
+static int bn_in(const int32_t *set, int32_t lo, int32_t hi, int32_t ev) {
+  int32_t end = hi;
+  while (lo < hi) { int32_t mid = lo + (hi - lo) / 2;
+    if (set[mid] < ev) lo = mid + 1; else hi = mid; }
+  return ev >= 0 && lo < end && set[lo] == ev;
+}
+static int bn_shared(int32_t slot, int32_t ev) {
+  return BR_BN_SOFF[slot] < BR_BN_SOFF[slot + 1]
+      && bn_in(BR_BN_SHARED, BR_BN_SOFF[slot], BR_BN_SOFF[slot + 1], ev);
+}
+static int32_t bn_name(int node, int32_t ev) {  /* hidden above the node: tau */
+  return BR_BN_HOFF[node] < BR_BN_HOFF[node + 1]
+      && bn_in(BR_BN_HIDDEN, BR_BN_HOFF[node], BR_BN_HOFF[node + 1], ev) ? -1 : ev;
+}
+static void bn_offers(ctx_t *c, int node, bl_t *out) {
+  if (c->oom) return;
+  if (BR_BN_KIND[node] == 0) {
+    for (size_t i = 0; i < c->noffers; i++) {
+      const offer_t *o = &c->offers[i]; int32_t j = (int32_t)i;
+      if (o->kind == 3 && o->pid == BR_BN_INST[node]
+          && !bl_push(c, out, (int32_t)o->cid, &j, 1)) return;
+    }
+    return;
+  }
+  int32_t k0 = BR_BN_COFF[node], nk = BR_BN_COFF[node + 1] - k0;
+  if (BR_BN_KIND[node] == 1) {
+    for (int32_t ci = 0; ci < nk; ci++) bn_offers(c, BR_BN_KIDS[k0 + ci], out);
+    return;
+  }
+  bl_t *kid = calloc((size_t)nk, sizeof(bl_t));
+  int32_t *pend = NULL, *pick = NULL, *need = NULL, *lists = NULL;
+  size_t npend = 0, pcap = 0, lcap = 0;
+  if (!kid) { c->oom = 1; c->fallback = 1; return; }
+  for (int32_t ci = 0; ci < nk; ci++) bn_offers(c, BR_BN_KIDS[k0 + ci], &kid[ci]);
+  /* passed up in scan order; the shared events in the order first offered */
+  for (int32_t ci = 0; ci < nk && !c->oom; ci++)
+    for (size_t q = 0; q < kid[ci].n && !c->oom; q++) {
+      int32_t ev = kid[ci].ev[q];
+      if (!bn_shared(k0 + ci, ev)) {
+        bl_push(c, out, bn_name(node, ev), kid[ci].parts + kid[ci].off[q], kid[ci].len[q]);
+        continue;
+      }
+      size_t p = 0; while (p < npend && pend[p] != ev) p++;
+      if (p == npend) {
+        if (!br_grow((void **)&pend, &pcap, npend + 1, sizeof(int32_t))) { c->oom = 1; c->fallback = 1; break; }
+        pend[npend++] = ev;
+      }
+    }
+  need = malloc(sizeof(int32_t) * (size_t)(nk + 1));
+  pick = malloc(sizeof(int32_t) * (size_t)(nk + 1));
+  int32_t *start = malloc(sizeof(int32_t) * (size_t)(nk + 2));
+  if (!need || !pick || !start) { c->oom = 1; c->fallback = 1; }
+  for (size_t p = 0; p < npend && !c->oom; p++) {
+    int32_t ev = pend[p], nn = 0; size_t nl = 0; int empty = 0;
+    for (int32_t ci = 0; ci < nk && !c->oom; ci++) {
+      if (!bn_shared(k0 + ci, ev)) continue;
+      need[nn] = ci; start[nn] = (int32_t)nl;
+      for (size_t q = 0; q < kid[ci].n; q++)
+        if (kid[ci].ev[q] == ev) {
+          if (!br_grow((void **)&lists, &lcap, nl + 1, sizeof(int32_t))) { c->oom = 1; c->fallback = 1; break; }
+          lists[nl++] = (int32_t)q;
+        }
+      if ((int32_t)nl == start[nn]) empty = 1;
+      nn++;
+    }
+    start[nn] = (int32_t)nl;
+    if (empty || c->oom) continue;
+    /* itertools.product order: the last operand's choice varies fastest */
+    for (int32_t m = 0; m < nn; m++) pick[m] = 0;
+    for (;;) {
+      size_t at = out->n;
+      if (!bl_push(c, out, bn_name(node, ev), NULL, 0)) break;
+      for (int32_t m = 0; m < nn; m++) {
+        const bl_t *l = &kid[need[m]];
+        int32_t q = lists[start[m] + pick[m]];
+        size_t base = out->np;
+        if (!br_grow((void **)&out->parts, &out->pcap, base + l->len[q], sizeof(int32_t))) {
+          c->oom = 1; c->fallback = 1; break;
+        }
+        for (uint32_t r = 0; r < l->len[q]; r++) out->parts[out->np++] = l->parts[l->off[q] + r];
+        out->len[at] += l->len[q];
+      }
+      if (c->oom) break;
+      int32_t m = nn - 1;
+      while (m >= 0 && ++pick[m] == start[m + 1] - start[m]) { pick[m] = 0; m--; }
+      if (m < 0) break;
+    }
+  }
+  for (int32_t ci = 0; ci < nk; ci++) bl_free(&kid[ci]);
+  free(kid); free(pend); free(need); free(pick); free(start); free(lists);
+}
+static void br_barriers(ctx_t *c, const uint8_t *s, uint32_t slen) {
+  bl_t out; memset(&out, 0, sizeof out);
+  bn_offers(c, 0, &out);
+  for (size_t q = 0; q < out.n && !c->oom; q++) {
+    size_t pos = c->nrv;
+    if (pos + 1 + out.len[q] >= 999999) { br_fallback(c); break; }  /* labels run out */
+    if (!br_grow((void **)&c->rv, &c->rv_cap, pos + 1 + out.len[q], sizeof(int32_t))) {
+      c->oom = 1; c->fallback = 1; break;
+    }
+    const int32_t *parts = out.parts + out.off[q];
+    c->rv[pos] = (int32_t)out.len[q];
+    for (uint32_t r = 0; r < out.len[q]; r++) c->rv[pos + 1 + r] = parts[r];
+    c->nrv = pos + 1 + out.len[q];
+    uint8_t *t = succ_begin(c, s, slen);
+    for (uint32_t r = 0; r < out.len[q]; r++) {
+      const offer_t *o = &c->offers[parts[r]];
+      o->apply(c, t, o->base, o->pid, NULL);
+    }
+    for (uint32_t r = 0; r < out.len[q]; r++) succ_proc(c, c->offers[parts[r]].pid);
+    succ_commit(c, -(int32_t)(pos + 1), out.ev[q]);
+  }
+  bl_free(&out);
+}
+"""
+
 
 # Remote references (statespace._rbase / _rbase_read): the instance with pid ``want``,
 # or (want < 0) the running instance of the template with the lowest pid. Read, an
@@ -490,6 +634,74 @@ class Tables:
 
     # ------------------------------------------------------------------ successors
 
+    def runtime_barriers_code(self) -> str:
+        """Return ``br_barriers``: the barrier offers (kind 3) of the state just expanded
+        combined by the composition as ``statespace.make_combiner`` combines them (the
+        same steps in the same order: offers passed up in scan order, then per shared
+        event in first-offered order one step per choice of an offer of each operand
+        with the event in its alphabet, the last operand's choice varying fastest;
+        hidden events become tau), each step's offers applied in order. A step's
+        offers are kept in ``c->rv`` for the fair search's units (its label)."""
+        composition = self.system.composition
+        assert composition is not None
+        offered: set[str] = set()  # names some edge offers: only these need an id
+        for pid, t in enumerate(self.layout.initial_templates):
+            sync = self.space._sync_sets.get(pid, frozenset())
+            with self.instance_constants(pid):
+                for e in self.layout.processes[t].process.edges:
+                    if (e.comm is None and e.event is not None and not e.data_operation
+                            and event_is_constant(self.pygen, e.event)
+                            and event_constant(self.pygen, e.event) in sync):
+                        offered.add(event_constant(self.pygen, e.event))
+        nodes: list[tuple[int, int, list[int], list[list[int]], list[int]]] = []
+
+        def ids(names: Any) -> list[int]:
+            return sorted(self.intern_event(n) for n in names if n in offered)
+
+        def walk(node: Composition) -> int:
+            index = len(nodes)
+            nodes.append((0, 0, [], [], []))
+            if isinstance(node, InstanceRef):
+                nodes[index] = (0, node.instance, [], [], [])
+                return index
+            kids = [walk(c) for c in node.children]
+            if isinstance(node, Interleave):
+                nodes[index] = (1, 0, kids, [[] for _ in kids], [])
+                return index
+            assert isinstance(node, Parallel)
+            counts: dict[str, int] = {}
+            for a in node.alphabets:
+                for name in a:
+                    counts[name] = counts.get(name, 0) + 1
+            shared = {n for n, k in counts.items() if k >= 2}
+            nodes[index] = (2, 0, kids, [ids(shared & set(a)) for a in node.alphabets],
+                            ids(node.hidden))
+            return index
+
+        walk(composition)
+        kind, inst, coff, kids, soff, shared, hoff, hidden = [], [], [0], [], [0], [], [0], []
+        for k, i, ch, sh, hid in nodes:
+            kind.append(k)
+            inst.append(i)
+            kids += ch
+            coff.append(len(kids))
+            for part in sh:
+                shared += part
+                soff.append(len(shared))
+            for _ in range(len(ch) - len(sh)):
+                soff.append(len(shared))
+            hidden += hid
+            hoff.append(len(hidden))
+
+        def table(name: str, values: list[int]) -> str:
+            return (f"static const int32_t {name}[{max(1, len(values))}] = "
+                    f"{{{', '.join(map(str, values)) or '0'}}};")
+
+        return "\n".join([
+            table("BR_BN_KIND", kind), table("BR_BN_INST", inst), table("BR_BN_COFF", coff),
+            table("BR_BN_KIDS", kids), table("BR_BN_SOFF", soff), table("BR_BN_SHARED", shared),
+            table("BR_BN_HOFF", hoff), table("BR_BN_HIDDEN", hidden), _RUNTIME_BARRIERS])
+
     def successors_code(self) -> list[str]:
         """Return ``model_successors`` (``statespace._inline_layout`` and ``post``)."""
         lay = self.layout
@@ -538,8 +750,14 @@ class Tables:
         else:
             vectors = list(space._vectors)
             vector_edges = set(space._vector_edges)
-            if space._has_barriers and not vectors:
-                self._check_vectors_precomputed()
+            if space._has_barriers and not vectors and self.vectors_at_run_time():
+                if space._any_atomic or any(e.atomic for p in self.system.processes
+                                            for e in p.edges):
+                    raise CUnsupported("CSP barriers combined at run time (more "
+                                       f"synchronisation vectors than the {MAX_SYNC_VECTORS} "
+                                       "precomputed) in a system with atomic parts")
+                self.runtime_barriers = True
+                lines.append("  c->nrv = 0;")
             lines.extend(self.static_instances_code(vector_edges))
             # the edges of each vector (pid, edge label), for the annotation units of a
             # barrier step (search_ltl.c: ls_units)
@@ -605,6 +823,9 @@ class Tables:
         lines.append("      }")
         lines.append("    }")
         lines.append("  }")
+        if self.runtime_barriers:  # after the rendezvous, as statespace.post
+            lines.append("  if (c->noffers) br_barriers(c, s, slen);")
+            self.functions.append(self.runtime_barriers_code())
         lines.append("  for (size_t i = 0; i < c->nelses; i++) {")
         lines.append("    int busy = 0; for (size_t j = 0; j < c->n; j++) if (succ_has_proc(c, j, c->elses[i].pid)) { busy = 1; break; }")
         lines.append("    if (!busy) c->elses[i].fn(c, s, slen, c->elses[i].base, c->elses[i].pid, 0);")

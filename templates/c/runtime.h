@@ -103,6 +103,9 @@ struct ctx {
     uint32_t tlen;
     /* rendezvous offers, deferred else and timeout options */
     offer_t *offers; size_t noffers, offers_cap;
+    /* CSP# barriers combined at run time (BR_RUNTIME_VECTORS): per step taken, its
+     * offers (kind 3) as [count, offer index...] from position -(label + 1) */
+    int32_t *rv; size_t nrv, rv_cap;
     defer_t *elses; size_t nelses, elses_cap;
     defer_t *tmos; size_t ntmos, tmos_cap;
     int oom;

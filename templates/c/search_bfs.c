@@ -159,7 +159,7 @@ static double br_now(void) {
 
 static void ctx_free(ctx_t *c) {
     free(c->buf); free(c->lens); free(c->labels); free(c->events); free(c->procs); free(c->keep);
-    free(c->offers); free(c->elses); free(c->tmos);
+    free(c->offers); free(c->elses); free(c->tmos); free(c->rv);
     if (c->sub) { ctx_free(c->sub); free(c->sub); c->sub = NULL; }
 }
 

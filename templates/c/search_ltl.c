@@ -463,6 +463,12 @@ static int ls_units(ls_t *s, size_t i, uint64_t *set) {
         const offer_t *o = &c->offers[(size_t)idx / n], *q = &c->offers[(size_t)idx % n];
         ls_unit_edge(s, u, o->pid, EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge, ev);
         ls_unit_edge(s, u, q->pid, EDGE_BASE[model_pid_tpl(c, q->pid)] + q->edge, ev);
+    } else if (label > -1000000 && BR_RUNTIME_VECTORS) {  /* barriers combined at run time */
+        const int32_t *parts = c->rv + (-label - 1);
+        for (int32_t j = 1; j <= parts[0]; j++) {
+            const offer_t *o = &c->offers[parts[j]];
+            ls_unit_edge(s, u, o->pid, EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge, ev);
+        }
     } else if (label > -1000000) {  /* synchronisation vector -(label + 1) */
         int32_t v = -label - 1;
         for (int32_t j = BR_VEC_OFF[v]; j < BR_VEC_OFF[v + 1]; j++)

@@ -368,6 +368,12 @@ class ExpressionLowering:
             init = tuple(elements)
             if not dims:
                 dims = [len(elements)]
+            elif len(elements) != product(dims):  # as a global array's (context.py)
+                raise SemanticError.at(
+                    st.init.span,
+                    f"array '{st.name}' has {product(dims)} elements but its initialiser "
+                    f"has {len(elements)}",
+                )
         elif st.init is not None:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
@@ -411,6 +417,13 @@ class ExpressionLowering:
             value, vt = self.typed(value_src, ctx)
             if (tt in METHODS or vt in METHODS) and tt != vt and None not in (tt, vt):
                 raise SemanticError.at(e.span, f"type clash: assigning a {vt} to a {tt}")
+            arrays = [w for w in (tt, vt) if w is not None and w.startswith("array:")]
+            if len(arrays) == 1 and None not in (tt, vt):
+                # a whole array and a single value: no engine can store one as the other
+                what = "an array" if vt in arrays else f"a{'n' if vt == 'int' else ''} {vt}"
+                into = "an array" if tt in arrays else \
+                    f"a{'n' if tt == 'int' else ''} {tt} variable"
+                raise SemanticError.at(e.span, f"type clash: assigning {what} to {into}")
             if tt in ("int", "bool") and vt in ("int", "bool") and tt != vt:
                 raise SemanticError.at(
                     e.span, f"type clash: assigning a{'n' if vt == 'int' else ''} {vt} "
