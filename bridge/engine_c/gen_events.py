@@ -109,10 +109,13 @@ class CspEvents:
         channel whose other sends send another kind (its flags then leave its steps
         unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is not None and self.mixed.channel(slot.name):
-            return None  # a library value: br_chev renders it (flag 64)
+        # a channel of library values (flag 64): br_chev_sent renders a value below
+        # BR_MIX_TOP from its id, whatever its kind here (message_value)
+        mixed = slot is not None and self.mixed.channel(slot.name)
         fields = slot.channel.fields if slot is not None else ()
         kinds = ["'i'" if j < len(fields) and converting(fields[j])
+                 or mixed and (self.library_class(a, ctx) is not None
+                               or self._is_array_value(a, ctx))
                  else _kind_char(self.kind_code(a, ctx)) for j, a in enumerate(st.args)]
         return None if "'?'" in kinds else _kinds_code(kinds)
 
@@ -553,7 +556,8 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
 
 /* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) (br_chev;
  * a channel with arity tags shows the message's own values): value i rendered with
- * kinds[i] (the tag's and the padding's too), as the Python
+ * kinds[i] (the tag's and the padding's too; a library value's id on a channel of
+ * flag 64 from the id), as the Python
  * engine computes it at the send (gen_events.sent_kinds), whatever the channel's other
  * sends send; kinds NULL reads the channel's flags (br_chev). */
 static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
@@ -570,7 +574,8 @@ static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
-        nm_value(&m, msg[i], kinds[i]);
+        if ((BR_CHAN_FLAGS[cid] & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
+        else nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

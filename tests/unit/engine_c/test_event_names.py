@@ -71,7 +71,9 @@ def _python_names(ts, packed: bool = True) -> set[str]:
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
                                   "computed_names_flow.csp", "computed_names_library.csp",
                                   "computed_names_mixed.csp",
-                                  "computed_names_mixed_rendezvous.csp"])
+                                  "computed_names_mixed_rendezvous.csp",
+                                  "computed_names_channel_kinds.csp",
+                                  "computed_names_library_channel_kinds.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
