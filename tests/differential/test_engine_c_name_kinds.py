@@ -43,6 +43,7 @@ from bridge.ir import (
 )
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
+from tests.irbuild import replace_nodes
 from tests.unit.engine_c.test_event_names import _python_names, _table
 
 pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
@@ -76,19 +77,8 @@ def _systems(tmp_path: Path, components: tuple[Expr, ...]) -> dict[str, Transiti
 
 def _with_components(ts: TransitionSystem, components: tuple[Expr, ...]) -> TransitionSystem:
     """Return ``ts`` with the components of every event ``e.n.n`` replaced."""
-    def edit(node):
-        if isinstance(node, Event):
-            return dataclasses.replace(node, components=components) \
-                if node.base == "e" else node
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return dataclasses.replace(node, **{
-                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                if f.init})
-        if isinstance(node, tuple):
-            return tuple(edit(x) for x in node)
-        return node
-
-    return edit(ts)
+    return replace_nodes(ts, lambda node: dataclasses.replace(node, components=components)
+                         if isinstance(node, Event) and node.base == "e" else None)
 
 
 def _eq(a: Expr, b: int) -> Expr:
@@ -198,15 +188,9 @@ def test_a_bool_added_to_a_library_value_is_an_int_element(tmp_path: Path) -> No
     def edit(node):
         if isinstance(node, Call) and node.function == "List.Add=":
             return dataclasses.replace(node, args=(node.args[0], _eq(N, 1)))
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return dataclasses.replace(node, **{
-                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                if f.init})
-        if isinstance(node, tuple):
-            return tuple(edit(x) for x in node)
-        return node
+        return None
 
-    systems = {ts.name: edit(ts) for ts in api.load_model(str(path)).systems}
+    systems = {ts.name: replace_nodes(ts, edit) for ts in api.load_model(str(path)).systems}
     names = _python_names(systems["P"]) | _python_names(systems["P"], packed=False)
     assert {"e.0.False", "e.1.True"} <= names
     assert not any("True.True" in n or "False." in n for n in names)

@@ -22,6 +22,7 @@ import pytest
 from bridge import api
 from bridge.engine_c import build, driver
 from bridge.ir import Binary, Conditional, Const, Event, Fairness, Outcome, Var
+from tests.irbuild import replace_nodes
 
 pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
 
@@ -37,18 +38,8 @@ def _conditional_names(tmp_path: Path):
     ts = next(iter(api.load_model(str(path)).systems))
     value = Conditional(Binary("==", N, Const(1)), Binary("==", N, Const(1)), Const(2))
 
-    def edit(node):
-        if isinstance(node, Event):
-            return dataclasses.replace(node, components=(value,))
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return dataclasses.replace(node, **{
-                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                if f.init})
-        if isinstance(node, tuple):
-            return tuple(edit(x) for x in node)
-        return node
-
-    return edit(ts)
+    return replace_nodes(ts, lambda node: dataclasses.replace(node, components=(value,))
+                         if isinstance(node, Event) else None)
 
 
 def test_a_conditional_of_both_kinds_runs_deterministic_in_c(tmp_path: Path) -> None:

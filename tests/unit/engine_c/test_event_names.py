@@ -17,7 +17,7 @@ from bridge.engine_c import build, driver
 from bridge.fairness.packed import pack_state, unpack_state
 from bridge.ir import Binary, Call, Const, Fairness, Outcome, PropertyKind, Var
 from bridge.semantics.statespace import CompiledStateSpace
-from tests.irbuild import G, add, assign, edge, int_var, lt, process, system
+from tests.irbuild import G, add, assign, edge, int_var, lt, process, replace_nodes, system
 
 pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
 
@@ -230,16 +230,6 @@ def test_a_library_value_holds_a_bool_added_to_it_as_an_int(tmp_path: Path):
 def _add_a_comparison(ts):
     """Return ``ts`` with the argument of every library call ``Set.Add`` replaced by
     ``n == 0`` (a bool element)."""
-    def edit(node):
-        if isinstance(node, Call) and node.function.startswith("Set.Add"):
-            return dataclasses.replace(node, args=(node.args[0], Binary(
-                "==", Var("n", "global"), Const(0))))
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return dataclasses.replace(node, **{
-                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                if f.init})
-        if isinstance(node, tuple):
-            return tuple(edit(x) for x in node)
-        return node
-
-    return edit(ts)
+    return replace_nodes(ts, lambda node: dataclasses.replace(
+        node, args=(node.args[0], Binary("==", Var("n", "global"), Const(0))))
+        if isinstance(node, Call) and node.function.startswith("Set.Add") else None)
