@@ -112,8 +112,7 @@ class CspEvents:
         # a channel of library values (flag 64): br_chev_sent renders a value below
         # BR_MIX_TOP from its id, whatever its kind here (message_value)
         mixed = slot is not None and self.mixed.channel(slot.name)
-        fields = slot.channel.fields if slot is not None else ()
-        kinds = ["'i'" if j < len(fields) and converting(fields[j])
+        kinds = ["'i'" if self._sent_as_int(st, j)
                  or mixed and (self.library_class(a, ctx) is not None
                                or self._is_array_value(a, ctx))
                  else _kind_char(self.kind_code(a, ctx)) for j, a in enumerate(st.args)]
@@ -253,9 +252,18 @@ class CspEvents:
             self._sent_kinds = chans
         return self._sent_kinds
 
-    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
+    def _sent_as_int(self, st: Send, j: int) -> bool:
+        """Return whether the Python engine turns value ``j`` of send ``st`` into an int
+        before it names the step (``_gen_comm_edge``: ``store_code`` into a converting
+        field; a channel known only at run time has unbounded int fields, which keep a
+        bool; a constant is folded to an int in both engines: ``c!(1 == 1)`` is
+        ``c!1``)."""
         slot = self.static_channel(st.channel)
         fields = slot.channel.fields if slot is not None else ()
+        return j < len(fields) and converting(fields[j])
+
+    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
+        slot = self.static_channel(st.channel)
         local = ("local", st.channel.name) if slot is None and isinstance(st.channel, Var) \
             and st.channel.scope == "local" and ("local", st.channel.name) in chans else None
         kinds: frozenset[str] = frozenset()
@@ -263,7 +271,7 @@ class CspEvents:
             if id(a) in self.mixed.lib_args:
                 continue  # a library value (br_chev renders it: flag 64), or a mixed
                 # slot's value, an id or an int
-            if j < len(fields) and converting(fields[j]):
+            if self._sent_as_int(st, j):
                 kinds |= _INT
             else:
                 k = self.value_kind(a)

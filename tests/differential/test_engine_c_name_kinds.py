@@ -37,6 +37,7 @@ from bridge.ir import (
     Fairness,
     Outcome,
     PropertyKind,
+    Send,
     TransitionSystem,
     Unary,
     Var,
@@ -247,3 +248,20 @@ def test_random_names_of_mixed_kinds_are_named_as_python_names_them(
         py = api.check_property(ts, prop, api.CheckOptions(engine="python"))
         assert (c.outcome, c.reason, c.statistics.states) == \
             (py.outcome, py.reason, py.statistics.states)
+
+
+def test_a_bool_constant_sent_is_named_as_the_int_it_is_stored_as() -> None:
+    """A bool constant sent is folded to an int by both engines (``codegen.fold``;
+    ``store_code`` converts the literal too): ``post[i]!true`` is ``post[i]!1``, also
+    on a channel known only at run time, whose fields keep a computed bool;
+    hand-built, as the CSP# front-end folds it to 1 itself. C names it alike."""
+    for ts in api.load_model(str(MODELS / "computed_names_channel_kinds.csp")).systems:
+        ts = replace_nodes(ts, lambda node: dataclasses.replace(node, args=(Const(True),))
+                           if isinstance(node, Send) and isinstance(node.args[0], Binary)
+                           else None)
+        names = _python_names(ts)
+        assert "post[0]!1" in names and not any("True" in n for n in names)
+        assert assert_engines_agree(ts) == 3  # exploration, deadlockfree, deterministic
+        assert compare(ts, 20000) == 2 * len(tuple(Fairness))
+        lib = driver._type_library(driver.compile_model(ts).library)
+        assert not any("True" in n for n in _table(lib))
