@@ -265,3 +265,26 @@ def test_a_bool_constant_sent_is_named_as_the_int_it_is_stored_as() -> None:
         assert compare(ts, 20000) == 2 * len(tuple(Fairness))
         lib = driver._type_library(driver.compile_model(ts).library)
         assert not any("True" in n for n in _table(lib))
+
+
+def test_a_rendezvous_of_run_time_kind_keeps_its_senders_kinds() -> None:
+    """A rendezvous is named after the sender's offer, which copies the kinds computed
+    at the send (``add_offer``: a compound literal dies with the sender's block):
+    ``r!(n == 1 ? n == 1 : n)`` names r.True or r.0, ``q!n.(n == 0 ? n : n == 0)``
+    q.0.0 or q.1.False."""
+    path = MODELS / "computed_names_mixed_rendezvous.csp"
+    for ts in api.load_model(str(path)).systems:
+        def edit(node):
+            if isinstance(node, Send) and isinstance(node.args[-1], Binary):
+                last = node.args[-1]
+                return dataclasses.replace(node, args=(*node.args[:-1], Conditional(
+                    last, N, last) if len(node.args) > 1 else Conditional(last, last, N)))
+            return None
+
+        ts = replace_nodes(ts, edit)
+        names = _python_names(ts)
+        assert {"r.True", "r.0", "q.0.0", "q.1.False"} <= names
+        assert assert_engines_agree(ts) == 2
+        assert compare(ts, 20000) == 3 * len(tuple(Fairness))
+        lib = driver._type_library(driver.compile_model(ts).library)
+        assert names <= set(_table(lib))
