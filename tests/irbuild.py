@@ -13,7 +13,9 @@ Every room's tests may use these; keep them small and obvious. Typical use::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from bridge.ir import (
     UNBOUNDED,
@@ -255,3 +257,20 @@ def parallel(children: Sequence[Composition | int], alphabets: Sequence[Iterable
 def prop(kind: PropertyKind, condition: Expr | None = None, name: str = "p", **kw) -> Property:
     """Return a property of ``kind``."""
     return Property(name, kind, name, condition=condition, **kw)
+
+
+def replace_nodes(node: Any, edit: Callable[[Any], Any]) -> Any:
+    """Return ``node`` (an IR tree: dataclasses and tuples of them) with every node for
+    which ``edit`` returns something other than None replaced by that (its children
+    not visited), the rest rebuilt around the replacements: an edit of a front-end's
+    IR into what the front-end would refuse (``s.Add(n == 0)``)."""
+    new = edit(node)
+    if new is not None:
+        return new
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return dataclasses.replace(node, **{
+            f.name: replace_nodes(getattr(node, f.name), edit)
+            for f in dataclasses.fields(node) if f.init})
+    if isinstance(node, tuple):
+        return tuple(replace_nodes(x, edit) for x in node)
+    return node

@@ -753,17 +753,21 @@ LTL_FAIRNESS = {Fairness.NONE: 0, Fairness.PROCESS_WEAK: 1, Fairness.WEAK: 2,
 _MAX_IWORDS = 1024
 
 
-UNNAMED_EVENT = ("the deterministic check met a step whose event name is computed at run "
-                 "time from a value that may be a bool or an int (a conditional or a bitwise "
-                 "operation of both kinds, a send on a channel chosen at run time among "
-                 "channels that carry both, an element of a library value that may be a "
-                 "bool), which C cannot render")
+# What C still leaves unnamed (gen_events: every value of a name carries its kind, known
+# when the code is generated or computed next to the value at run time): a name longer
+# than BR_NAME_MAX (1024 bytes), the table of names out of memory, a value that is
+# neither a number, a bool nor a library value (hand-built IR only).
+UNNAMED_EVENT = ("the deterministic check met a step whose event name C cannot render "
+                 "(longer than 1024 bytes, or of a value that is neither a number, a bool "
+                 "nor a library value)")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
-                  "(a value that may be a bool or an int), or every event name is an "
-                  "annotation unit, and the C engine's fair search cannot match it")
+                  "(longer than 1024 bytes, or of a value that is neither a number, a bool "
+                  "nor a library value), or every event name is an annotation unit, and "
+                  "the C engine's fair search cannot match it")
 COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
-                   "event-level fairness (a CSP# event name computed at run time from a "
-                   "value that may be a bool or an int, or a barrier of a model that is "
+                   "event-level fairness (a CSP# event name computed at run time that C "
+                   "cannot render: longer than 1024 bytes, or of a value that is neither a "
+                   "number, a bool nor a library value; or a barrier of a model that is "
                    "not CSP#)")
 
 

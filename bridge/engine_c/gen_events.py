@@ -5,7 +5,6 @@ every synchronisation vector is precomputed (issue 12).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Iterator
 
 from bridge.engine_c.gen_base import (
@@ -17,7 +16,10 @@ from bridge.engine_c.gen_base import (
 from bridge.engine_c.gen_library import signature
 from bridge.ir import (
     Binary,
+    Builtin,
     Call,
+    ChanPoll,
+    ChanQuery,
     Conditional,
     Edge,
     ElseGuard,
@@ -28,7 +30,6 @@ from bridge.ir import (
     Unary,
     Var,
 )
-from bridge.ir.library import METHODS
 from bridge.semantics.codegen import (
     converting,
     event_constant,
@@ -74,22 +75,20 @@ class CspEvents:
             return str(ev)
         if e.event is None:
             assert e.comm is not None
-            sent = self.sent_kinds(e.comm) if comm == "!" else None
+            sent = self.sent_kinds(e.comm, ctx) if comm == "!" else None
             if sent is not None:
-                return self.chev_call("_ch.id", "'!'", msg, nf, _c_string(sent))
+                return self.chev_call("_ch.id", "'!'", msg, nf, sent)
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
         mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx)
                  and not self._is_array_value(x, ctx) for x in e.event.components]
         classes = [self.library_class(x, ctx) for x in e.event.components]
-        if (any(classes) or any(mixed)) and not self.library_elements_are_ints():
-            return "-2"
         # a library value is its tuple (the LTL product packs a state holding one with
         # marshal, which keeps tuples): kind "l", rendered from its id; a mixed slot's
         # value "m", its id or an int (every value stored is an int: stored_value)
-        kinds = ["l" if cls else "m" if mix else self.value_kind(x)
+        kinds = ["'l'" if cls else "'m'" if mix else _kind_char(self.kind_code(x, ctx))
                  for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
-        if all(k not in ("i", "b", "l", "m") for k in kinds):
+        if all(k == "'?'" for k in kinds):
             return "-2"
         vals = ", ".join(self.library_value(x, ctx, cls) if cls else
                          self.read(x, ctx, mixed=True) if mix else self.expr(x, ctx)
@@ -97,23 +96,26 @@ class CspEvents:
                                                 strict=True))
         n = len(kinds)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
-                f"{_c_string(_kind_string(kinds))})")
+                f"{_kinds_code(kinds)})")
 
-    def sent_kinds(self, st: Send) -> str | None:
-        """Return the kind (``i``/``b``) of each value of a send on a static channel (the
-        arity tag and padding of a channel with tags included: ints), as the Python
-        engine computes it at this send
-        (``value_kind``, ``i`` into a converting field: ``_add_send``'s rule for one
-        site), or None when one is not known. Both searches name the send with them
-        (``br_chev_sent``), even on a channel whose other sends send another kind (its
-        flags then leave its steps unnamed)."""
+    def sent_kinds(self, st: Send, ctx: _Ctx) -> str | None:
+        """Return C code of the kinds (``i``/``b``, a C string) of the values of a send
+        (the arity tag and padding of a channel with tags included: ints), as the
+        Python engine computes them at this send (``kind_code``, ``i`` into a
+        converting field: ``_add_send``'s rule for one site; a channel known only at
+        run time has unbounded int fields, which keep a bool), or None when one is not
+        known. Both searches name the send with them (``br_chev_sent``), even on a
+        channel whose other sends send another kind (its flags then leave its steps
+        unnamed)."""
         slot = self.static_channel(st.channel)
-        if slot is None or self.mixed.channel(slot.name):
-            return None  # a library value: br_chev renders it (flag 64)
-        fields = slot.channel.fields
-        kinds = ["i" if j < len(fields) and converting(fields[j])
-                 else self.value_kind(a) for j, a in enumerate(st.args)]
-        return "".join(kinds) if all(k in ("i", "b") for k in kinds) else None
+        # a channel of library values (flag 64): br_chev_sent renders a value below
+        # BR_MIX_TOP from its id, whatever its kind here (message_value)
+        mixed = slot is not None and self.mixed.channel(slot.name)
+        kinds = ["'i'" if self._sent_as_int(st, j)
+                 or mixed and (self.library_class(a, ctx) is not None
+                               or self._is_array_value(a, ctx))
+                 else _kind_char(self.kind_code(a, ctx)) for j, a in enumerate(st.args)]
+        return None if "'?'" in kinds else _kinds_code(kinds)
 
     def chev_call(self, cid: str, sep: str, msg: str, nf: str, kinds: str) -> str:
         """Return C code of ``br_chev_sent`` (its prototype added once): the event of
@@ -123,88 +125,102 @@ class CspEvents:
             self.prototypes.append(_CHEV_SENT)
         return f"br_chev_sent(c, {cid}, {sep}, {msg}, {nf}, {kinds})"
 
-    def library_elements_are_ints(self) -> bool:
-        """Return True when every int argument of every library class call of the model
-        is surely an int (``value_kind``), so every element of a library value is an
-        int, which ``nm_library`` renders as the Python engine does (a bool element
-        would be True there)."""
-        known = getattr(self, "_library_ints", None)
-        if known is None:
-            self._library_ints = False  # while it is computed (an element added from one)
-            known = True
-            for call in _calls(self.system.processes):
-                sig = signature(call.function)
-                if sig is None:
-                    continue
-                if len(sig[0]) != len(call.args):
-                    known = False
-                    break
-                if any(t not in METHODS and self.value_kind(a) != "i"
-                       for a, t in zip(call.args, sig[0], strict=True)):
-                    known = False
-                    break
-            self._library_ints = known
-        return known
-
     # Python's str() of a value: an int in decimal, a bool True or False. The C engine
-    # holds both as integers, so a name is rendered only where the kind of each value is
-    # known at generation time: ``value_kind``. Both searches of the Python engine read
-    # a stored value as an int (a bool is stored as 1 or 0: semantics.codegen
-    # .stored_value), so only values computed in the step itself are bools, and the
-    # breadth-first search (deterministic) and the fair search render names alike.
+    # holds both as integers, so each value of a name carries its kind: known when the
+    # code is generated (``value_kind``), or computed next to the value at run time
+    # (``kind_code``: a conditional's chosen branch, a bitwise operation over two values
+    # that may be bools). Both searches of the Python engine read a stored value as an
+    # int (a bool is stored as 1 or 0: semantics.codegen.stored_value, library elements
+    # too: semantics.library.element), so only values computed in the step itself are
+    # bools, and the breadth-first search (deterministic) and the fair search render
+    # names alike.
 
     def value_kind(self, e: Expr) -> str | None:
         """Return ``"i"`` when the Python engine's value of ``e`` is surely an int, ``"b"``
-        when surely a bool, None when it may be either (or something else): comparisons
-        and logic give bools; arithmetic ints (``True + 1`` is 2); a value read from the
-        state is an int (``stored_value``)."""
+        when surely a bool, None when it may be either, as decided at run time
+        (``kind_code``), or something else."""
+        return {"0": "i", "1": "b"}.get(self.kind_code(e) or "")
+
+    def kind_code(self, e: Expr, ctx: _Ctx | None = None) -> str | None:
+        """Return a C expression that is 1 when the Python engine's value of ``e`` is a
+        bool and 0 when it is an int (``"1"``/``"0"`` when that is known here), or None
+        when it may be something else (a library value's tuple). Comparisons and logic
+        give bools; arithmetic ints (``True + 1`` is 2, ``-True`` is -1); ``&``, ``|``,
+        ``^`` a bool only when both operands are bools (``True & 3`` is 1, ``True &
+        False`` False); a conditional its chosen branch's kind (evaluated again: C
+        expressions have no effects but their model errors, which the value met first);
+        ``Math.Max``/``Min`` the kind of the operand they pick (Python's ``max(a, b)`` is
+        ``a`` unless ``b > a``); a value read from the state an int (``stored_value``).
+        Without ``ctx`` a kind known only at run time is ``"?"``."""
         v = self.fold(e)
         if v is not _NO:
-            return "b" if isinstance(v, bool) else "i" if isinstance(v, int) else None
+            return "1" if isinstance(v, bool) else "0" if isinstance(v, int) else None
         if isinstance(e, Binary):
             if e.op in _BOOL_OPS:
-                return "b"
-            left = self.value_kind(e.left)
-            right = self.value_kind(e.right)
+                return "1"
+            left = self.kind_code(e.left, ctx)
+            right = self.kind_code(e.right, ctx)
             if left is None or right is None:
                 return None
             if e.op in _INT_OPS:
-                return "i"
-            return "i" if left == right == "i" else None  # bitwise: bool op bool is a bool
+                return "0"
+            if e.op not in ("&", "|", "^"):
+                return None
+            if "0" in (left, right):
+                return "0"
+            if left == "1" or right == "1":
+                return right if left == "1" else left
+            return _at_run_time(ctx, f"({left} && {right})")
         if isinstance(e, Unary):
             if e.op == "!":
-                return "b"
-            return "i" if e.op in ("-", "~") and self.value_kind(e.operand) is not None \
+                return "1"
+            return "0" if e.op in ("-", "~") and self.kind_code(e.operand) is not None \
                 else None
         if isinstance(e, Conditional):
-            a = self.value_kind(e.then)
-            b = self.value_kind(e.otherwise)
-            return a if a == b else None
+            a = self.kind_code(e.then, ctx)
+            b = self.kind_code(e.otherwise, ctx)
+            if a is None or b is None:
+                return None
+            if a == b:
+                return a
+            return _at_run_time(ctx, f"({self.cond(e.cond, ctx)} ? {a} : {b})"
+                                if ctx is not None else "")
         if isinstance(e, Var | Index | RemoteVar):
-            return "i"
+            return "0"
+        if isinstance(e, ChanQuery):
+            return "0" if e.op == "len" else "1"  # statespace._cquery
+        if isinstance(e, ChanPoll):
+            return "1"
+        if isinstance(e, Builtin) and e.name in ("_pid", "_nr_pr", "_last"):
+            return "0"
         if isinstance(e, Call):
-            return self._call_kind(e)
+            return self._call_kind(e, ctx)
         return None
 
-    def _call_kind(self, e: Call) -> str | None:
-        """Return the kind of a library call's result as ``semantics/library.py``
+    def _call_kind(self, e: Call, ctx: _Ctx | None) -> str | None:
+        """Return ``kind_code`` of a library call's result as ``semantics/library.py``
         computes it: a method whose result is ``bool`` gives a bool (``x in s``), a
-        count or an index an int; an element (``Get``, ``First``, ``Pop``...) an int
-        where every element is one (``library_elements_are_ints``); ``Math``'s
-        functions an int over ints (``Max(True, 0)`` is True)."""
+        count, an index or an element an int (an element is stored as an int:
+        ``library.element``); ``Math.Abs``/``Pow`` an int, ``Math.Max``/``Min`` the
+        kind of the operand they pick (``Max(True, 0)`` is True)."""
         cls, _, method = e.function.partition(".")
         if cls == "Math":
-            return "i" if all(self.value_kind(a) == "i" for a in e.args) else None
+            kinds = [self.kind_code(a, ctx) for a in e.args]
+            if None in kinds:
+                return None
+            if method in ("Max", "Min") and len(kinds) == 2 and kinds[0] != kinds[1]:
+                if ctx is None:
+                    return "?"
+                a, b = (self.expr(x, ctx) for x in e.args)
+                pick = ">=" if method == "Max" else "<="
+                return f"(({a}) {pick} ({b}) ? {kinds[0]} : {kinds[1]})"
+            if method in ("Max", "Min"):
+                return kinds[0] if kinds else None
+            return "0" if method in ("Abs", "Pow") else None
         sig = signature(e.function)
         if sig is None or method.endswith("="):
             return None
-        if sig[1] == "bool":
-            return "b"
-        if sig[1] != "int":
-            return None
-        if method in ("Count", "IndexOf") or self.library_elements_are_ints():
-            return "i"
-        return None
+        return {"bool": "1", "int": "0"}.get(sig[1])
 
     def chan_kind(self, cid: int | tuple[str, str]) -> str | None:
         """Return the kind every value sent on static channel ``cid`` has, as the
@@ -235,9 +251,18 @@ class CspEvents:
             self._sent_kinds = chans
         return self._sent_kinds
 
-    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
+    def _sent_as_int(self, st: Send, j: int) -> bool:
+        """Return whether the Python engine turns value ``j`` of send ``st`` into an int
+        before it names the step (``_gen_comm_edge``: ``store_code`` into a converting
+        field; a channel known only at run time has unbounded int fields, which keep a
+        bool; a constant is folded to an int in both engines: ``c!(1 == 1)`` is
+        ``c!1``)."""
         slot = self.static_channel(st.channel)
         fields = slot.channel.fields if slot is not None else ()
+        return j < len(fields) and converting(fields[j])
+
+    def _add_send(self, st: Send, chans: dict[int | tuple[str, str], frozenset[str]]) -> None:
+        slot = self.static_channel(st.channel)
         local = ("local", st.channel.name) if slot is None and isinstance(st.channel, Var) \
             and st.channel.scope == "local" and ("local", st.channel.name) in chans else None
         kinds: frozenset[str] = frozenset()
@@ -245,7 +270,7 @@ class CspEvents:
             if id(a) in self.mixed.lib_args:
                 continue  # a library value (br_chev renders it: flag 64), or a mixed
                 # slot's value, an id or an int
-            if j < len(fields) and converting(fields[j]):
+            if self._sent_as_int(st, j):
                 kinds |= _INT
             else:
                 k = self.value_kind(a)
@@ -286,9 +311,6 @@ class CspEvents:
         names = ", ".join(_c_string(table[i]) if i in table else "NULL" for i in range(n))
         mixed = [i in table and self.mixed.channel(table[i] if i in globals_ else keys[i][1])
                  for i in range(n)]
-        for i in range(n):
-            if mixed[i] and not self.library_elements_are_ints():
-                sent[i] = None  # a value's name is not known
         flags = ", ".join(str(int(i in self._tagged) | 8 * int(sent[i] is not None)
                               | 16 * int(sent[i] == "b") | 32 * int(i in table)
                               | 64 * int(mixed[i]))
@@ -354,23 +376,27 @@ _INT = frozenset({"i"})
 _BOTH = frozenset({"i", "b"})
 
 
-def _calls(node: object) -> Iterator[Call]:
-    """Yield every ``Call`` in an IR node (dataclasses, lists and tuples of them)."""
-    if isinstance(node, Call):
-        yield node
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            yield from _calls(getattr(node, f.name))
-    elif isinstance(node, list | tuple | frozenset):
-        for x in node:
-            yield from _calls(x)
+def _at_run_time(ctx: _Ctx | None, code: str) -> str:
+    """Return ``code`` (a kind computed at run time), or ``"?"`` without a context."""
+    return "?" if ctx is None else code
 
 
-def _kind_string(kinds: list[str | None]) -> str:
-    """Return the kinds of ``br_evname``: ``i``, ``b``, ``l`` (the id of a library
-    value), ``m`` (a slot of ``gen_library.mixed_variables``: an id or an int) or ``?``
-    (not known) per value."""
-    return "".join(k if k in ("i", "b", "l", "m") else "?" for k in kinds)
+def _kind_char(code: str | None) -> str:
+    """Return a C char expression of a value's kind from its ``kind_code``: ``'i'``,
+    ``'b'``, chosen at run time, or ``'?'`` (not an int or a bool)."""
+    if code is None or code == "?":
+        return "'?'"
+    return {"0": "'i'", "1": "'b'"}.get(code, f"(({code}) ? 'b' : 'i')")
+
+
+def _kinds_code(kinds: list[str]) -> str:
+    """Return C code of the kinds of ``br_evname``/``br_chev_sent`` from one char
+    expression per value: ``i``, ``b``, ``l`` (the id of a library value), ``m`` (a
+    slot of ``gen_library.mixed_variables``: an id or an int) or ``?`` (not known): a
+    C string when every kind is known here, else a char array filled at run time."""
+    if all(len(k) == 3 for k in kinds):
+        return _c_string("".join(k[1] for k in kinds))
+    return f"(const char[{max(1, len(kinds))}]){{{', '.join(kinds)}}}"
 
 
 _CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, const char *);"
@@ -538,7 +564,8 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
 
 /* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) (br_chev;
  * a channel with arity tags shows the message's own values): value i rendered with
- * kinds[i] (the tag's and the padding's too), as the Python
+ * kinds[i] (the tag's and the padding's too; a library value's id on a channel of
+ * flag 64 from the id), as the Python
  * engine computes it at the send (gen_events.sent_kinds), whatever the channel's other
  * sends send; kinds NULL reads the channel's flags (br_chev). */
 static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
@@ -555,7 +582,8 @@ static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
         if (i > from) nm_put(&m, ".", 1);
-        nm_value(&m, msg[i], kinds[i]);
+        if ((BR_CHAN_FLAGS[cid] & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
+        else nm_value(&m, msg[i], kinds[i]);
     }
     return m.over ? -2 : br_name_id(m.b, m.n);
 }

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bridge.engine_c.gen_base import (
     MAX_LOCAL_ARRAY,
-    _c_string,
     _Ctx,
 )
 from bridge.ir import (
@@ -390,9 +389,9 @@ class Statements:
                 lines.append(f"{i2}}} else if (_ch.cap == 0) {{")
             else:
                 lines.append(f"{i2}if (_ch.cap == 0) {{")
-            kinds = self.sent_kinds(comm) if self.csp else None
+            kinds = self.sent_kinds(comm, ctx) if self.csp else None
             lines.append(f"{i2}  add_offer(c, 1, _ch.id, {n}, _mv, NULL, {ctx.pid}, {k}, {ctx.base}, "
-                         f"{aname}, {'NULL' if kinds is None else _c_string(kinds)});")
+                         f"{aname}, {'NULL' if kinds is None else kinds});")
             lines.append(f"{i2}}} else if (rd_k(_ch.lk, s, _ch.off) < _ch.cap) {{")
             i3 = i2 + "  "
             decls, body = self.effect(e, ctx, i3)

@@ -818,7 +818,7 @@ class Tables:
         lines.append("        succ_proc(c, o->pid); succ_proc(c, r->pid);")
         # CSP# names a rendezvous after the channel and the sender's message: c.v
         # (br_chev; the fair search with the kinds of the sender's values)
-        event = self.chev_call("o->cid", "'.'", "o->msg", "o->nf", "o->kinds") if self.csp else "-1"
+        event = self.chev_call("o->cid", "'.'", "o->msg", "o->nf", "offer_kinds(o)") if self.csp else "-1"
         lines.append(f"        succ_commit(c, -2000000 - (int32_t)(i * c->noffers + j), {event});")
         lines.append("      }")
         lines.append("    }")

@@ -797,8 +797,9 @@ class Generator:
 
 def _call_bool_kind(function: str) -> str | None:
     """Return ``Generator.bool_kind`` of a library call's result (semantics/library.py):
-    a method whose result is ``bool`` gives a Python bool, a library value, a count or
-    an index never one; an element, or ``Math.Max``/``Min`` of bools, may be one."""
+    a method whose result is ``bool`` gives a Python bool, a library value, a count, an
+    index or an element never one (an element is stored as an int: ``library.element``);
+    ``Math.Max``/``Min`` of bools may be one."""
     from bridge.ir.library import METHODS
 
     cls, _, method = function.partition(".")
@@ -811,7 +812,7 @@ def _call_bool_kind(function: str) -> str | None:
         return "m"
     if op.result == "bool":
         return "b"
-    if op.result in METHODS or method in ("Count", "IndexOf"):
+    if op.result in METHODS or op.result == "int":
         return None
     return "m"
 

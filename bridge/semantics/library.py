@@ -6,6 +6,10 @@ a state with a set in it is hashable and compared by contents (value semantics):
 sets have one ``ExpressionID``), a ``Queue`` its elements front first, a ``Stack`` bottom
 first, a ``List`` in order, a ``HashTable`` its ``(key, value)`` pairs sorted by key.
 
+An element put into a library value is stored as a variable stores it (README, "a
+stored bool is an int"): a bool as the int 1 or 0 (``element``), so ``s.Get(0)`` after
+``s.Add(x == 1)`` is 1 in every search and both engines name a step with it alike.
+
 A function that cannot answer (``Dequeue`` of an empty queue, ``Get`` out of range)
 raises ``LibraryError``; the generated code turns it into a model runtime error at the
 call's span, as PAT's runtime exceptions end a verification.
@@ -57,10 +61,17 @@ def _last(seq: tuple, what: str) -> int:
     return seq[-1]
 
 
+def element(x: Any) -> Any:
+    """Return ``x`` as a library value holds it: a bool as the int 1 or 0, an int as
+    it is (``codegen.stored_value``'s rule; ``True in s`` still finds 1)."""
+    return int(x) if type(x) is bool else x
+
+
 # -- Set: sorted tuple of distinct ints ---------------------------------------------
 
 
 def _set_add(s: tuple, x: int) -> tuple:
+    x = element(x)
     i = bisect.bisect_left(s, x)
     return s if i < len(s) and s[i] == x else s[:i] + (x,) + s[i:]
 
@@ -87,7 +98,7 @@ def _set_subset(s: tuple, index: int) -> tuple:
 def _table_add(h: tuple, key: int, value: int) -> tuple:
     if any(k == key for k, _ in h):
         raise LibraryError(f"key {key} is already in the hash table")
-    return tuple(sorted(h + ((key, value),)))
+    return tuple(sorted(h + ((element(key), element(value)),)))
 
 
 def _table_get(h: tuple, key: int) -> int:
@@ -100,7 +111,7 @@ def _table_get(h: tuple, key: int) -> int:
 def _list_insert(seq: tuple, i: int, x: int) -> tuple:
     if not 0 <= i <= len(seq):
         raise LibraryError(f"List index {i} out of range 0..{len(seq)}")
-    return seq[:i] + (x,) + seq[i:]
+    return seq[:i] + (element(x),) + seq[i:]
 
 
 def _list_remove(seq: tuple, x: int) -> tuple:
@@ -137,7 +148,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "Set.GetSubsetByIndex=": _set_subset,
     # Queue: front first
     "Queue.new": lambda: (),
-    "Queue.Enqueue=": lambda q, x: q + (x,),
+    "Queue.Enqueue=": lambda q, x: q + (element(x),),
     "Queue.Dequeue": lambda q: _first(q, "queue"),
     "Queue.Dequeue=": lambda q: (_first(q, "queue"), q[1:])[1],
     "Queue.First": lambda q: _first(q, "queue"),
@@ -147,7 +158,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "Queue.Clear=": lambda q: (),
     # Stack: bottom first
     "Stack.new": lambda: (),
-    "Stack.Push=": lambda st, x: st + (x,),
+    "Stack.Push=": lambda st, x: st + (element(x),),
     "Stack.Pop": lambda st: _last(st, "stack"),
     "Stack.Pop=": lambda st: (_last(st, "stack"), st[:-1])[1],
     "Stack.Peek": lambda st: _last(st, "stack"),
@@ -156,7 +167,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "Stack.Clear=": lambda st: (),
     # List
     "List.new": lambda: (),
-    "List.Add=": lambda seq, x: seq + (x,),
+    "List.Add=": lambda seq, x: seq + (element(x),),
     "List.Insert=": _list_insert,
     "List.Remove": lambda seq, x: x in seq,
     "List.Remove=": _list_remove,

@@ -74,8 +74,10 @@ typedef struct {
     uint8_t has[BR_MAXF];
     int pid, edge;
     uint32_t base;
-    const char *kinds;  /* a send's value kinds as the Python engine computes them
-                         * (gen_events.sent_kinds: br_chev_sent), NULL: not known */
+    int known;          /* 1: kinds holds a send's value kinds as the Python engine
+                         * computes them (gen_events.sent_kinds: br_chev_sent, through
+                         * offer_kinds), 0: not known */
+    char kinds[BR_MAXF]; /* copied: a kind computed at run time lives in the sender's block */
     apply_fn apply;
 } offer_t;
 
@@ -225,9 +227,13 @@ static void add_offer(ctx_t *c, int kind, V cid, int nf, const V *msg, const uin
     }
     offer_t *o = &c->offers[c->noffers++];
     o->kind = kind; o->cid = cid; o->nf = nf; o->pid = pid; o->edge = edge;
-    o->base = base; o->apply = apply; o->kinds = kinds;
+    o->base = base; o->apply = apply; o->known = kinds != NULL;
+    for (int q = 0; kinds && q < nf && q < BR_MAXF; q++) o->kinds[q] = kinds[q];
     for (int q = 0; q < nf && q < BR_MAXF; q++) { o->msg[q] = msg[q]; o->has[q] = has ? has[q] : 1; }
 }
+
+/* The kinds of a send offer's values (br_chev_sent), NULL when not known. */
+static inline const char *offer_kinds(const offer_t *o) { return o->known ? o->kinds : NULL; }
 
 static void add_defer(ctx_t *c, defer_t **arr, size_t *n, size_t *cap, int pid, uint32_t base,
                       defer_fn fn) {

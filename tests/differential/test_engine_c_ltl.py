@@ -85,9 +85,10 @@ VALUE_LEFT = "a value left what the C engine represents"
 # CSP# models with an event name the C engine cannot render as the Python engine does:
 # event-level fairness and event atoms over it fall back to the Python engine, by
 # name. None left: every event name computed at run time is rendered and interned in C
-# (a send or a rendezvous on a channel of either kind with the kinds of the sender's
-# values: br_chev_sent; a stored bool is an int in every search; what is still left to
-# Python is hand-built IR: tests/unit/engine_c/test_event_names.py).
+# (a value whose kind is known only at run time carries it there: gen_events.kind_code;
+# a send or a rendezvous with the kinds of the sender's values: br_chev_sent; a stored
+# bool is an int in every search, a library element too). What is still left to Python
+# is a name longer than 1024 bytes: tests/regression/test_c_names_of_run_time_kind.py.
 UNRENDERED_NAMES: set[str] = set()
 
 

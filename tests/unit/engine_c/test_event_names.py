@@ -17,7 +17,7 @@ from bridge.engine_c import build, driver
 from bridge.fairness.packed import pack_state, unpack_state
 from bridge.ir import Binary, Call, Const, Fairness, Outcome, PropertyKind, Var
 from bridge.semantics.statespace import CompiledStateSpace
-from tests.irbuild import G, add, assign, edge, int_var, lt, process, system
+from tests.irbuild import G, add, assign, edge, int_var, lt, process, replace_nodes, system
 
 pytestmark = pytest.mark.skipif(build.find_compiler() is None, reason="no C compiler")
 
@@ -71,7 +71,9 @@ def _python_names(ts, packed: bool = True) -> set[str]:
                                   "computed_names_channel_array.csp", "computed_names_bool.csp",
                                   "computed_names_flow.csp", "computed_names_library.csp",
                                   "computed_names_mixed.csp",
-                                  "computed_names_mixed_rendezvous.csp"])
+                                  "computed_names_mixed_rendezvous.csp",
+                                  "computed_names_channel_kinds.csp",
+                                  "computed_names_library_channel_kinds.csp"])
 def test_the_fair_search_names_every_step_as_the_python_engine(name: str):
     """A weak-fairness search that explores the whole product meets every step: each
     name the Python engine gives a step is in the C table, once, and every name C
@@ -175,7 +177,7 @@ def test_a_rendezvous_is_named_with_the_kinds_of_its_senders_values():
     assert "BR_CHAN_FLAGS[3] = {0, 32, 32}" in source
     offers = re.findall(r"add_offer\(c, 1, _ch\.id, (\d), .*, (\"\w+\"|NULL)\);", source)
     assert offers == [("1", '"b"'), ("1", '"i"'), ("2", '"ib"')]  # r!(n == 1), r!n, q!n.(n == 0)
-    assert "br_chev_sent(c, o->cid, '.', o->msg, o->nf, o->kinds)" in source
+    assert "br_chev_sent(c, o->cid, '.', o->msg, o->nf, offer_kinds(o))" in source
 
 
 def test_a_value_read_from_the_state_is_an_int():
@@ -190,13 +192,13 @@ def test_a_value_read_from_the_state_is_an_int():
     assert '"f", 1, (const V[1]){rd_i32(s, 14 + 1)}, "i")' in source  # x from c
 
 
-def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: Path):
-    """A set's elements are ints unless a value computed as a bool is added (only
-    hand-built IR does: the CSP# front-end rejects ``s.Add(n == 0)``; Python names the
-    step e.(True,)): then no name with a library value is rendered (the search hands
-    it to Python), while a model whose elements are all ints renders its set as the
-    tuple; x received from a channel of comparisons is stored as an int, so adding it
-    adds an int (e.(1,))."""
+def test_a_library_value_holds_a_bool_added_to_it_as_an_int(tmp_path: Path):
+    """A set's elements are ints, also when a value computed as a bool is added (only
+    hand-built IR does: the CSP# front-end rejects ``s.Add(n == 0)``): the Python
+    engine stores it as 1 (``library.element``: README, "a stored bool is an int"), so
+    both engines name the step ``e.(1,)``, ``deterministic`` runs in C and ``auto``
+    stays there with Python's verdict; x received from a channel of comparisons is
+    stored as an int, so adding it adds an int too (e.(1,))."""
     names = {}
     for added in ("x", "(n + 4)"):
         path = tmp_path / "set_element.csp"
@@ -208,31 +210,26 @@ def test_a_library_value_is_rendered_only_when_its_elements_are_ints(tmp_path: P
         if added == "x":
             assert "e.(1,)" in _python_names(ts, packed=False)
     edited = _add_a_comparison(ts)
-    assert "e.(True,)" in _python_names(edited, packed=False)
+    assert "e.(1,)" in _python_names(edited, packed=False)
+    assert "e.(True,)" not in _python_names(edited)
     names["n == 0"] = _event_codes(driver.generate_model(edited).source)["e.s"]
-    assert names == {"x": "br_evname", "(n + 4)": "br_evname", "n == 0": "-2"}
+    assert names == {"x": "br_evname", "(n + 4)": "br_evname", "n == 0": "br_evname"}
     prop = edited.properties[0]
-    with pytest.raises(driver.CFallback, match="bool or an int"):
-        driver.check_property_c(edited, prop)  # what deterministic still leaves to Python
+    driver.check_property_c(edited, prop)  # no CFallback
     auto = api.check_property(edited, prop, api.CheckOptions(engine="auto"))
     python = api.check_property(edited, prop, api.CheckOptions(engine="python"))
-    assert any(driver.UNNAMED_EVENT in note for note in auto.notes)
-    assert (auto.outcome, auto.reason) == (python.outcome, python.reason)
+    assert ("engine", "c") in auto.statistics.extra, auto.notes
+    assert not any(driver.UNNAMED_EVENT in note for note in auto.notes)
+    assert (auto.outcome, auto.reason, auto.statistics.states) == \
+        (python.outcome, python.reason, python.statistics.states)
+    lib = driver._type_library(driver.compile_model(edited).library)
+    api.check_property(edited, prop, api.CheckOptions(engine="c"))
+    assert "e.(1,)" in _table(lib)
 
 
 def _add_a_comparison(ts):
     """Return ``ts`` with the argument of every library call ``Set.Add`` replaced by
     ``n == 0`` (a bool element)."""
-    def edit(node):
-        if isinstance(node, Call) and node.function.startswith("Set.Add"):
-            return dataclasses.replace(node, args=(node.args[0], Binary(
-                "==", Var("n", "global"), Const(0))))
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return dataclasses.replace(node, **{
-                f.name: edit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                if f.init})
-        if isinstance(node, tuple):
-            return tuple(edit(x) for x in node)
-        return node
-
-    return edit(ts)
+    return replace_nodes(ts, lambda node: dataclasses.replace(
+        node, args=(node.args[0], Binary("==", Var("n", "global"), Const(0))))
+        if isinstance(node, Call) and node.function.startswith("Set.Add") else None)

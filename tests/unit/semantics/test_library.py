@@ -61,3 +61,23 @@ def test_pow_truncates_like_a_csharp_cast() -> None:
 def test_values_print_as_pat_prints_them() -> None:
     assert show_value((1, 2)) == "[1,2]"
     assert show_value(((1, 10),)) == "[1:10]"
+
+
+def test_a_bool_put_into_a_library_value_is_stored_as_an_int() -> None:
+    """README, "a stored bool is an int": an element is 1 or 0, never True/False, so
+    it prints and names as a number (``e.(1,)``, ``[1]``) in every search;
+    ``Contains(true)`` still finds it, and True and 1 are one element."""
+    added = {
+        "Set.Add=": ((), True), "Queue.Enqueue=": ((), True), "Stack.Push=": ((), True),
+        "List.Add=": ((), True), "List.Insert=": ((), 0, True),
+    }
+    for name, args in added.items():
+        value = FUNCTIONS[name](*args)
+        assert value == (1,) and type(value[0]) is int, name
+        assert str(value) == "(1,)" and show_value(value) == "[1]"
+    table = FUNCTIONS["HashTable.Add="]((), False, True)
+    assert table == ((0, 1),) and all(type(x) is int for x in table[0])
+    s = FUNCTIONS["Set.Add="]((), True)
+    assert FUNCTIONS["Set.Add="](s, 1) == (1,)
+    assert FUNCTIONS["Set.Contains"](s, True) is True
+    assert FUNCTIONS["List.IndexOf"](FUNCTIONS["List.Add="]((), False), False) == 0
