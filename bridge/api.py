@@ -474,6 +474,9 @@ def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOp
     if options.engine == "c":
         raise ConfigurationError("--engine c: refinement assertions are checked by the "
                                  "Python engine only; use --engine auto or python")
+    if options.engine == "auto":
+        notes.append("checked by the Python engine: the C engine does not check "
+                     "refinement assertions")
     if fairness is not Fairness.NONE:
         notes.append(f"fairness ({fairness.value}) applies to LTL assertions and never "
                      "claims only; not used for refines")
