@@ -190,12 +190,3 @@ Ups() = up -> Ups();
     (v,) = api.check(model)
     assert v.outcome is HOLDS and v.statistics.states == 51
 
-
-def test_engine_auto_notes_why_the_python_engine_checked_a_refinement() -> None:
-    """Issue 12: ``--engine auto`` must say which engine ran a check and why."""
-    model = load_csp("t.csp", "P() = a -> P();\nQ() = a -> Q();\n#assert P() refines Q();\n")
-    (v,) = api.check(model, options=api.CheckOptions(engine="auto"))
-    assert v.outcome is HOLDS
-    assert any(n.startswith("checked by the Python engine: ") for n in v.notes)
-    (v,) = api.check(model, options=api.CheckOptions(engine="python"))
-    assert not any("engine" in n for n in v.notes)
