@@ -486,15 +486,16 @@ def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOp
     def ask() -> tuple[bool, str]:
         return importlib.import_module("bridge.engine_c").refine_supports(system)
 
-    if _use_c_engine(system, prop, options, notes, ask):
-        warm = _warm_up_limit(system, options)
-        if warm is not None and (options.max_states is None or options.max_states > warm):
-            verdict = run(system, prop, warm, options.timeout)
-            if verdict.reason != f"state limit {warm} reached":
-                return verdict
-        verdict = _run_c(lambda: _refine_on_c(system, prop, options, started), options, notes)
-        if verdict is not None:
+    if not _use_c_engine(system, prop, options, notes, ask):
+        return run(system, prop, options.max_states, options.timeout)
+    warm = _warm_up_limit(system, options)
+    if warm is not None and (options.max_states is None or options.max_states > warm):
+        verdict = run(system, prop, warm, options.timeout)
+        if verdict.reason != f"state limit {warm} reached":
             return verdict
+    verdict = _run_c(lambda: _refine_on_c(system, prop, options, started), options, notes)
+    if verdict is not None:
+        return verdict
     return run(system, prop, options.max_states, _remaining(options, started))
 
 

@@ -31,6 +31,7 @@ from bridge.engine_c.driver import (
     CompiledModel,
     EngineDisagreement,
     SearchOptions,
+    _limit_reason,
     _progress_callback,
     compile_model,
     generate_model,
@@ -190,18 +191,6 @@ def _typed(lib: Any) -> Any:
     lib.bridge_refine_free.restype = None
     lib.bridge_refine_free.argtypes = [void_p]
     return lib
-
-
-def _limit_reason(kind: int, options: SearchOptions) -> str:
-    if kind == 1:
-        return f"state limit {options.max_states} reached"
-    if kind == 2:
-        return f"time limit {options.timeout}s reached"
-    if kind == 4:
-        return "interrupted"
-    if options.max_memory:
-        return f"memory limit {options.max_memory} bytes reached"
-    return "out of memory (the state store could not grow)"
 
 
 def _replay(model: CompiledModel, lib: Any, handle: int, pair: int, table: Any

@@ -284,22 +284,9 @@ void *bridge_refine_search(const br_rf_params_t *p, const uint8_t *init, uint32_
             goto out;
         }
         head++;
-        if (p->max_states && (int64_t)st->n > p->max_states) {
-            r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_STATES;
-            break;
-        }
-        if (head >= next_check) {
-            next_check = head + 1024;
-            double now = br_now();
-            if (p->timeout > 0 && now - start > p->timeout) {
-                r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_TIME;
-                break;
-            }
-            if (p->progress && p->progress((int64_t)st->n, transitions, now - start)) {
-                r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_INTERRUPT;
-                break;
-            }
-        }
+        int limit = br_limit_after(st->n, head, &next_check, p->max_states, p->timeout,
+                                   p->progress, transitions, start);
+        if (limit) { r->status = BR_LIMIT; r->limit_kind = limit; break; }
     }
 out:
     r->transitions = transitions;
