@@ -29,6 +29,7 @@ from bridge.semantics.statespace import build_state_space
 # normalises lazily, only where the implementation goes.
 C_TABLE_MAX_NODES = 10_000
 C_TABLE_MAX_STATES = 200_000
+C_TABLE_MAX_ENTRIES = 1 << 24  # nodes x events: 64 MB of 4-byte entries
 
 
 class NormalFormTooLarge(BridgeError):
@@ -101,6 +102,11 @@ def normalise_whole(spec: TransitionSystem, divergence: bool, max_nodes: int | N
     # same order, so node ids are order positions (the initial node is 0)
     assert order == list(range(len(order)))
     events = tuple(sorted({e for out in edges for e in out}))
+    if len(order) * len(events) > C_TABLE_MAX_ENTRIES:
+        raise NormalFormTooLarge(
+            f"the specification's normal form table ({len(order)} nodes x {len(events)} "
+            f"events) has more than {C_TABLE_MAX_ENTRIES} entries "
+            "(refinement.table.C_TABLE_MAX_ENTRIES)")
     index = {e: k for k, e in enumerate(events)}
     after = []
     for out in edges:

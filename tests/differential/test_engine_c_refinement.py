@@ -105,18 +105,25 @@ def test_a_state_limit_stops_both_engines_alike() -> None:
     assert python.statistics.states == c.statistics.states
 
 
+@pytest.mark.parametrize(("bound", "why"), [
+    ("C_TABLE_MAX_NODES", "the specification's normal form has more than 1 nodes "
+                          "(refinement.table.C_TABLE_MAX_NODES)"),
+    ("C_TABLE_MAX_STATES", "the specification has more than 1 states "
+                           "(refinement.table.C_TABLE_MAX_STATES)"),
+    ("C_TABLE_MAX_ENTRIES", "the specification's normal form table (2 nodes x 3 events) "
+                            "has more than 1 entries (refinement.table.C_TABLE_MAX_ENTRIES)"),
+])
 def test_a_normal_form_past_the_bound_goes_to_the_python_engine_with_a_note(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, bound: str, why: str) -> None:
     model = api.load_model(str(MODELS / "refines_choice.csp"))
     (expected,) = api.check(model, 2, api.CheckOptions(engine="python"))
-    monkeypatch.setattr(spec_table, "C_TABLE_MAX_NODES", 1)
+    monkeypatch.setattr(spec_table, bound, 1)
     for engine in ("c", "auto"):
         (v,) = api.check(model, 2, api.CheckOptions(engine=engine))
         assert _engine(v) == "python"
         assert v.outcome is expected.outcome and v.trace == expected.trace
-        assert ("checked by the Python engine: the specification's normal form has more "
-                "than 1 nodes (refinement.table.C_TABLE_MAX_NODES); the Python engine "
-                "normalises it lazily") in v.notes
+        assert (f"checked by the Python engine: {why}; the Python engine normalises it "
+                "lazily") in v.notes
 
 
 def test_a_c_counterexample_the_replay_refutes_is_never_reported(
