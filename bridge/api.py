@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bridge.diagnostics import ConfigurationError, ResourceLimitReached
+from bridge.diagnostics import ConfigurationError, ModelRuntimeError, ResourceLimitReached
 from bridge.ir.model import FairnessMark, ModelFile, RefusedAssertion, TransitionSystem
-from bridge.ir.property import Fairness, LtlState, Property, PropertyKind
+from bridge.ir.property import Fairness, LtlState, Property, PropertyKind, RefinementModel
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
 
 __all__ = [
@@ -467,20 +467,69 @@ def _check_label_cycles(system: TransitionSystem, prop: Property, options: Check
     return run(system, prop, settings)
 def _check_refinement(system: TransitionSystem, prop: Property, options: CheckOptions,
                       fairness: Fairness, notes: list[str]) -> Verdict:
-    """Return the verdict of a CSP# ``refines`` assertion (``bridge.refinement``), on
-    the Python engine and the full state spaces; fairness does not apply (PAT checks
-    refinement without it)."""
+    """Return the verdict of a CSP# ``refines`` assertion (``bridge.refinement``) on the
+    full state spaces; fairness does not apply (PAT checks refinement without it). The
+    C engine explores the implementation (``engine_c.refine_c``) against the
+    specification's normal form built here (``refinement.normalise_whole``) when
+    ``_use_c_engine`` chooses it, under ``_check_safety``'s rules for ``auto`` (a
+    small check is left to the Python engine); a normal form past the table's bound,
+    or a C answer its replay refutes, goes to the Python engine with a note."""
     run = _room("bridge.refinement", "check_refines", "the refinement checker")
-    if options.engine == "c":
-        raise ConfigurationError("--engine c: refinement assertions are checked by the "
-                                 "Python engine only; use --engine auto or python")
     if fairness is not Fairness.NONE:
         notes.append(f"fairness ({fairness.value}) applies to LTL assertions and never "
                      "claims only; not used for refines")
     if options.por or options.symmetry or options.counter_abstraction:
         notes.append("--por/--symmetry/--counter-abstraction: not used: refinement is "
                      "checked on the full state spaces")
-    return run(system, prop, options.max_states, options.timeout)
+    started = time.perf_counter()
+
+    def ask() -> tuple[bool, str]:
+        return importlib.import_module("bridge.engine_c").refine_supports(system)
+
+    if not _use_c_engine(system, prop, options, notes, ask):
+        return run(system, prop, options.max_states, options.timeout)
+    warm = _warm_up_limit(system, options)
+    if warm is not None and (options.max_states is None or options.max_states > warm):
+        verdict = run(system, prop, warm, options.timeout)
+        if verdict.reason != f"state limit {warm} reached":
+            return verdict
+    verdict = _run_c(lambda: _refine_on_c(system, prop, options, started), options, notes)
+    if verdict is not None:
+        return verdict
+    return run(system, prop, options.max_states, _remaining(options, started))
+
+
+def _refine_on_c(system: TransitionSystem, prop: Property, options: CheckOptions,
+                 started: float) -> Verdict:
+    """Return the C engine's verdict of a ``refines`` assertion (``_check_refinement``);
+    raises the C engine's ``CFallback`` (the normal form is too large, or the
+    specification meets a model error: the Python engine reports it where it matters)
+    or ``EngineDisagreement`` (the replay refutes the C answer)."""
+    refinement = importlib.import_module("bridge.refinement")
+    engine_c = importlib.import_module("bridge.engine_c")
+    model = prop.refinement or RefinementModel.TRACES
+    if prop.spec is None:
+        raise ConfigurationError(f"property '{prop.name}' is no refinement assertion")
+    try:
+        table = refinement.normalise_whole(
+            prop.spec, divergence=model is RefinementModel.FAILURES_DIVERGENCE)
+    except refinement.NormalFormTooLarge as large:
+        raise engine_c.CFallback(f"{large}; the Python engine normalises it lazily") \
+            from None
+    except ModelRuntimeError as error:
+        raise engine_c.CFallback(f"the specification meets a model error ({error}) "
+                                 "normalising it whole") from None
+    answer = engine_c.refine_c(system, table, model.value,
+                               engine_c.SearchOptions(
+                                   max_states=options.max_states,
+                                   timeout=_remaining(options, started),
+                                   max_memory=options.max_memory, progress=options.progress))
+    try:
+        return refinement.verdict_from_c(system, prop, table, answer,
+                                         time.perf_counter() - started)
+    except (refinement.ReplayRefuted, ModelRuntimeError) as refuted:
+        raise engine_c.EngineDisagreement(f"the C engine's refinement counterexample was "
+                                          f"refuted by its replay ({refuted})") from None
 
 
 # ``--engine auto`` leaves a system to the Python engine when more than this many of its

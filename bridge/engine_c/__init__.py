@@ -11,7 +11,8 @@ Modules: ``layout`` (the packed state vector), ``codegen`` (IR -> C through
 searches, trace replay). The C side: ``templates/c/runtime.h`` (storage kinds, checked
 arithmetic, channels, the successor buffer), the generated model (``model_successors``,
 ``model_expr``, ``model_is_terminal``, ``model_is_valid_end``, ``BR_EVENT_NAMES``),
-``templates/c/store.c`` (the state store) and ``templates/c/search_bfs.c`` (the BFS).
+``templates/c/store.c`` (the state store) and ``templates/c/search_bfs.c`` (the BFS);
+``refine`` runs ``templates/c/search_refine.c``, CSP#'s refinement search.
 
 A second search (the fair SCC search for LTL) is one more C file beside
 ``search_bfs.c``, included by ``model.c.j2`` after it, using the same pieces:
@@ -47,10 +48,12 @@ from bridge.engine_c.driver import (
     supports,
     symmetry_supports,
 )
+from bridge.engine_c.refine import REFINE_MODELS, RefineRun, refine_c, refine_supports
 
 __all__ = ["FAIR_SEARCH_KINDS", "LTL_FAIRNESS", "CFallback", "CUnsupported",
            "EngineDisagreement", "LabelAtom", "LtlResult", "PartCheck", "PartCheckLimit",
-           "PartProbe", "SearchOptions", "cache_dir",
+           "PartProbe", "REFINE_MODELS", "RefineRun", "SearchOptions", "cache_dir",
            "check_property_c", "claim_guards", "compile_model", "explore_c",
            "fair_search_c", "find_compiler", "generate_model", "hidden_slots", "is_compiled",
-           "ltl_supports", "own_code_count", "supports", "symmetry_supports"]
+           "ltl_supports", "own_code_count", "refine_c", "refine_supports", "supports",
+           "symmetry_supports"]

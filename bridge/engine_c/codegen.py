@@ -184,7 +184,7 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
                                  undefined=jinja2.StrictUndefined)
         static = {name: (template_dir() / "c" / name).read_text(encoding="utf-8")
                   for name in ("runtime.h", "library.c", "store.c", "search_bfs.c", "symmetry.c",
-                                   "search_ltl.c")}
+                                   "search_refine.c", "search_ltl.c")}
         return env.get_template("c/model.c.j2").render(
             model=self.system.name.replace("*/", "* /"),
             max_vector=self.max_vector,
@@ -196,7 +196,8 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
             pslots=256 if self.layout.dynamic else 1,
             runtime=static["runtime.h"], library=static["library.c"], store=static["store.c"],
             search=static["search_bfs.c"],
-            symmetry=static["symmetry.c"], search_ltl=static["search_ltl.c"],
+            symmetry=static["symmetry.c"], search_refine=static["search_refine.c"],
+            search_ltl=static["search_ltl.c"],
             structure="\n".join(structure), channels="\n".join(self.channel_tables + chans),
             prototypes="\n".join(self.prototypes),
             families="\n".join(self.family_tables),

@@ -571,8 +571,8 @@ def _print_progress(states: int, transitions: int, seconds: float) -> None:
           f"{rate:,.0f} states/s", file=sys.stderr, flush=True)
 
 
-def _limit_reason(run: _Run, options: SearchOptions) -> str:
-    kind = run.result.limit_kind
+def _limit_reason(kind: int, options: SearchOptions) -> str:
+    """Return the reason of a C search's limit ``kind`` (``BR_LIMIT_*``)."""
     if kind == 1:
         return f"state limit {options.max_states} reached"
     if kind == 2:
@@ -608,7 +608,7 @@ def explore_c(system: TransitionSystem, options: SearchOptions = SearchOptions()
     run = _search(model, 0, options)
     try:
         if run.result.status == _LIMIT:
-            raise ResourceLimitReached(_limit_reason(run, options), run.statistics())
+            raise ResourceLimitReached(_limit_reason(run.result.limit_kind, options), run.statistics())
         if run.result.status == _MODEL_ERROR:
             # explore keeps no parents: search again with them to replay the path
             run.close()
@@ -661,7 +661,7 @@ def _verdict_of(run: _Run, prop: Property, options: SearchOptions) -> Verdict:
                        run.statistics(), **kw)
 
     if r.status == _LIMIT:
-        return verdict(Outcome.UNKNOWN, _limit_reason(run, options))
+        return verdict(Outcome.UNKNOWN, _limit_reason(run.result.limit_kind, options))
     if r.status == _MODEL_ERROR:
         error, trace = _python_error(run, r.state, prop)
         return verdict(Outcome.VIOLATED, error.kind, trace, notes=(str(error),))

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bridge.diagnostics import ConfigurationError, ModelRuntimeError
+from bridge.diagnostics import BridgeError, ConfigurationError, ModelRuntimeError
 from bridge.ir import (
     Lasso,
     Outcome,
@@ -29,7 +29,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
-from bridge.refinement.graph import Move, Node
+from bridge.refinement.graph import CachedGraph, Move, Node, TauCycles
 from bridge.refinement.product import Counterexample, RefinementResult, check_refinement
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector
@@ -140,3 +140,78 @@ def _violation(base: Verdict, found: Counterexample, impl: SpaceGraph) -> Verdic
         notes.append(f"in the {found.side}: {found.error}")
     return _replace(base, outcome=Outcome.VIOLATED, reason=reason, trace=trace, lasso=lasso,
                     notes=tuple(notes), refusal=refusal)
+
+
+class ReplayRefuted(BridgeError):
+    """The compiled engine's counterexample is not one on the Python semantics (a bug
+    of the C engine: the Python engine answers instead)."""
+
+
+def verdict_from_c(system: TransitionSystem, prop: Property, table: Any, run: Any,
+                   seconds: float) -> Verdict:
+    """Return the verdict of the REFINES property ``prop`` from the C engine's answer
+    ``run`` (``engine_c.RefineRun``: read by its attributes, that room being no
+    import of this one) against the normal form ``table`` (``table.SpecTable``); a
+    violation is checked again on the Python state the replayed path reaches, and
+    turned into the same counterexample ``check_refines`` gives. Raises
+    ``ReplayRefuted`` when the Python semantics does not confirm it."""
+    model = prop.refinement or RefinementModel.TRACES
+    statistics = Statistics(
+        states=run.pairs, transitions=run.transitions, seconds=seconds, depth=run.depth,
+        peak_memory_bytes=run.memory_bytes,
+        extra=(("specification_states", table.spec_states),
+               ("normalised_specification_nodes", len(table.after)), ("engine", "c"),
+               ("states_per_second", round(run.pairs / run.seconds) if run.seconds > 0 else 0),
+               ("compile_seconds", round(run.compile_seconds, 3))))
+    base = Verdict(system.name, prop.name, Outcome.HOLDS, "", "none", statistics=statistics,
+                   notes=(f"{MODEL_NAMES[model]} refinement of {prop.spec.name}"
+                          if prop.spec else "refinement",))
+    if run.limit is not None:
+        return _replace(base, outcome=Outcome.UNKNOWN, reason=run.limit)
+    if run.found is None:
+        return base
+    impl = SpaceGraph(run.space)
+    found = _confirmed(impl, table, run, model)
+    return _violation(base, found, impl)
+
+
+def _confirmed(impl: SpaceGraph, table: Any, run: Any, model: RefinementModel
+               ) -> Counterexample:
+    """Return the counterexample of ``run`` checked on the Python semantics."""
+    space = impl.space
+    start = impl._key(space.initial_states()[0])
+    path = tuple((step, impl._key(state)) for step, state in run.path)
+    last = path[-1][1] if path else start
+    node = run.nodes[-1]
+    if model is RefinementModel.FAILURES_DIVERGENCE and table.divergent[node]:
+        raise ReplayRefuted("the C engine reports a violation after a divergent "
+                            "specification node")
+    try:
+        moves = impl.moves(last)
+    except ModelRuntimeError as error:
+        raise ReplayRefuted(f"the Python engine meets a model error there ({error})") \
+            from None
+    if run.found == "trace":
+        for event, target, step in moves:
+            if event is not None and table.next_node(node, event) is None:
+                if event != run.event:
+                    break
+                return Counterexample("trace", start, path + ((step, target),), event=event)
+        raise ReplayRefuted("the Python semantics does not confirm the C engine's trace "
+                            f"violation on '{run.event}'")
+    if run.found == "failure":
+        offered = frozenset(e for e, _, _ in moves if e is not None)
+        accepts = table.acceptances[node]
+        if any(e is None for e, _, _ in moves) or any(a <= offered for a in accepts):
+            raise ReplayRefuted("the Python semantics does not confirm the C engine's "
+                                "failure")
+        refused = sorted(set().union(*accepts) - offered) if accepts else []
+        return Counterexample("failure", start, path, refusal=tuple(refused),
+                              offered=tuple(sorted(offered)),
+                              acceptances=tuple(tuple(sorted(a)) for a in accepts))
+    graph = CachedGraph(impl)
+    taus = TauCycles(graph)
+    if not taus.on_cycle(last):
+        raise ReplayRefuted("the Python semantics does not confirm the C engine's "
+                            "divergence")
+    return Counterexample("divergence", start, path, loop=tuple(taus.cycle_from(last)))

@@ -157,6 +157,22 @@ static double br_now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* After a state is expanded (head of them now): the state limit (n stored), then,
+ * about every 1024 states, the time limit and the progress callback (Ctrl-C), in the
+ * Python engine's order; returns the BR_LIMIT_* kind that stops the search, or 0.
+ * Shared by the searches of this file and search_refine.c. */
+static int br_limit_after(size_t n, size_t head, size_t *next_check, int64_t max_states,
+                          double timeout, progress_fn progress, int64_t transitions,
+                          double start) {
+    if (max_states && (int64_t)n > max_states) return BR_LIMIT_STATES;
+    if (head < *next_check) return 0;
+    *next_check = head + 1024;
+    double now = br_now();
+    if (timeout > 0 && now - start > timeout) return BR_LIMIT_TIME;
+    if (progress && progress((int64_t)n, transitions, now - start)) return BR_LIMIT_INTERRUPT;
+    return 0;
+}
+
 static void ctx_free(ctx_t *c) {
     free(c->buf); free(c->lens); free(c->labels); free(c->events); free(c->procs); free(c->keep);
     free(c->offers); free(c->elses); free(c->tmos); free(c->rv);
@@ -296,22 +312,9 @@ void *bridge_search(const br_params_t *p, const uint8_t *init, uint32_t init_len
             goto out;
         }
         head++;
-        if (p->max_states && (int64_t)st->n > p->max_states) {
-            r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_STATES;
-            break;
-        }
-        if (head >= next_check) {
-            next_check = head + 1024;
-            double now = br_now();
-            if (p->timeout > 0 && now - start > p->timeout) {
-                r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_TIME;
-                break;
-            }
-            if (p->progress && p->progress((int64_t)st->n, transitions, now - start)) {
-                r->status = BR_LIMIT; r->limit_kind = BR_LIMIT_INTERRUPT;
-                break;
-            }
-        }
+        int limit = br_limit_after(st->n, head, &next_check, p->max_states, p->timeout,
+                                   p->progress, transitions, start);
+        if (limit) { r->status = BR_LIMIT; r->limit_kind = limit; break; }
     }
     if (p->mode == BR_MODE_DIVERGENCE && r->status == BR_DONE) {
         /* complete: look for a cycle of tau steps */

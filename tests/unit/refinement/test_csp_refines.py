@@ -189,3 +189,4 @@ Ups() = up -> Ups();
     assert v.outcome is Outcome.UNKNOWN and v.reason == "state limit 10 reached"
     (v,) = api.check(model)
     assert v.outcome is HOLDS and v.statistics.states == 51
+
