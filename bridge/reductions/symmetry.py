@@ -76,8 +76,10 @@ from bridge.ir import (
     Interleave,
     Parallel,
     Process,
+    Run,
     TransitionSystem,
     Var,
+    iter_statements,
 )
 from bridge.ir.property import Fairness, Ltl, LtlEvent, LtlState
 from bridge.reductions._ranges import Interval, global_ranges, interval
@@ -437,9 +439,43 @@ def detect_symmetry(
                     ) from None
                 if k not in phases:
                     phases.append(k)
+    _check_started(system, families, renamings)
     _check_formula(system, formula, families, renamings)
     notes = tuple(_describe(f) for f in families)
     return SymmetrySpec(tuple(families), tuple(phases), notes)
+
+
+def _check_started(system: TransitionSystem, families: list[Family],
+                   renamings: list[_Renaming]) -> None:
+    """Refuse the symmetry unless every process that ``run`` may start is invariant
+    under the renaming (paper 001 section 4: the group must be an automorphism of the
+    whole system; started processes are not permuted, so each must map to itself) and
+    is not of a family's template (its pid may take a dead member's position, with
+    parameters the verification did not see). Started processes are specialised with
+    their parameters and ``_pid`` unknown."""
+    procs = {p.name: p for p in system.processes}
+    started = sorted({s.proctype for p in system.processes for e in p.edges
+                      for s in iter_statements(e.effect) if isinstance(s, Run)})
+    for name in started:
+        for fam in families:
+            if name in {system.instances[k].process for k in fam.instances}:
+                raise ConfigurationError(
+                    f"symmetry reduction refused: run starts {name}, the template of the "
+                    f"family {fam.template} (processes started at run time are not permuted)")
+        edges = _live_edges(tuple(_specialise(e, {}, None) for e in procs[name].edges))
+        for fam, renaming in zip(families, renamings, strict=True):
+            for perm in _generators(len(fam.instances), fam.group):
+                try:
+                    renamed = _canon_edges(_live_edges(tuple(
+                        _rename(e, perm, renaming) for e in edges)))
+                except _NotSymmetric as why:
+                    raise ConfigurationError(
+                        f"symmetry reduction refused: process {name}, started by run: "
+                        f"{why}") from None
+                if renamed != _canon_edges(edges):
+                    raise ConfigurationError(
+                        f"symmetry reduction refused: process {name}, started by run, is "
+                        f"not invariant under permutations of {fam.template}")
 
 
 def _describe(f: Family) -> str:
