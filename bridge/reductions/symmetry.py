@@ -675,15 +675,22 @@ def _mentions_locals_of(e: Any) -> bool:
 
 @dataclass(frozen=True)
 class GroupAction:
-    """The group action on the states of a static layout as plain tables, for the C
-    engine (``templates/c/symmetry.c``): per family, the state slots of each position
-    (``cells[p]``) and the enumerated group elements (a ring group, or the full group on
-    a few positions; ``None``: the full group, positions sorted by content); and per
-    phase, its location slot (-1: absent) and finished locations. The representative
-    is ``SymmetryReduction.representative``'s."""
+    """The group action as plain tables, for the C engine (``templates/c/symmetry.c``):
+    per family, the state slots of each position (``cells[p]``) and the enumerated
+    group elements (a ring group, or the full group on a few positions; ``None``: the
+    full group, positions sorted by content); and per phase, its location slot (-1:
+    absent) and finished locations. The representative is
+    ``SymmetryReduction.representative``'s.
 
-    families: tuple[tuple[tuple[tuple[int, ...], ...], tuple[Permutation, ...] | None], ...]
+    ``dynamic`` (processes started at run time, dying youngest first): a cell is a pair
+    ``(pid, slot)``, ``slot`` of the segment of instance ``pid``, or ``(-1, slot)`` for
+    a slot of the static part; a phase is given by its pid. A runtime layout's plan
+    (``SymmetryReduction._plan``) moves a family only when every member is alive with
+    its initial template, and canonicalises only when every phase is alive and done."""
+
+    families: tuple[tuple[tuple[tuple[Any, ...], ...], tuple[Permutation, ...] | None], ...]
     phases: tuple[tuple[int, frozenset[int]], ...]
+    dynamic: bool = False
 
 
 class _Plan:
@@ -730,6 +737,18 @@ class _Sorter:
 
     def __call__(self, state: StateVector) -> StateVector:
         return self.apply(state, self.permutation(state))
+
+
+def _position_cells(fam: Family, arrays: list[tuple[int, int]], seg: int
+                    ) -> list[tuple[list[int], list[int]]]:
+    """Return per position of ``fam`` the moved slots of its segment (relative: every
+    slot of a segment of ``seg`` slots but the parameters) and its family-array slots
+    (``arrays``: offset and cells per position of each array)."""
+    keep = set(fam.parameter_slots)
+    segment = [off for off in range(seg) if off not in keep]
+    return [(segment, [s for offset, stride in arrays
+                       for s in range(offset + p * stride, offset + (p + 1) * stride)])
+            for p in range(len(fam.instances))]
 
 
 def _permuting_getter(cells: list[list[int]], perm: Permutation, size: int) -> Any:
@@ -799,19 +818,18 @@ class SymmetryReduction:
         plan = _Plan()
         bases = rl.bases
         size = len(state)
+        initial = self._layout.initial_templates
         for fam, arrays in zip(self.spec.families, self._array_cells, strict=True):
-            if any(k >= len(bases) for k in fam.instances):
+            # a member dead, or its pid reused by another template: the family stays
+            if any(k >= len(bases) or rl.templates[k] != initial[k] for k in fam.instances):
                 plan.cells.append(None)
                 plan.getters.append(None)
                 continue
             seg = self._space.process_of(fam.instances[0], state).size  # type: ignore[attr-defined]
-            keep = set(fam.parameter_slots)
-            cells = []
-            for p, k in enumerate(fam.instances):
-                slots = [bases[k] + off for off in range(seg) if off not in keep]
-                for offset, stride in arrays:
-                    slots.extend(range(offset + p * stride, offset + (p + 1) * stride))
-                cells.append(slots)
+            cells = [[bases[k] + off for off in segment] + array
+                     for k, (segment, array) in zip(fam.instances,
+                                                    _position_cells(fam, arrays, seg),
+                                                    strict=True)]
             plan.cells.append(cells)
             n = len(fam.instances)
             if fam.group == "full" and n > _ENUMERATED:
@@ -849,12 +867,12 @@ class SymmetryReduction:
 
         return representative
 
-    def group_action(self) -> GroupAction | None:
-        """Return the group action as tables (``GroupAction``), or None when the layout
-        is dynamic (processes started at run time: a plan per runtime layout)."""
+    def group_action(self) -> GroupAction:
+        """Return the group action as tables (``GroupAction``): a static layout's plan,
+        or for a dynamic layout the cells by pid (``GroupAction.dynamic``)."""
         plan = self._static_plan
         if plan is None:
-            return None
+            return self._dynamic_action()
         families = []
         for cells, action in zip(plan.cells, plan.getters, strict=True):
             if cells is None:
@@ -862,6 +880,21 @@ class SymmetryReduction:
             perms = tuple(action[1]) if isinstance(action, tuple) else None
             families.append((tuple(tuple(c) for c in cells), perms))
         return GroupAction(tuple(families), tuple(plan.done))
+
+    def _dynamic_action(self) -> GroupAction:
+        layout = self._layout
+        families = []
+        for fam, arrays in zip(self.spec.families, self._array_cells, strict=True):
+            seg = layout.processes[layout.initial_templates[fam.instances[0]]].size
+            cells = tuple(tuple([(k, off) for off in segment] + [(-1, s) for s in array])
+                          for k, (segment, array) in zip(fam.instances,
+                                                         _position_cells(fam, arrays, seg),
+                                                         strict=True))
+            n = len(fam.instances)
+            perms = None if fam.group == "full" and n > _ENUMERATED else \
+                tuple(group_elements(n, fam.group))
+            families.append((cells, perms))
+        return GroupAction(tuple(families), tuple(self._phase_done), dynamic=True)
 
     def canonical(self, state: StateVector) -> tuple[StateVector, list[Permutation]]:
         """Return the representative of ``state``'s orbit and, per family, the
