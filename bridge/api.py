@@ -665,9 +665,9 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     """Return True when the compiled engine's fair search checks LTL property ``prop``
     (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
     reason). It takes the notions of ``engine_c.LTL_FAIRNESS`` with annotations (the
-    command line's and the model's), and symmetry reduction (paper 001; the quotient of
-    a static layout, ``engine_c.symmetry_supports``); --por and the counter abstraction
-    run on the Python engine. With --symmetry the quotient is built here, once, into
+    command line's and the model's), and symmetry reduction (paper 001; the quotient
+    of static and dynamic layouts, ``engine_c.symmetry_supports``); --por and the
+    counter abstraction run on the Python engine. With --symmetry the quotient is built here, once, into
     ``reduced`` (its notes say whether it applies; where it does not, the C engine
     searches the full state space, as the Python engine would)."""
     reduced = reduced if reduced is not None else _Reduced()
@@ -953,8 +953,8 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
     part (``edges`` from ``initial``, already replayed on the Python product) and whose
     reason describes the part. In a symmetry quotient the path is lifted to a run of
     the model (``_lift_quotient_part``) when every node of the part takes all its steps
-    inside it; otherwise the trace is the quotient's and ``_with_counterexample``
-    searches the full state space. Raises ``EngineDisagreement`` when the part is not
+    inside it (and the layout is static); otherwise the trace is the quotient's and
+    ``_with_counterexample`` searches the full state space. Raises ``EngineDisagreement`` when the part is not
     fair and accepting. The statistics' seconds are the C search's, the C check's and
     this replay's (since ``started``, a ``time.perf_counter()``)."""
     from bridge.semantics.trace import make_trace
@@ -977,7 +977,12 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
                "semantics")
     path = product.system_path(edges)
     start_state = product.sys_states[product.node_sys[initial]]
-    lifted_run = _is_quotient(space) and found.node_closed
+    # a dynamic layout's quotient is not lifted: a family's members die youngest first,
+    # so a permutation is not an automorphism of the death steps, and the plan leaves a
+    # family with a dead member (or a dead phase) alone: the representative is then not
+    # a function of the orbit (concretize finds no counterpart); the full search gives
+    # the counterexample (``_with_counterexample``)
+    lifted_run = _is_quotient(space) and found.node_closed and not space.layout.dynamic
     if lifted_run:
         concrete, lifted = _lift_quotient_part(space, path, deadline)
         trace = make_trace(space, concrete, lifted)
