@@ -63,6 +63,8 @@ typedef struct {
     const int32_t *fam_top;     /* per family: its largest member pid */
     const int32_t *cell_pid;    /* per cell (as cells): the member pid of a segment cell,
                                  * -1: a static slot */
+    const int32_t *cell_byte;   /* static layouts: per cell, its byte offset and kind */
+    const int32_t *cell_kind;
     int32_t top;                /* the largest pid a family or a phase names */
     int32_t scratch_n;          /* int32 scratch entries sym_canon needs */
 } br_sym_t;
@@ -183,11 +185,7 @@ static void sym_canon(const br_sym_t *y, uint8_t *v, int64_t *vals, int32_t *scr
         if (slot < 0) return;
         if (!sym_done(y, k, sym_read(v + y->slot_off[slot], y->slot_kind[slot]))) return;
     }
-    int32_t *off = scratch + y->max_n, *kind = off + y->max_cells;
-    for (int32_t f = 0; f < y->n_fam; f++) {
-        int32_t nm = y->fam_n[f] * y->fam_m[f];
-        const int32_t *cells = y->cells + y->cell_off[f];
-        for (int32_t k = 0; k < nm; k++) { off[k] = y->slot_off[cells[k]]; kind[k] = y->slot_kind[cells[k]]; }
-        sym_family(y, f, v, off, kind, vals, scratch);
-    }
+    for (int32_t f = 0; f < y->n_fam; f++)
+        sym_family(y, f, v, y->cell_byte + y->cell_off[f], y->cell_kind + y->cell_off[f], vals,
+                   scratch);
 }
