@@ -801,6 +801,7 @@ class _SymParams(ctypes.Structure):
                 ("fam_tpl", ctypes.POINTER(ctypes.c_int32)),
                 ("fam_top", ctypes.POINTER(ctypes.c_int32)),
                 ("cell_pid", ctypes.POINTER(ctypes.c_int32)),
+                ("phase_tpl", ctypes.POINTER(ctypes.c_int32)),
                 ("cell_byte", ctypes.POINTER(ctypes.c_int32)),
                 ("cell_kind", ctypes.POINTER(ctypes.c_int32)),
                 ("top", ctypes.c_int32), ("scratch_n", ctypes.c_int32)]
@@ -908,6 +909,7 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
             arr(i32, nperm), arr(i32, perm_off),
             arr(i32, src), arr(i32, tpl_size), arr(i32, tpl_first), arr(i32, seg_off),
             arr(i32, seg_kind), arr(i32, fam_tpl), arr(i32, fam_top), arr(i32, cell_pid),
+            arr(i32, [initial[k] for k in phase_slot] if packed.dynamic else []),
             arr(i32, [] if packed.dynamic else [table[c][0] for c in cells]),
             arr(i32, [] if packed.dynamic else [_KIND_CODES[table[c][1].name] for c in cells])]
     sym = _SymParams()
@@ -915,7 +917,7 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     (sym.slot_off, sym.slot_kind, sym.phase_slot, sym.phase_off, sym.phase_done, sym.fam_n,
      sym.fam_m, sym.cell_off, sym.cells, sym.order, sym.fam_nperm, sym.perm_off,
      sym.src, sym.tpl_size, sym.tpl_first, sym.seg_off, sym.seg_kind, sym.fam_tpl,
-     sym.fam_top, sym.cell_pid, sym.cell_byte, sym.cell_kind) = keep
+     sym.fam_top, sym.cell_pid, sym.phase_tpl, sym.cell_byte, sym.cell_kind) = keep
     sym.max_cells = max([n * m for n, m in zip(fam_n, fam_m, strict=True)], default=1)
     sym.max_n = max(fam_n, default=1)
     sym.dynamic = int(packed.dynamic)

@@ -77,6 +77,7 @@ from bridge.ir import (
     Parallel,
     Process,
     Run,
+    SourceLanguage,
     TransitionSystem,
     Var,
     iter_statements,
@@ -440,9 +441,39 @@ def detect_symmetry(
                 if k not in phases:
                     phases.append(k)
     _check_started(system, families, renamings)
+    _check_deaths(system, families)
     _check_formula(system, formula, families, renamings)
     notes = tuple(_describe(f) for f in families)
     return SymmetrySpec(tuple(families), tuple(phases), notes)
+
+
+def _check_deaths(system: TransitionSystem, families: list[Family]) -> None:
+    """Refuse the symmetry of a Promela family whose processes can finish: a finished
+    Promela process dies only when it is the youngest live one, so a permutation of the
+    positions is not a symmetry of the death steps (in ``g s`` the youngest member may
+    die where in ``s`` it may not), and quotients that let members die gave verdicts
+    the full search did not (caught by ``api``'s check of a quotient's violation).
+    Families that never finish (``do`` loops without a way out) keep their pids, so
+    every layout holds them at the same place."""
+    if system.language is not SourceLanguage.PROMELA:
+        return  # CSP# and IR processes never die
+    procs = {p.name: p for p in system.processes}
+    for fam in families:
+        proc = procs[system.instances[fam.instances[0]].process]
+        terminal = {loc.id for loc in proc.locations if loc.terminal}
+        seen, todo = {proc.initial}, [proc.initial]
+        while todo:
+            loc = todo.pop()
+            if loc in terminal:
+                raise ConfigurationError(
+                    f"symmetry reduction refused: the processes of {fam.template} can "
+                    "finish, and a finished Promela process dies only when it is the "
+                    "youngest (a permutation of the family is not a symmetry of the "
+                    "deaths)")
+            for e in _live_edges(proc.edges):
+                if e.source == loc and e.target not in seen:
+                    seen.add(e.target)
+                    todo.append(e.target)
 
 
 def _check_started(system: TransitionSystem, families: list[Family],
@@ -678,15 +709,16 @@ class GroupAction:
     """The group action as plain tables, for the C engine (``templates/c/symmetry.c``):
     per family, the state slots of each position (``cells[p]``) and the enumerated
     group elements (a ring group, or the full group on a few positions; ``None``: the
-    full group, positions sorted by content); and per phase, its location slot (-1:
-    absent) and finished locations. The representative is
+    full group, positions sorted by content); and per phase, its location slot (-1: it
+    has died, so it is done) and finished locations. The representative is
     ``SymmetryReduction.representative``'s.
 
     ``dynamic`` (processes started at run time, dying youngest first): a cell is a pair
     ``(pid, slot)``, ``slot`` of the segment of instance ``pid``, or ``(-1, slot)`` for
     a slot of the static part; a phase is given by its pid. A runtime layout's plan
     (``SymmetryReduction._plan``) moves a family only when every member is alive with
-    its initial template, and canonicalises only when every phase is alive and done."""
+    its initial template, and canonicalises only when every phase is done (at a
+    finished location, or dead: its pid gone or taken by another template)."""
 
     families: tuple[tuple[tuple[tuple[Any, ...], ...], tuple[Permutation, ...] | None], ...]
     phases: tuple[tuple[int, frozenset[int]], ...]
@@ -838,7 +870,9 @@ class SymmetryReduction:
             perms = group_elements(n, fam.group)
             plan.getters.append(([_permuting_getter(cells, p, size) for p in perms], perms))
         for k, done in self._phase_done:
-            plan.done.append((bases[k] if k < len(bases) else -1, done))
+            # a phase that has died (its pid gone, or taken by another template) is done
+            alive = k < len(bases) and rl.templates[k] == initial[k]
+            plan.done.append((bases[k] if alive else -1, done))
         plan.representative = self._representative_function(plan)
         self._plans[id(rl)] = plan
         return plan
@@ -856,7 +890,7 @@ class SymmetryReduction:
 
         def representative(state: StateVector) -> StateVector:
             for slot, finished in done:
-                if slot < 0 or state[slot] not in finished:
+                if slot >= 0 and state[slot] not in finished:
                     return state
             for action in steps:
                 if type(action) is tuple:
@@ -903,7 +937,7 @@ class SymmetryReduction:
         plan = self._plan(state)
         identity = [tuple(range(len(f.instances))) for f in self.spec.families]
         for slot, done in plan.done:
-            if slot < 0 or state[slot] not in done:
+            if slot >= 0 and state[slot] not in done:
                 return state, identity
         perms: list[Permutation] = []
         out = state

@@ -14,8 +14,8 @@
  * per runtime layout in Python (SymmetryReduction._plan); here the same plan is found
  * per state: the segments are walked from the live-instance count and the template
  * bytes, a family takes part only when every member is alive with its own template
- * (else the plan leaves it alone), a phase that is not alive stops canonicalisation,
- * and a segment cell is found at its member's segment. The Python slot order (static
+ * (else the plan leaves it alone), a phase that has died is done, and a segment
+ * cell is found at its member's segment. The Python slot order (static
  * slots, then segments in pid order) is the byte order, so the comparisons agree.
  *
  * The representative is the Python one: no canonicalisation until every phase process
@@ -30,9 +30,10 @@ typedef struct {
     const int32_t *slot_off;    /* byte offset of each slot */
     const int32_t *slot_kind;   /* 0 u8, 1 i8, 2 u16, 3 i16, 4 i32, 5 u32 */
     int32_t n_phases;
-    const int32_t *phase_slot;  /* the location slot of each phase instance, -1: absent
-                                 * (dynamic: the phase's pid; its location is slot 0 of
-                                 * its segment) */
+    const int32_t *phase_slot;  /* the location slot of each phase instance, -1: it has
+                                 * died (done); dynamic: the phase's pid, its location is
+                                 * slot 0 of its segment, and it has died when the pid is
+                                 * not live or holds another template than phase_tpl */
     const int32_t *phase_off;   /* n_phases + 1 offsets into phase_done */
     const int64_t *phase_done;  /* the finished locations of each phase */
     int32_t n_fam;
@@ -63,6 +64,7 @@ typedef struct {
     const int32_t *fam_top;     /* per family: its largest member pid */
     const int32_t *cell_pid;    /* per cell (as cells): the member pid of a segment cell,
                                  * -1: a static slot */
+    const int32_t *phase_tpl;   /* per phase: its template */
     const int32_t *cell_byte;   /* static layouts: per cell, its byte offset and kind */
     const int32_t *cell_kind;
     int32_t top;                /* the largest pid a family or a phase names */
@@ -157,7 +159,7 @@ static void sym_canon_dynamic(const br_sym_t *y, uint8_t *v, int64_t *vals, int3
     }
     for (int32_t k = 0; k < y->n_phases; k++) {
         int32_t pid = y->phase_slot[k];
-        if (pid < 0 || pid >= live) return;
+        if (pid >= live || tpl[pid] != y->phase_tpl[k]) continue;  /* it has died: done */
         int32_t s0 = y->tpl_first[tpl[pid]];
         if (!sym_done(y, k, sym_read(v + base[pid] + y->seg_off[s0], y->seg_kind[s0]))) return;
     }
@@ -182,7 +184,7 @@ static void sym_canon(const br_sym_t *y, uint8_t *v, int64_t *vals, int32_t *scr
     if (y->dynamic) { sym_canon_dynamic(y, v, vals, scratch); return; }
     for (int32_t k = 0; k < y->n_phases; k++) {
         int32_t slot = y->phase_slot[k];
-        if (slot < 0) return;
+        if (slot < 0) continue;  /* it has died: done */
         if (!sym_done(y, k, sym_read(v + y->slot_off[slot], y->slot_kind[slot]))) return;
     }
     for (int32_t f = 0; f < y->n_fam; f++)

@@ -35,7 +35,12 @@ ltl p { [] (x[0] + x[1] <= 2) }
 
 SYMMETRIC_STARTED = """
 byte x[2]; byte done;
-active [2] proctype P() { x[_pid] = 1; done++ }
+active [2] proctype P() {
+  do
+  :: x[_pid] == 0 -> x[_pid] = 1; done++
+  :: x[_pid] == 1 -> x[_pid] = 0
+  od
+}
 proctype Q() { done == 2 -> done = 0 }
 init { run Q() }
 ltl p { [] (x[0] + x[1] <= 2) }
