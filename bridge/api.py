@@ -953,8 +953,8 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
     part (``edges`` from ``initial``, already replayed on the Python product) and whose
     reason describes the part. In a symmetry quotient the path is lifted to a run of
     the model (``_lift_quotient_part``) when every node of the part takes all its steps
-    inside it (and the layout is static); otherwise the trace is the quotient's and
-    ``_with_counterexample`` searches the full state space. Raises ``EngineDisagreement`` when the part is not
+    inside it; otherwise the trace is the quotient's and ``_with_counterexample``
+    searches the full state space. Raises ``EngineDisagreement`` when the part is not
     fair and accepting. The statistics' seconds are the C search's, the C check's and
     this replay's (since ``started``, a ``time.perf_counter()``)."""
     from bridge.semantics.trace import make_trace
@@ -977,12 +977,7 @@ def _certified_part(fcheck: Any, product: Any, condition: Any, result: Any, init
                "semantics")
     path = product.system_path(edges)
     start_state = product.sys_states[product.node_sys[initial]]
-    # a dynamic layout's quotient is not lifted: a family's members die youngest first,
-    # so a permutation is not an automorphism of the death steps, and the plan leaves a
-    # family with a dead member (or a dead phase) alone: the representative is then not
-    # a function of the orbit (concretize finds no counterpart); the full search gives
-    # the counterexample (``_with_counterexample``)
-    lifted_run = _is_quotient(space) and found.node_closed and not space.layout.dynamic
+    lifted_run = _is_quotient(space) and found.node_closed
     if lifted_run:
         concrete, lifted = _lift_quotient_part(space, path, deadline)
         trace = make_trace(space, concrete, lifted)
@@ -1016,7 +1011,9 @@ def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None
     ``(r, q)`` of ``P`` takes each step of ``r`` on an edge inside ``P``): let ``H`` be
     the nodes ``(s, q)`` of the full product with ``(rep(s), q)`` in ``P``. For ``s = g r``
     a step ``s -> g t`` is the image of a step ``r -> t`` (``g`` is an automorphism, the
-    formula's atoms are invariant), so every node of ``H`` takes each of its steps on an
+    formula's atoms are invariant; in a Promela layout too: detection refuses families
+    whose processes can finish, so members never die, and processes started by ``run``
+    are invariant), so every node of ``H`` takes each of its steps on an
     edge inside ``H``, with the acceptance of the quotient edge. A terminal SCC ``C`` of
     ``H`` reachable from the run's last node therefore takes every step of its states
     (fair, 000 Def. 4), and its projection is closed under ``P``'s edges, hence all of
