@@ -26,10 +26,13 @@ array is renamed by its block: a constant ``c`` is in block ``c // k``; ``c + R`
 ``_ranges.global_ranges`` (an interval analysis of the whole model) must prove, else the
 symmetry is refused. Every other process must be invariant under the renaming, or be a
 finite *phase* (acyclic graph, like CSP# ``Init(); ...``): states are then canonicalised
-only once every such process has no edge left. The initial state (once canonicalisation
-applies) and the formula's atoms must be invariant: atoms are compared after renaming
-and normalisation (so ``leader[0] + leader[1] + leader[2] == 1`` is invariant), and an
-event atom whose name the renaming changes refuses the symmetry.
+only once every such process has no edge left (or has died). Processes that ``run`` may
+start are not permuted: each must be invariant, and none may be of a family's template;
+a Promela family whose processes can finish is refused (a finished Promela process dies
+only when it is the youngest, which no permutation respects). The initial state (once
+canonicalisation applies) and the formula's atoms must be invariant: atoms are compared
+after renaming and normalisation (so ``leader[0] + leader[1] + leader[2] == 1`` is
+invariant), and an event atom whose name the renaming changes refuses the symmetry.
 
 Groups tried, largest first: the full symmetric group (generators: the transposition
 (0 1) and the cycle (0 1 .. n-1)), the dihedral group of a ring (the cycle and the
