@@ -714,9 +714,9 @@ def _use_c_ltl(system: TransitionSystem, prop: Property, options: CheckOptions,
     """Return True when the compiled engine's fair search checks LTL property ``prop``
     (``_use_c_engine``'s contract: ``auto`` notes why not, ``c`` refuses with the
     reason). It takes the notions of ``engine_c.LTL_FAIRNESS`` with annotations (the
-    command line's and the model's), and symmetry reduction (paper 001; the quotient of
-    a static layout, ``engine_c.symmetry_supports``); --por and the counter abstraction
-    run on the Python engine. With --symmetry the quotient is built here, once, into
+    command line's and the model's), and symmetry reduction (paper 001; the quotient
+    of static and dynamic layouts, ``engine_c.symmetry_supports``); --por and the
+    counter abstraction run on the Python engine. With --symmetry the quotient is built here, once, into
     ``reduced`` (its notes say whether it applies; where it does not, the C engine
     searches the full state space, as the Python engine would)."""
     reduced = reduced if reduced is not None else _Reduced()
@@ -1060,7 +1060,9 @@ def _lift_quotient_part(space: Any, path: list[Any], deadline: float | None
     ``(r, q)`` of ``P`` takes each step of ``r`` on an edge inside ``P``): let ``H`` be
     the nodes ``(s, q)`` of the full product with ``(rep(s), q)`` in ``P``. For ``s = g r``
     a step ``s -> g t`` is the image of a step ``r -> t`` (``g`` is an automorphism, the
-    formula's atoms are invariant), so every node of ``H`` takes each of its steps on an
+    formula's atoms are invariant; in a Promela layout too: detection refuses families
+    whose processes can finish, so members never die, and processes started by ``run``
+    are invariant), so every node of ``H`` takes each of its steps on an
     edge inside ``H``, with the acceptance of the quotient edge. A terminal SCC ``C`` of
     ``H`` reachable from the run's last node therefore takes every step of its states
     (fair, 000 Def. 4), and its projection is closed under ``P``'s edges, hence all of

@@ -826,7 +826,20 @@ class _SymParams(ctypes.Structure):
                 ("fam_nperm", ctypes.POINTER(ctypes.c_int32)),
                 ("perm_off", ctypes.POINTER(ctypes.c_int32)),
                 ("src", ctypes.POINTER(ctypes.c_int32)),
-                ("max_cells", ctypes.c_int32), ("max_n", ctypes.c_int32)]
+                ("max_cells", ctypes.c_int32), ("max_n", ctypes.c_int32),
+                ("dynamic", ctypes.c_int32), ("count_slot", ctypes.c_int32),
+                ("static_bytes", ctypes.c_int32),
+                ("tpl_size", ctypes.POINTER(ctypes.c_int32)),
+                ("tpl_first", ctypes.POINTER(ctypes.c_int32)),
+                ("seg_off", ctypes.POINTER(ctypes.c_int32)),
+                ("seg_kind", ctypes.POINTER(ctypes.c_int32)),
+                ("fam_tpl", ctypes.POINTER(ctypes.c_int32)),
+                ("fam_top", ctypes.POINTER(ctypes.c_int32)),
+                ("cell_pid", ctypes.POINTER(ctypes.c_int32)),
+                ("phase_tpl", ctypes.POINTER(ctypes.c_int32)),
+                ("cell_byte", ctypes.POINTER(ctypes.c_int32)),
+                ("cell_kind", ctypes.POINTER(ctypes.c_int32)),
+                ("top", ctypes.c_int32), ("scratch_n", ctypes.c_int32)]
 
 
 _KIND_CODES = {"u8": 0, "i8": 1, "u16": 2, "i16": 3, "i32": 4, "u32": 5}
@@ -834,8 +847,7 @@ _KIND_CODES = {"u8": 0, "i8": 1, "u16": 2, "i16": 3, "i32": 4, "u32": 5}
 
 def symmetry_supports(system: TransitionSystem, action: Any) -> tuple[bool, str]:
     """Return ``(True, "")`` when the C fair search can search the symmetry quotient
-    given by ``action`` (a ``reductions.symmetry.GroupAction``, None for a dynamic
-    layout), else ``(False, why)``."""
+    given by ``action`` (a ``reductions.symmetry.GroupAction``), else ``(False, why)``."""
     try:
         _symmetry_tables(generate_model(system), action)
     except CUnsupported as why:
@@ -845,31 +857,61 @@ def symmetry_supports(system: TransitionSystem, action: Any) -> tuple[bool, str]
 
 def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     """Return the ``br_sym_t`` of a group action and the arrays it points into (keep
-    them alive while the search runs); raises ``CUnsupported``."""
-    if action is None or model.packed.dynamic:
-        raise CUnsupported("symmetry reduction of processes started at run time (the "
-                           "C engine takes the quotient of static layouts: CSP#, IR "
-                           "without run)")
-    table = model.packed.slot_table()
+    them alive while the search runs); raises ``CUnsupported``. A dynamic layout's
+    action (``GroupAction.dynamic``) names segment cells by pid and slot: the C side
+    finds them per state (``sym_canon_dynamic``)."""
+    packed = model.packed
+    if action.dynamic != packed.dynamic:
+        raise CUnsupported("a group action of another layout")  # never: one system
+    if packed.dynamic:
+        table = list(zip(packed.static_offsets, packed.static_kinds, strict=True))
+        initial = packed.layout.initial_templates
+    else:
+        table = packed.slot_table()
     hidden = hidden_slots(model.space)
-    moved = [slot for cells, _ in action.families for pos in cells for slot in pos]
+
+    def static_slot(cell: Any) -> int | None:
+        """The static slot of a cell (None: a segment cell of a dynamic layout)."""
+        if not action.dynamic:
+            return cell
+        return cell[1] if cell[0] < 0 else None
+
+    moved = [static_slot(c) for cells, _ in action.families for pos in cells for c in pos]
+    moved = [slot for slot in moved if slot is not None]
     if any(slot < hidden or slot >= len(table) for slot in moved):
         raise CUnsupported("symmetry reduction that moves a hidden variable")
-    if set(moved) & set(model.packed.library_slots + model.packed.mixed_slots):
+    if set(moved) & set(packed.library_slots + packed.mixed_slots):
         raise CUnsupported("symmetry reduction that moves a value of a library class (the "
                            "C engine would order ids, the Python engine tuples)")
 
     def arr(kind: Any, values: list[int]) -> Any:
         return (kind * max(1, len(values)))(*values)
 
+    def sort_key(cell: Any) -> tuple[int, ...]:
+        """Python slot order: the static part first, then the segments by pid."""
+        slot = static_slot(cell)
+        return (0, slot, 0) if slot is not None else (1, cell[0], cell[1])
+
     fam_n, fam_m, cell_off, cells, order, nperm, perm_off, src = [], [], [0], [], [], [], [0], []
+    cell_pid, fam_tpl, fam_top = [], [], []
     for positions, elements in action.families:
         n, m = len(positions), len(positions[0]) if positions else 0
-        flat = [slot for pos in positions for slot in pos]
+        flat = [c for pos in positions for c in pos]
         fam_n.append(n)
         fam_m.append(m)
-        cells.extend(flat)
-        by_slot = sorted(range(len(flat)), key=flat.__getitem__)
+        if action.dynamic:
+            pids = {c[0] for c in flat if c[0] >= 0}
+            templates = {initial[k] for k in pids}
+            if len(templates) != 1:
+                raise CUnsupported("a symmetry family of several process templates in a "
+                                   "layout with processes started at run time")
+            fam_tpl.append(templates.pop())
+            fam_top.append(max(pids))
+            cell_pid.extend(c[0] for c in flat)
+            cells.extend(c[1] for c in flat)
+        else:
+            cells.extend(flat)
+        by_slot = sorted(range(len(flat)), key=lambda k: sort_key(flat[k]))
         order.extend(by_slot)
         cell_off.append(len(cells))
         identity = tuple(range(n))
@@ -886,21 +928,39 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
         phase_slot.append(slot)
         phase_done.extend(sorted(done))
         phase_off.append(len(phase_done))
-    keep = [arr(ctypes.c_int32, [off for off, _ in table]),
-            arr(ctypes.c_int32, [_KIND_CODES[k.name] for _, k in table]),
-            arr(ctypes.c_int32, phase_slot), arr(ctypes.c_int32, phase_off),
-            arr(ctypes.c_int64, phase_done), arr(ctypes.c_int32, fam_n),
-            arr(ctypes.c_int32, fam_m), arr(ctypes.c_int32, cell_off),
-            arr(ctypes.c_int32, cells), arr(ctypes.c_int32, order),
-            arr(ctypes.c_int32, nperm), arr(ctypes.c_int32, perm_off),
-            arr(ctypes.c_int32, src)]
+    tpl_size, tpl_first, seg_off, seg_kind = [], [], [], []
+    for seg in packed.segments if packed.dynamic else ():
+        tpl_size.append(seg.size)
+        tpl_first.append(len(seg_off))
+        seg_off.extend(seg.offsets)
+        seg_kind.extend(_KIND_CODES[k.name] for k in seg.kinds)
+    i32 = ctypes.c_int32
+    keep = [arr(i32, [off for off, _ in table]),
+            arr(i32, [_KIND_CODES[k.name] for _, k in table]),
+            arr(i32, phase_slot), arr(i32, phase_off),
+            arr(ctypes.c_int64, phase_done), arr(i32, fam_n),
+            arr(i32, fam_m), arr(i32, cell_off),
+            arr(i32, cells), arr(i32, order),
+            arr(i32, nperm), arr(i32, perm_off),
+            arr(i32, src), arr(i32, tpl_size), arr(i32, tpl_first), arr(i32, seg_off),
+            arr(i32, seg_kind), arr(i32, fam_tpl), arr(i32, fam_top), arr(i32, cell_pid),
+            arr(i32, [initial[k] for k in phase_slot] if packed.dynamic else []),
+            arr(i32, [] if packed.dynamic else [table[c][0] for c in cells]),
+            arr(i32, [] if packed.dynamic else [_KIND_CODES[table[c][1].name] for c in cells])]
     sym = _SymParams()
     sym.n_slots, sym.n_phases, sym.n_fam = len(table), len(phase_slot), len(fam_n)
     (sym.slot_off, sym.slot_kind, sym.phase_slot, sym.phase_off, sym.phase_done, sym.fam_n,
      sym.fam_m, sym.cell_off, sym.cells, sym.order, sym.fam_nperm, sym.perm_off,
-     sym.src) = keep
+     sym.src, sym.tpl_size, sym.tpl_first, sym.seg_off, sym.seg_kind, sym.fam_tpl,
+     sym.fam_top, sym.cell_pid, sym.phase_tpl, sym.cell_byte, sym.cell_kind) = keep
     sym.max_cells = max([n * m for n, m in zip(fam_n, fam_m, strict=True)], default=1)
     sym.max_n = max(fam_n, default=1)
+    sym.dynamic = int(packed.dynamic)
+    if packed.dynamic:
+        sym.count_slot = packed.layout.layout_slot
+        sym.static_bytes = packed.static_bytes
+        sym.top = max(fam_top + [slot for slot, _ in action.phases], default=0)
+    sym.scratch_n = sym.max_n + 2 * sym.max_cells + 2 * (sym.top + 1)
     return sym, keep
 
 

@@ -26,10 +26,13 @@ array is renamed by its block: a constant ``c`` is in block ``c // k``; ``c + R`
 ``_ranges.global_ranges`` (an interval analysis of the whole model) must prove, else the
 symmetry is refused. Every other process must be invariant under the renaming, or be a
 finite *phase* (acyclic graph, like CSP# ``Init(); ...``): states are then canonicalised
-only once every such process has no edge left. The initial state (once canonicalisation
-applies) and the formula's atoms must be invariant: atoms are compared after renaming
-and normalisation (so ``leader[0] + leader[1] + leader[2] == 1`` is invariant), and an
-event atom whose name the renaming changes refuses the symmetry.
+only once every such process has no edge left (or has died). Processes that ``run`` may
+start are not permuted: each must be invariant, and none may be of a family's template;
+a Promela family whose processes can finish is refused (a finished Promela process dies
+only when it is the youngest, which no permutation respects). The initial state (once
+canonicalisation applies) and the formula's atoms must be invariant: atoms are compared
+after renaming and normalisation (so ``leader[0] + leader[1] + leader[2] == 1`` is
+invariant), and an event atom whose name the renaming changes refuses the symmetry.
 
 Groups tried, largest first: the full symmetric group (generators: the transposition
 (0 1) and the cycle (0 1 .. n-1)), the dihedral group of a ring (the cycle and the
@@ -76,8 +79,11 @@ from bridge.ir import (
     Interleave,
     Parallel,
     Process,
+    Run,
+    SourceLanguage,
     TransitionSystem,
     Var,
+    iter_statements,
 )
 from bridge.ir.property import Fairness, Ltl, LtlEvent, LtlState
 from bridge.reductions._ranges import Interval, global_ranges, interval
@@ -437,9 +443,73 @@ def detect_symmetry(
                     ) from None
                 if k not in phases:
                     phases.append(k)
+    _check_started(system, families, renamings)
+    _check_deaths(system, families)
     _check_formula(system, formula, families, renamings)
     notes = tuple(_describe(f) for f in families)
     return SymmetrySpec(tuple(families), tuple(phases), notes)
+
+
+def _check_deaths(system: TransitionSystem, families: list[Family]) -> None:
+    """Refuse the symmetry of a Promela family whose processes can finish: a finished
+    Promela process dies only when it is the youngest live one, so a permutation of the
+    positions is not a symmetry of the death steps (in ``g s`` the youngest member may
+    die where in ``s`` it may not), and quotients that let members die gave verdicts
+    the full search did not (caught by ``api``'s check of a quotient's violation).
+    Families that never finish (``do`` loops without a way out) keep their pids, so
+    every layout holds them at the same place."""
+    if system.language is not SourceLanguage.PROMELA:
+        return  # CSP# and IR processes never die
+    procs = {p.name: p for p in system.processes}
+    for fam in families:
+        proc = procs[system.instances[fam.instances[0]].process]
+        terminal = {loc.id for loc in proc.locations if loc.terminal}
+        seen, todo = {proc.initial}, [proc.initial]
+        while todo:
+            loc = todo.pop()
+            if loc in terminal:
+                raise ConfigurationError(
+                    f"symmetry reduction refused: the processes of {fam.template} can "
+                    "finish, and a finished Promela process dies only when it is the "
+                    "youngest (a permutation of the family is not a symmetry of the "
+                    "deaths)")
+            for e in _live_edges(proc.edges):
+                if e.source == loc and e.target not in seen:
+                    seen.add(e.target)
+                    todo.append(e.target)
+
+
+def _check_started(system: TransitionSystem, families: list[Family],
+                   renamings: list[_Renaming]) -> None:
+    """Refuse the symmetry unless every process that ``run`` may start is invariant
+    under the renaming (paper 001 section 4: the group must be an automorphism of the
+    whole system; started processes are not permuted, so each must map to itself) and
+    is not of a family's template (its pid may take a dead member's position, with
+    parameters the verification did not see). Started processes are specialised with
+    their parameters and ``_pid`` unknown."""
+    procs = {p.name: p for p in system.processes}
+    started = sorted({s.proctype for p in system.processes for e in p.edges
+                      for s in iter_statements(e.effect) if isinstance(s, Run)})
+    for name in started:
+        for fam in families:
+            if name in {system.instances[k].process for k in fam.instances}:
+                raise ConfigurationError(
+                    f"symmetry reduction refused: run starts {name}, the template of the "
+                    f"family {fam.template} (processes started at run time are not permuted)")
+        edges = _live_edges(tuple(_specialise(e, {}, None) for e in procs[name].edges))
+        for fam, renaming in zip(families, renamings, strict=True):
+            for perm in _generators(len(fam.instances), fam.group):
+                try:
+                    renamed = _canon_edges(_live_edges(tuple(
+                        _rename(e, perm, renaming) for e in edges)))
+                except _NotSymmetric as why:
+                    raise ConfigurationError(
+                        f"symmetry reduction refused: process {name}, started by run: "
+                        f"{why}") from None
+                if renamed != _canon_edges(edges):
+                    raise ConfigurationError(
+                        f"symmetry reduction refused: process {name}, started by run, is "
+                        f"not invariant under permutations of {fam.template}")
 
 
 def _describe(f: Family) -> str:
@@ -639,15 +709,23 @@ def _mentions_locals_of(e: Any) -> bool:
 
 @dataclass(frozen=True)
 class GroupAction:
-    """The group action on the states of a static layout as plain tables, for the C
-    engine (``templates/c/symmetry.c``): per family, the state slots of each position
-    (``cells[p]``) and the enumerated group elements (a ring group, or the full group on
-    a few positions; ``None``: the full group, positions sorted by content); and per
-    phase, its location slot (-1: absent) and finished locations. The representative
-    is ``SymmetryReduction.representative``'s."""
+    """The group action as plain tables, for the C engine (``templates/c/symmetry.c``):
+    per family, the state slots of each position (``cells[p]``) and the enumerated
+    group elements (a ring group, or the full group on a few positions; ``None``: the
+    full group, positions sorted by content); and per phase, its location slot (-1: it
+    has died, so it is done) and finished locations. The representative is
+    ``SymmetryReduction.representative``'s.
 
-    families: tuple[tuple[tuple[tuple[int, ...], ...], tuple[Permutation, ...] | None], ...]
+    ``dynamic`` (processes started at run time, dying youngest first): a cell is a pair
+    ``(pid, slot)``, ``slot`` of the segment of instance ``pid``, or ``(-1, slot)`` for
+    a slot of the static part; a phase is given by its pid. A runtime layout's plan
+    (``SymmetryReduction._plan``) moves a family only when every member is alive with
+    its initial template, and canonicalises only when every phase is done (at a
+    finished location, or dead: its pid gone or taken by another template)."""
+
+    families: tuple[tuple[tuple[tuple[Any, ...], ...], tuple[Permutation, ...] | None], ...]
     phases: tuple[tuple[int, frozenset[int]], ...]
+    dynamic: bool = False
 
 
 class _Plan:
@@ -694,6 +772,18 @@ class _Sorter:
 
     def __call__(self, state: StateVector) -> StateVector:
         return self.apply(state, self.permutation(state))
+
+
+def _position_cells(fam: Family, arrays: list[tuple[int, int]], seg: int
+                    ) -> list[tuple[list[int], list[int]]]:
+    """Return per position of ``fam`` the moved slots of its segment (relative: every
+    slot of a segment of ``seg`` slots but the parameters) and its family-array slots
+    (``arrays``: offset and cells per position of each array)."""
+    keep = set(fam.parameter_slots)
+    segment = [off for off in range(seg) if off not in keep]
+    return [(segment, [s for offset, stride in arrays
+                       for s in range(offset + p * stride, offset + (p + 1) * stride)])
+            for p in range(len(fam.instances))]
 
 
 def _permuting_getter(cells: list[list[int]], perm: Permutation, size: int) -> Any:
@@ -763,19 +853,18 @@ class SymmetryReduction:
         plan = _Plan()
         bases = rl.bases
         size = len(state)
+        initial = self._layout.initial_templates
         for fam, arrays in zip(self.spec.families, self._array_cells, strict=True):
-            if any(k >= len(bases) for k in fam.instances):
+            # a member dead, or its pid reused by another template: the family stays
+            if any(k >= len(bases) or rl.templates[k] != initial[k] for k in fam.instances):
                 plan.cells.append(None)
                 plan.getters.append(None)
                 continue
             seg = self._space.process_of(fam.instances[0], state).size  # type: ignore[attr-defined]
-            keep = set(fam.parameter_slots)
-            cells = []
-            for p, k in enumerate(fam.instances):
-                slots = [bases[k] + off for off in range(seg) if off not in keep]
-                for offset, stride in arrays:
-                    slots.extend(range(offset + p * stride, offset + (p + 1) * stride))
-                cells.append(slots)
+            cells = [[bases[k] + off for off in segment] + array
+                     for k, (segment, array) in zip(fam.instances,
+                                                    _position_cells(fam, arrays, seg),
+                                                    strict=True)]
             plan.cells.append(cells)
             n = len(fam.instances)
             if fam.group == "full" and n > _ENUMERATED:
@@ -784,7 +873,9 @@ class SymmetryReduction:
             perms = group_elements(n, fam.group)
             plan.getters.append(([_permuting_getter(cells, p, size) for p in perms], perms))
         for k, done in self._phase_done:
-            plan.done.append((bases[k] if k < len(bases) else -1, done))
+            # a phase that has died (its pid gone, or taken by another template) is done
+            alive = k < len(bases) and rl.templates[k] == initial[k]
+            plan.done.append((bases[k] if alive else -1, done))
         plan.representative = self._representative_function(plan)
         self._plans[id(rl)] = plan
         return plan
@@ -802,7 +893,7 @@ class SymmetryReduction:
 
         def representative(state: StateVector) -> StateVector:
             for slot, finished in done:
-                if slot < 0 or state[slot] not in finished:
+                if slot >= 0 and state[slot] not in finished:
                     return state
             for action in steps:
                 if type(action) is tuple:
@@ -813,12 +904,12 @@ class SymmetryReduction:
 
         return representative
 
-    def group_action(self) -> GroupAction | None:
-        """Return the group action as tables (``GroupAction``), or None when the layout
-        is dynamic (processes started at run time: a plan per runtime layout)."""
+    def group_action(self) -> GroupAction:
+        """Return the group action as tables (``GroupAction``): a static layout's plan,
+        or for a dynamic layout the cells by pid (``GroupAction.dynamic``)."""
         plan = self._static_plan
         if plan is None:
-            return None
+            return self._dynamic_action()
         families = []
         for cells, action in zip(plan.cells, plan.getters, strict=True):
             if cells is None:
@@ -827,6 +918,21 @@ class SymmetryReduction:
             families.append((tuple(tuple(c) for c in cells), perms))
         return GroupAction(tuple(families), tuple(plan.done))
 
+    def _dynamic_action(self) -> GroupAction:
+        layout = self._layout
+        families = []
+        for fam, arrays in zip(self.spec.families, self._array_cells, strict=True):
+            seg = layout.processes[layout.initial_templates[fam.instances[0]]].size
+            cells = tuple(tuple([(k, off) for off in segment] + [(-1, s) for s in array])
+                          for k, (segment, array) in zip(fam.instances,
+                                                         _position_cells(fam, arrays, seg),
+                                                         strict=True))
+            n = len(fam.instances)
+            perms = None if fam.group == "full" and n > _ENUMERATED else \
+                tuple(group_elements(n, fam.group))
+            families.append((cells, perms))
+        return GroupAction(tuple(families), tuple(self._phase_done), dynamic=True)
+
     def canonical(self, state: StateVector) -> tuple[StateVector, list[Permutation]]:
         """Return the representative of ``state``'s orbit and, per family, the
         permutation ``perm`` with ``rep`` position ``j`` taken from position ``perm[j]``."""
@@ -834,7 +940,7 @@ class SymmetryReduction:
         plan = self._plan(state)
         identity = [tuple(range(len(f.instances))) for f in self.spec.families]
         for slot, done in plan.done:
-            if slot < 0 or state[slot] not in done:
+            if slot >= 0 and state[slot] not in done:
                 return state, identity
         perms: list[Permutation] = []
         out = state

@@ -290,7 +290,7 @@ typedef struct {
     uint64_t *lg_eng; size_t lg_eng_cap;
     uint8_t *sym_buf;       /* symmetry: the representative being built, and scratch */
     int64_t *sym_vals;
-    int32_t *sym_sorted;
+    int32_t *sym_sorted;    /* sym_canon scratch (scratch_n entries) */
 } ls_t;
 
 /* br_grow with its common case (room enough) inline */
@@ -1462,7 +1462,7 @@ static int ls_alloc_expand(ls_t *s) {
     if (p->sym) {
         s->sym_buf = malloc(BR_MAXVEC);
         s->sym_vals = malloc(sizeof *s->sym_vals * (size_t)(p->sym->max_cells > 0 ? p->sym->max_cells : 1));
-        s->sym_sorted = malloc(sizeof *s->sym_sorted * (size_t)(p->sym->max_n > 0 ? p->sym->max_n : 1));
+        s->sym_sorted = malloc(sizeof *s->sym_sorted * (size_t)(p->sym->scratch_n > 0 ? p->sym->scratch_n : 1));
         if (!s->sym_buf || !s->sym_vals || !s->sym_sorted) return 0;
     }
     return 1;
