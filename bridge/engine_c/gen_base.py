@@ -138,10 +138,11 @@ class _Ctx:
     block: dict[str, tuple[str, Type]] = field(default_factory=dict)
     decls: list[str] | None = None
     timeout: bool = False
+    timeout_false: bool = False  # as ``semantics.codegen.Context.timeout_false``
 
     def with_src(self, src: str) -> _Ctx:
         return _Ctx(src, self.base, self.pid, self.proc, self.seg, self.block, self.decls,
-                    self.timeout)
+                    self.timeout, self.timeout_false)
 
 
 @dataclass

@@ -251,6 +251,8 @@ class Expressions:
             assert lay.last_slot is not None
             return self.read_static(ctx.src, lay.last_slot)
         if e.name == "timeout":
+            if ctx.timeout_false:
+                return "((V)0)"
             if not ctx.timeout:
                 raise self.unsupported(e.span, "'timeout' outside a guard")
             return "((V)tmo)"

@@ -5,6 +5,8 @@ issue 12).
 """
 from __future__ import annotations
 
+import dataclasses
+
 from bridge.engine_c.gen_base import (
     MAX_LOCAL_ARRAY,
     _Ctx,
@@ -471,16 +473,20 @@ class Statements:
                         if not isinstance(e.guard, ElseGuard) and guard_mentions(e.guard, "timeout")]
             if len(elses) > 1:
                 raise self.unsupported(elses[1][1].span, "more than one 'else' at a location")
-            if elses and timeouts:
-                raise self.unsupported(elses[0][1].span, "'else' and 'timeout' at the same location")
-            may_sync = any(self._may_sync(e, sync) for _, e in normal)
             ctx = _Ctx("s", base, pid, proc, seg)
+            ctx_of = {k: ctx for k, _ in normal}
+            if elses and timeouts:  # timeout reads false here (edgecode._gen_process)
+                normal = sorted(normal + timeouts, key=lambda ke: ke[0])
+                ctx_of.update((k, dataclasses.replace(ctx, timeout_false=True))
+                              for k, _ in timeouts)
+                timeouts = []
+            may_sync = any(self._may_sync(e, sync) for _, e in normal)
             lines = [f"static void {fname}(ctx_t *c, const uint8_t *s, uint32_t slen, uint32_t b, int pid) {{",
                      "  (void)b; (void)pid; (void)slen;"]
             if elses and not may_sync:
                 lines.append("  size_t _n0 = c->n;")
             for k, e in normal:
-                self.gen_edge_guarded(lines, "  ", ctx, tpl, k, e, sync, vector_edges)
+                self.gen_edge_guarded(lines, "  ", ctx_of[k], tpl, k, e, sync, vector_edges)
             if elses:
                 k, e = elses[0]
                 if may_sync:

@@ -187,6 +187,9 @@ class Context:
     proc: ProcessLayout | None
     block: dict[str, tuple[str, Type]] = field(default_factory=dict)
     timeout: bool = False
+    # an option at a location with ``else``: the timeout pass never comes there (the
+    # ``else`` always lets the process move), so ``timeout`` reads false (SPIN's pan)
+    timeout_false: bool = False
 
     def rel(self, offset: int) -> str:
         if isinstance(self.base, int):
@@ -194,7 +197,8 @@ class Context:
         return f"b+{offset}"
 
     def with_src(self, src: str) -> Context:
-        return Context(src, self.base, self.pid, self.proc, self.block, self.timeout)
+        return Context(src, self.base, self.pid, self.proc, self.block, self.timeout,
+                       self.timeout_false)
 
 
 class Generator:
@@ -460,6 +464,8 @@ class Generator:
             assert lay.last_slot is not None
             return f"{ctx.src}[{lay.last_slot}]"
         if e.name == "timeout":
+            if ctx.timeout_false:
+                return "False"
             if not ctx.timeout:
                 raise self.unsupported(e.span, "'timeout' outside a guard")
             return "_timeout"

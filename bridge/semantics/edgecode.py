@@ -4,6 +4,7 @@ uses (the layout, the step table, the generator)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable
 
 from bridge.diagnostics import UnsupportedError
@@ -59,17 +60,22 @@ class EdgeCode:
                         if not isinstance(e.guard, ElseGuard) and guard_mentions(e.guard, "timeout")]
             if len(elses) > 1:
                 raise UnsupportedError.at(elses[1][1].span, "more than one 'else' at a location")
+            ctx = Context("s", base, pid, tpl)
+            ctx_of = {k: ctx for k, _ in normal}
             if elses and timeouts:
-                raise UnsupportedError.at(
-                    elses[0][1].span, "'else' and 'timeout' options at the same location"
-                )
+                # The process can always move here (an option or the else), so the
+                # system is never blocked while it is here: timeout reads false and
+                # its options are ordinary ones that the else waits for (pan).
+                normal = sorted(normal + timeouts, key=lambda ke: ke[0])
+                ctx_of.update((k, dataclasses.replace(ctx, timeout_false=True))
+                              for k, _ in timeouts)
+                timeouts = []
             may_sync = any(self._may_sync(gen, e, sync) for _, e in normal)
             lines = [f"def {fname}(s, b, pid, out, aux):"]
-            ctx = Context("s", base, pid, tpl)
             if elses and not may_sync:
                 lines.append("    _n0 = len(out)")
             for k, e in normal:
-                self._gen_edge(gen, lines, "    ", ctx, tpl, k, e, sync, base, pid, tag)
+                self._gen_edge(gen, lines, "    ", ctx_of[k], tpl, k, e, sync, base, pid, tag)
             if elses:
                 k, e = elses[0]
                 if may_sync:

@@ -11,7 +11,8 @@ promela-spin.md section 11):
   it performs the channel operation, moves to the target and runs the effect;
 * ``else`` is enabled iff no other edge of the same location (of that instance) has a
   step; ``timeout`` is true iff the system has no step other than timeout edges (it is
-  evaluated last; a location that mixes ``else`` and ``timeout`` is not supported);
+  evaluated last; at a location with an ``else`` the process can always move, so
+  ``timeout`` reads false in its options there, as in pan);
 * rendezvous channels pair a send of one instance with a matching receive of another
   into one step (sender's effect first, then the receiver's binding and effect);
 * CSP barriers: an evaluated event name in the alphabets of several operands of a

@@ -208,6 +208,13 @@ class _Emitter:
             for n, e in enumerate(inst.process.edges):
                 table.setdefault(e.source, []).append(n)
             self.by_source.append(table)
+        # Edges at a location with an 'else': the process can always move there, so the
+        # timeout pass never comes and their 'timeout' reads false (SPIN's pan; the
+        # native engine's edgecode._gen_process): they are ordinary options.
+        self._beside_else: set[int] = {
+            id(e) for inst in self.insts for e in inst.process.edges
+            if any(isinstance(x.guard, ElseGuard) for x in inst.process.edges
+                   if x.source == e.source)}
         self.initial_values = self._initial_values()
         self.flow = ChannelFlow(system, plan, self._initial_cells())
         self._timeout_text: str | None = None
@@ -479,10 +486,18 @@ class _Emitter:
     def edge_kind(self, e: Edge) -> str:
         if isinstance(e.guard, ElseGuard):
             return "else"
-        if e.guard is not None and any(isinstance(x, Builtin) and x.name == "timeout"
-                                       for x in iter_subexpressions(e.guard)):
+        if e.guard is not None and id(e) not in self._beside_else and any(
+                isinstance(x, Builtin) and x.name == "timeout"
+                for x in iter_subexpressions(e.guard)):
             return "timeout"
         return "normal"
+
+    def normal_guard(self, k: int, e: Edge) -> str:
+        """Return the guard of a normal option (``timeout`` false beside an 'else')."""
+        if e.guard is None:
+            return "true"
+        return self.writer(k).cond(e.guard, timeout="false" if id(e) in self._beside_else
+                                   else None)
 
     def exec_text(self, k: int, n: int) -> str:
         """Return when edge ``n`` of instance ``k`` has a step, its control location
@@ -505,7 +520,7 @@ class _Emitter:
         elif kind == "timeout":
             guard = w.cond(e.guard, timeout=self.timeout_text())  # type: ignore[arg-type]
         else:
-            guard = w.cond(e.guard) if e.guard is not None else "true"
+            guard = self.normal_guard(k, e)
         if e.comm is None or guard == "false":
             return guard
         parts = [self.comm_ready(k, e.comm)]
@@ -865,7 +880,7 @@ class _Emitter:
             elif kind == "timeout":
                 guard = w.cond(e.guard, timeout=self.timeout_text())  # type: ignore[arg-type]
             else:
-                guard = w.cond(e.guard) if e.guard is not None else "true"
+                guard = self.normal_guard(k, e)
             pc = f"{self.pc(k)} == {e.source}"
             event = self._fresh(f"{inst.name}_e{n}")
             note = _note(e)
