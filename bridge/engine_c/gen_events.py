@@ -80,20 +80,26 @@ class CspEvents:
                 return self.chev_call("_ch.id", "'!'", msg, nf, sent)
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
-        mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx)
-                 and not self._is_array_value(x, ctx) for x in e.event.components]
+        arrays = [self._is_array_value(x, ctx) for x in e.event.components]
+        mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx) and not arr
+                 for x, arr in zip(e.event.components, arrays, strict=True)]
         classes = [self.library_class(x, ctx) for x in e.event.components]
         # a library value is its tuple (the LTL product packs a state holding one with
-        # marshal, which keeps tuples): kind "l", rendered from its id; a mixed slot's
-        # value "m", its id or an int (every value stored is an int: stored_value)
-        kinds = ["'l'" if cls else "'m'" if mix else _kind_char(self.kind_code(x, ctx))
-                 for x, cls, mix in zip(e.event.components, classes, mixed, strict=True)]
+        # marshal, which keeps tuples): kind "l", rendered from its id, and so is a
+        # whole array of the state (the tuple of its cells, interned as a sequence:
+        # ``e.a`` is ``e.(1, 2)``); a mixed slot's value "m", its id or an int (every
+        # value stored is an int: stored_value)
+        kinds = ["'l'" if cls or arr else "'m'" if mix
+                 else _kind_char(self.kind_code(x, ctx))
+                 for x, cls, mix, arr in zip(e.event.components, classes, mixed, arrays,
+                                             strict=True)]
         if all(k == "'?'" for k in kinds):
             return "-2"
-        vals = ", ".join(self.library_value(x, ctx, cls) if cls else
+        vals = ", ".join(self.array_value(x, ctx) if arr else
+                         self.library_value(x, ctx, cls) if cls else
                          self.read(x, ctx, mixed=True) if mix else self.expr(x, ctx)
-                         for x, cls, mix in zip(e.event.components, classes, mixed,
-                                                strict=True))
+                         for x, cls, mix, arr in zip(e.event.components, classes, mixed,
+                                                     arrays, strict=True))
         n = len(kinds)
         return (f"br_evname(c, {_c_string(e.event.base)}, {n}, (const V[{max(1, n)}]){{{vals}}}, "
                 f"{_kinds_code(kinds)})")

@@ -13,7 +13,7 @@ from bridge import api
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY
-from bridge.ir import Outcome
+from bridge.ir import FairnessMark, Outcome
 from bridge.semantics import explore as python_engine
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
@@ -177,3 +177,23 @@ def test_library_values_on_channel_arrays_agree(tmp_path: Path) -> None:
     (refused,) = api.load_model(str(path)).systems
     ok, why = driver.supports(refused)
     assert not ok and "a channel known at run time" in why and "two_encodings.csp:5:" in why
+
+
+def test_whole_array_in_an_event_name_agrees(tmp_path: Path) -> None:
+    """``e.a`` on a whole array of the state (was refused: "a whole array used as a
+    value"): named by the tuple of its cells, as the Python engine names it (``e.(1,
+    2)``; interned as a sequence and rendered like a library value), in the explorer
+    (``deterministic``: the two processes' ``e.a`` meet on one name) and the fair
+    search (weak fairness over the names, an annotation on one of them)."""
+    text = ("var a = [1, 2];\nvar n = 0;\n"
+            "P() = e.a -> {a[0] = (a[0] + 1) % 3} -> g.a.n -> {n = (n + 1) % 2} -> P()"
+            " [] h.n.a -> P();\n"
+            "Q() = e.a -> Q();\nS() = P() ||| Q();\n#define one n == 1;\n"
+            "#assert S() deadlockfree;\n#assert S() deterministic;\n"
+            "#assert S() |= []<> one;\n")
+    (ts,) = _agree(tmp_path, "array_name.csp", text)
+    for engine in ("c", "python"):
+        got = api.check_property(ts, ts.properties[1], api.CheckOptions(engine=engine))
+        assert got.reason == "nondeterministic on event 'e.(1, 2)'", (engine, got.reason)
+        assert not any("Python engine" in note for note in got.notes), got.notes
+    assert compare(ts, limit=100000, annotations=((FairnessMark.SF, "g.(2, 2).0"),)) > 0
