@@ -156,13 +156,15 @@ _LABEL_ATOM_CODES = {"np_": -2, "accept": -3}
 
 def claim_guards(system: TransitionSystem) -> list[Expr]:
     """Return the guard expressions of the never claim's edges (no ``else``), in edge
-    order: the propositions of the claim's automaton (``fairness.never``)."""
-    from bridge.ir.expr import ElseGuard
+    order, then the conditions of its asserts: the propositions of the claim's
+    automaton (``fairness.never``)."""
+    from bridge.ir.expr import AssertStmt, ElseGuard
 
     if system.never is None:
         return []
     return [e.guard for e in system.never.edges
-            if e.guard is not None and not isinstance(e.guard, ElseGuard)]
+            if e.guard is not None and not isinstance(e.guard, ElseGuard)] + \
+        [x.cond for e in system.never.edges for x in e.effect if isinstance(x, AssertStmt)]
 
 
 def ltl_state_atoms(formula: Ltl) -> list[Expr]:

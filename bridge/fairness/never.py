@@ -25,9 +25,13 @@ initial state. So the claim reads ``s0, s1, s2, ...``, which is exactly the sequ
 for LTL (SPIN's stutter extension). Fairness (notions and annotations) applies exactly
 as in ``check_ltl``; without fairness the verdict agrees with ``pan -a``.
 
+* an ``assert(c)`` of the claim (SPIN checks it when the claim takes that step) is the
+  edge with ``c`` added to its condition, plus an edge under ``!c`` to a violation state
+  with an accepting ``true`` self-loop, reported like the closing brace.
+
 Not supported (rejected with ``UnsupportedError`` naming the construct and its
-location): claim statements with side effects or channel operations (``printf``,
-assignments, ``assert``, sends/receives) and claim-local variables.
+location): other claim statements with side effects or channel operations (``printf``,
+assignments, sends/receives) and claim-local variables.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from bridge.fairness.check import (
 )
 from bridge.fairness.emptiness import FairLasso, SearchStatistics
 from bridge.fairness.product import Product
-from bridge.ir.expr import ElseGuard, Expr
+from bridge.ir.expr import AssertStmt, ElseGuard, Expr
 from bridge.ir.model import Process, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Verdict
@@ -64,10 +68,12 @@ class ClaimAutomaton:
     APs (``atoms[i]`` is AP ``i``) and the automaton state of the terminal location
     (None when the claim cannot terminate)."""
 
-    def __init__(self, buchi: Buchi, atoms: tuple[Expr, ...], terminal: tuple[int, ...]) -> None:
+    def __init__(self, buchi: Buchi, atoms: tuple[Expr, ...], terminal: tuple[int, ...],
+                 failed: int | None = None) -> None:
         self.buchi = buchi
         self.atoms = atoms
         self.terminal = terminal
+        self.failed = failed  # the automaton state entered when an assert of the claim fails
 
 
 def _not_all(aps: list[int]) -> Condition:
@@ -76,6 +82,33 @@ def _not_all(aps: list[int]) -> Condition:
     for ap in sorted(set(aps), reverse=True):
         node = (ap, False, node)
     return node
+
+
+def _all(aps: tuple[int, ...]) -> Condition:
+    """Return the condition "every one of ``aps`` holds"."""
+    node: Condition = True
+    for ap in sorted(set(aps), reverse=True):
+        node = (ap, node, False)
+    return node
+
+
+def _not_every(aps: tuple[int, ...]) -> Condition:
+    """Return the condition "some one of ``aps`` fails"."""
+    node: Condition = False
+    for ap in sorted(set(aps), reverse=True):
+        node = (ap, node, True)
+    return node
+
+
+def _and(a: Condition, b: Condition) -> Condition:
+    """Return the conjunction of two conditions (``b`` hung under every true leaf of
+    ``a``; evaluation reads the nodes in any order)."""
+    if a is True:
+        return b
+    if a is False:
+        return False
+    ap, hi, lo = a
+    return (ap, _and(hi, b), _and(lo, b))
 
 
 def claim_automaton(claim: Process) -> ClaimAutomaton:
@@ -91,8 +124,19 @@ def claim_automaton(claim: Process) -> ClaimAutomaton:
     index: dict[Expr, int] = {}
     loc_index = {loc.id: k for k, loc in enumerate(claim.locations)}
     out: list[list[BuchiEdge]] = [[] for _ in claim.locations]
-    for e in claim.edges:
-        if e.comm is not None or e.effect:
+    # an assert of the claim: the edge goes on where its conditions hold, and to a
+    # violation state (an accepting true loop, like the closing brace) where one fails
+    failed = len(claim.locations)
+    asserted: dict[int, tuple[int, ...]] = {}
+    for k, e in enumerate(claim.edges):
+        if e.comm is None and e.effect and all(isinstance(x, AssertStmt) for x in e.effect):
+            for x in e.effect:
+                if x.cond not in index:
+                    index[x.cond] = len(atoms)
+                    atoms.append(x.cond)
+            asserted[k] = tuple(index[x.cond] for x in e.effect)
+    for k, e in enumerate(claim.edges):
+        if (e.comm is not None or e.effect) and k not in asserted:
             what = e.text or "a statement with side effects"
             raise UnsupportedError.at(
                 e.span or claim.span,
@@ -103,7 +147,7 @@ def claim_automaton(claim: Process) -> ClaimAutomaton:
             if e.guard not in index:
                 index[e.guard] = len(atoms)
                 atoms.append(e.guard)
-    for e in claim.edges:
+    for k, e in enumerate(claim.edges):
         src = loc_index[e.source]
         accepting = 1 if claim.locations[src].accept else 0
         if e.guard is None:
@@ -118,19 +162,26 @@ def claim_automaton(claim: Process) -> ClaimAutomaton:
             cond = (index[e.guard], True, False)
         if cond is False:
             continue
+        checks = asserted.get(k, ())
+        if checks:
+            out[src].append(BuchiEdge(src, failed, _and(cond, _not_every(checks)), accepting))
+            cond = _and(cond, _all(checks))
         out[src].append(BuchiEdge(src, loc_index[e.target], cond, accepting))
     terminal = tuple(k for k, loc in enumerate(claim.locations) if loc.terminal)
+    if asserted:
+        out.append([])
+        terminal += (failed,)
     for k in terminal:
         out[k] = [BuchiEdge(k, k, True, 1)]
     buchi = Buchi(
-        num_states=len(claim.locations),
+        num_states=len(out),
         initial=loc_index[claim.initial],
         edges=tuple(tuple(o) for o in out),
         num_sets=1,
         ap_names=tuple(f"p{i}" for i in range(len(atoms))),
         acceptance_text="Inf(0)",
     )
-    return ClaimAutomaton(buchi, tuple(atoms), terminal)
+    return ClaimAutomaton(buchi, tuple(atoms), terminal, failed if asserted else None)
 
 
 def _state_letter(space: Any, atoms: tuple[Expr, ...]) -> Callable[[StateVector], int]:
@@ -175,6 +226,8 @@ def check_never(
         space = build_state_space(system)
 
     def part(product: Product, node: int) -> str:
+        if product.node_q[node] == claim.failed:
+            return "assertion of the never claim violated"
         if product.node_q[node] in claim.terminal:
             return "never claim terminated (the claim reached its closing brace)"
         return "acceptance cycle"

@@ -184,7 +184,20 @@ byte i;
 active proctype P() { do :: i < 3 -> i++ :: else -> break od; accept: (i == 0) }
 """
 
+# An assert in the claim (SPIN checks it when the claim takes that step): an edge to a
+# violation state under the negated condition. Found by the survey (SPIN's
+# Examples/werkplaats.pml was refused). Mutation caught: the violation edge dropped
+# (holds), or taken under the condition instead of its negation (violated at once).
+CLAIM_ASSERT = """
+byte x;
+active proctype P() { do :: x < 3 -> x++ :: x == 3 -> break od }
+never { do :: assert(x < %d) od }
+"""
+
 CORNERS = {
+    "claim_assert_fails": (CLAIM_ASSERT % 3, PropertyKind.NEVER,
+                           {f: "assertion of the never claim violated" for f in Fairness}),
+    "claim_assert_holds": (CLAIM_ASSERT % 4, PropertyKind.NEVER, {f: "" for f in Fairness}),
     "terminates": (TERMINATES, PropertyKind.NEVER,
                    {f: "never claim terminated" for f in Fairness}),
     "reads_initial": (READS_INITIAL, PropertyKind.NEVER,

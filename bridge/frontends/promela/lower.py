@@ -188,6 +188,13 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
         return self.pre.span(meta.line, meta.column, meta.end_line, meta.end_column,
                              first[0] if first else None)
 
+    def raw_text(self, node: Tree) -> str:
+        """Return the preprocessed source text of ``node`` as written."""
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return ""
+        return self.pre.text[meta.start_pos : meta.end_pos]
+
     def text(self, node: Tree | Token | None, limit: int = 120) -> str:
         if node is None:
             return ""

@@ -4,6 +4,7 @@ loops, select, unless, inline calls (``lower.py``'s module docstring)."""
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -17,7 +18,6 @@ from bridge.frontends.promela.trees import (
     expr_text,
     first_step,
     first_step_kind,
-    fold_int,
     labeled_skip_tree,
     mentions_timeout,
     starts_with_jump,
@@ -48,6 +48,19 @@ from bridge.ir import (
     Variable,
 )
 
+# spinlex.c (EXPAND_SELECT) scans the text of a select character by character: up to
+# '(', then a name of letters and digits, ':', decimal digits, '.', anything, '.',
+# decimal digits, ')'; blanks and tabs are allowed in the three parts, a newline is not
+_LEXER_SELECT = re.compile(r"select[^(]*\([A-Za-z0-9 \t]*:([0-9 \t]*)\.[^.]*\.([0-9 \t]*)\)")
+
+
+def _lexer_select_bounds(raw: str) -> tuple[int, int] | None:
+    """Return the bounds of a select that SPIN's lexer expands, else None."""
+    m = _LEXER_SELECT.fullmatch(raw)
+    if m is None:
+        return None
+    lo, hi = (g.strip() for g in m.groups())
+    return (int(lo or 0), int(hi or 0))
 
 class Statements:
     """Statements: sequences, options, loops, select, unless, inline
@@ -466,15 +479,21 @@ class Statements:
         return name
 
     def select(self, st: Tree, s: int, e: int) -> None:
+        """``select (v : lo .. hi)``, as SPIN 6.5.2 builds it: its lexer expands a
+        select written with a plain name and decimal bounds at most 32 apart, outside
+        an inline body, into ``if :: v = lo :: ... :: v = hi fi`` (one step); every
+        other select becomes the loop of spin.y's ``sel_index`` (``v = lo; do :: v <
+        hi -> v++ :: break od``), whose intermediate values are states of their own."""
         pb = self.pb
         assert pb is not None
         kids = tree_children(st)
         var = self.lvalue(kids[1])
         span = self.span(st)
         lo_e, hi_e = self.expr(kids[2]), self.expr(kids[4])
-        lo, hi = fold_int(lo_e), fold_int(hi_e)
         name = self.text(kids[1])
-        if lo is not None and hi is not None and hi - lo <= 32:
+        bounds = None if self.inline_stack else _lexer_select_bounds(self.raw_text(st))
+        if bounds is not None and bounds[1] - bounds[0] <= 32:
+            lo, hi = bounds
             if lo > hi:
                 raise self.error(st, "bad range in select statement")
             for v in range(lo, hi + 1):
@@ -484,12 +503,13 @@ class Statements:
         head = pb.new_loc()
         pb.add_edge(BuildEdge(s, head, None, effect=(Assign(var, lo_e, span),),
                           text=f"{name} = {expr_text(lo_e)}", span=span))
+        # the break first: pan tries it before the increment (spin -d lists it first)
+        pb.add_edge(BuildEdge(head, e, None, text="break", span=span))
         mid = pb.new_loc()
         pb.add_edge(BuildEdge(head, mid, Binary("<", var, hi_e, span),
                           text=f"({name} < {expr_text(hi_e)})", span=span))
         pb.add_edge(BuildEdge(mid, head, None, effect=(Assign(var, Binary("+", var, Const(1)), span),),
                           text=f"{name}++", span=span))
-        pb.add_edge(BuildEdge(head, e, None, text="break", span=span))
 
     def unless(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb

@@ -274,6 +274,25 @@ def test_for_and_select() -> None:
     assert len(picks) == 3 and len({e.source for e in picks}) == 1
 
 
+@pytest.mark.parametrize("select,one_step", [
+    ("select (i : 0 .. 2)", True),
+    ("select(i:0..2)", True),
+    ("select (i_2 : 0 .. 2)", False),   # spinlex.c: the name must be letters and digits
+    ("select (i : 0 .. 2 + 0)", False),  # ... and the bounds decimal numbers
+    ("select (i :\n 0 .. 2)", False),   # ... on one line
+    ("select (i : 0 .. 33)", False),     # ... at most 32 apart
+    ("pick(i)", False),                  # ... outside an inline
+])
+def test_select_expanded_only_where_spin_lexer_expands_it(select: str, one_step: bool) -> None:
+    """Regression (survey, Sergey__divby7): bridge made every constant select of at
+    most 33 values one choice; SPIN only expands those its lexer recognises, the
+    others are loops with states of their own (tests/models/promela/m94)."""
+    p = proc("byte i, i_2;\ninline pick(v) { select (v : 0 .. 2) }\n"
+             f"active proctype P() {{\n  {select}\n}}\n")
+    increments = [e for e in p.edges if e.text.endswith("++")]
+    assert (not increments) == one_step
+
+
 def test_propositions_from_defines() -> None:
     ts = system("#define crit (x == 1)\n#define N 3\nbyte x;\nactive proctype P() { x = 1 }\n")
     assert [pr.name for pr in ts.propositions] == ["crit"]

@@ -74,6 +74,15 @@ SNIPPETS: list[tuple[str, str, bool]] = [
     ("inline_calls_a_later_inline", "byte x;\ninline f() { g() }\ninline g() { x++ }\n"
      "active proctype P() { f() }\n", True),
     ("label_closes_block", "active proctype P() {\n { skip; L: }\n skip\n}\n", True),
+    # spin.y for_post: a SEMI (explicit, or implied by a newline) may precede the body
+    ("for_body_after_newline", "byte i, s;\nactive proctype P() {\n for (i : 0 .. 2)\n"
+     " {\n s++\n }\n}\n", True),
+    ("for_in_body_after_semicolon", "byte i, a[3];\nactive proctype P() {\n"
+     " for (i in a); { a[i] = i }\n}\n", True),
+    ("for_two_semicolons", "byte i;\nactive proctype P() {\n for (i : 0 .. 2);; { skip }\n}\n",
+     True),  # SPIN's yylex drops a SEMI before a SEMI
+    ("for_without_parenthesis", "byte i;\nactive proctype P() {\n for (i : 0 .. 2 { skip }\n}\n",
+     False),
 ]
 
 
