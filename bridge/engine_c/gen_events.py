@@ -350,9 +350,10 @@ class CspEvents:
 
     def vectors_at_run_time(self) -> bool:
         """Return True when the Python engine combines barriers at run time (more than
-        ``MAX_SYNC_VECTORS`` vectors; ``statespace._plan_vectors``): the C engine then
-        combines them at run time too (``runtime_barriers_code``). No vector at all (no
-        barrier can ever be completed) is fine."""
+        ``MAX_SYNC_VECTORS`` vectors, or a process that may synchronise names an event
+        at run time; ``statespace._plan_vectors``): the C engine then combines them at
+        run time too (``runtime_barriers_code``). No vector at all (no barrier can ever
+        be completed) is fine."""
         offers: dict[int, list] = {}
         lay = self.layout
         for pid, t in enumerate(lay.initial_templates):
@@ -362,9 +363,10 @@ class CspEvents:
             with self.instance_constants(pid):
                 for k, e in enumerate(lay.processes[t].process.edges):
                     if (e.comm is not None or e.event is None or e.data_operation
-                            or isinstance(e.guard, ElseGuard) or guard_mentions(e.guard, "timeout")
-                            or not event_is_constant(self.pygen, e.event)):
+                            or isinstance(e.guard, ElseGuard) or guard_mentions(e.guard, "timeout")):
                         continue
+                    if not event_is_constant(self.pygen, e.event):
+                        return True
                     name = event_constant(self.pygen, e.event)
                     if name in sync:
                         offers.setdefault(pid, []).append((name, ((pid, k),)))

@@ -107,6 +107,8 @@ class Families:
                 if not event_is_constant(self.pygen, e.event):
                     if e.event.base in bases:
                         return None
+                    if e.comm is None and not e.data_operation and sync:
+                        return None  # its own code: Statements._computed_barrier
                     row.append(0)
                     continue
                 name = event_constant(self.pygen, e.event)

@@ -240,8 +240,8 @@ class Statements:
             return
         if e.comm is None and e.event is not None and not e.data_operation and sync:
             if not event_is_constant(self.pygen, e.event):
-                raise self.unsupported(e.span, "an event name computed at run time on a process "
-                                               "that synchronises (runtime barrier combiner)")
+                self._computed_barrier(lines, ind, ctx, tpl, k, e, guard, sync, label)
+                return
             pid = int(ctx.pid)  # static systems only: a literal
             if (pid, k) in vector_edges:
                 return  # taken by a synchronisation vector in model_successors
@@ -310,6 +310,53 @@ class Statements:
         self.prototypes.append(f"static int {aname}(ctx_t *, uint8_t *, uint32_t, int, const V *);")
         lines.append(f"{ind}if ({guard}) add_offer(c, 3, {self.event_id(e)}, 0, NULL, NULL, "
                      f"{ctx.pid}, {k}, {ctx.base}, {aname}, NULL);")
+
+    def _computed_barrier(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int,
+                          e: Edge, guard: str, sync: frozenset[str], label: str) -> None:
+        """Emit an edge of a process that may synchronise whose event name is computed
+        at run time (``edgecode._gen_edge``): the name's id, a barrier offer when the
+        name is in the process's synchronisation set (``br_barriers`` combines it with
+        the others'), else a step of its own under that name. Barriers are combined at
+        run time then (``vectors_at_run_time``)."""
+        if not self.runtime_barriers or not str(ctx.pid).isdigit():
+            raise self.unsupported(e.span, "an event name computed at run time on a process "
+                                           "that synchronises (runtime barrier combiner)")
+        code = self.event_code(e, ctx)
+        if code == "-2":
+            raise self.unsupported(e.span, "an event name computed at run time that C cannot "
+                                           "name, on a process that synchronises")
+        ids = sorted(self.intern_event(n) for n in sync)
+        proto = "static int bn_in(const int32_t *, int32_t, int32_t, int32_t);"
+        if proto not in self.prototypes:  # defined with br_barriers (gen_tables)
+            self.prototypes.append(proto)
+        table = self.fresh("BR_SYNC")
+        self.functions.append(f"static const int32_t {table}[{len(ids)}] = "
+                              f"{{{', '.join(map(str, ids))}}};")
+        aname, alines, _, abody = self.apply_function("B", tpl, e, ctx)
+        alines.extend(abody)
+        alines += ["  return 1;", "}"]
+        self.functions.append("\n".join(alines))
+        self.prototypes.append(f"static int {aname}(ctx_t *, uint8_t *, uint32_t, int, const V *);")
+        decls, body = self.effect(e, ctx, ind + "    ")
+        move, last = self._move_and_last(e, ctx, tpl, ind + "    ")
+        lines.append(f"{ind}if ({guard}) {{")
+        # the name is needed to combine it, whether or not the search asks for names
+        lines.append(f"{ind}  int _nm = c->names; c->names = 1;")
+        lines.append(f"{ind}  int32_t _en = (int32_t)({code});")
+        lines.append(f"{ind}  c->names = _nm;")
+        lines.append(f"{ind}  if (_en == -2) {{ br_fallback(c); return; }}  /* too long a name */")
+        lines.append(f"{ind}  if (bn_in({table}, 0, {len(ids)}, _en)) {{")
+        lines.append(f"{ind}    add_offer(c, 3, _en, 0, NULL, NULL, {ctx.pid}, {k}, {ctx.base}, "
+                     f"{aname}, NULL);")
+        lines.append(f"{ind}  }} else {{")
+        lines.extend(f"{ind}    {d}" for d in decls)
+        lines.append(f"{ind}    uint8_t *t = succ_begin(c, s, slen);")
+        lines.extend(move)
+        lines.extend(body)
+        lines.extend(last)
+        lines.append(f"{ind}    succ_proc(c, {ctx.pid}); succ_commit(c, {label}, _en);")
+        lines.append(f"{ind}  }}")
+        lines.append(f"{ind}}}")
 
     def gen_edge_guarded(self, lines: list[str], ind: str, ctx: _Ctx, tpl: int, k: int, e: Edge,
                          sync: frozenset[str], vector_edges: set[tuple[int, int]]) -> None:

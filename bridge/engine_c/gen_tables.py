@@ -649,9 +649,11 @@ class Tables:
             sync = self.space._sync_sets.get(pid, frozenset())
             with self.instance_constants(pid):
                 for e in self.layout.processes[t].process.edges:
-                    if (e.comm is None and e.event is not None and not e.data_operation
-                            and event_is_constant(self.pygen, e.event)
-                            and event_constant(self.pygen, e.event) in sync):
+                    if e.comm is not None or e.event is None or e.data_operation:
+                        continue
+                    if not event_is_constant(self.pygen, e.event):
+                        offered |= sync  # a name computed at run time: any of them
+                    elif event_constant(self.pygen, e.event) in sync:
                         offered.add(event_constant(self.pygen, e.event))
         nodes: list[tuple[int, int, list[int], list[list[int]], list[int]]] = []
 

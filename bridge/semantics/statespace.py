@@ -437,9 +437,13 @@ class CompiledStateSpace(EdgeCode, Layouts):
                 for k, e in enumerate(tpl.process.edges):
                     if (e.comm is not None or e.event is None or e.data_operation
                             or isinstance(e.guard, ElseGuard)
-                            or guard_mentions(e.guard, "timeout")
-                            or not event_is_constant(gen, e.event)):
+                            or guard_mentions(e.guard, "timeout")):
                         continue
+                    if not event_is_constant(gen, e.event):
+                        # A name evaluated at run time may meet any offer of its name,
+                        # one a vector would take too (``e.x`` with x == 0 beside a
+                        # vector of ``e.0``): every barrier is combined at run time.
+                        return
                     name = event_constant(gen, e.event)
                     if name in sync:
                         offers.setdefault(pid, []).append((name, ((pid, k),)))
