@@ -382,10 +382,10 @@ class Statements:
         aname, alines, actx, abody = self.apply_function("A", tpl, e, ctx)
         if lay.exclusive_slot is not None:
             ex = self.static_off(lay.exclusive_slot)
-            if e.target in self.space._atomic_sets[tpl]:
-                alines.append(f"  wr_i16(t, {ex}, pid);")
-            elif isinstance(comm, Send):
+            if isinstance(comm, Send):  # control passes to the receiver (edgecode)
                 alines.append(f"  wr_i16(t, {ex}, -1);")
+            elif e.target in self.space._atomic_sets[tpl]:
+                alines.append(f"  wr_i16(t, {ex}, pid);")
         condition = comm.condition if isinstance(comm, Receive) else None
         if isinstance(comm, Receive):
             bctx = actx.with_src("t")

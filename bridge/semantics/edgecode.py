@@ -239,12 +239,15 @@ class EdgeCode:
         if move:
             alines.append(f"    {move}")
         if self.layout.exclusive_slot is not None:
-            # Rendezvous inside atomic passes control to the receiver (promela-spin.md 5).
+            # Rendezvous inside atomic passes control to the receiver (promela-spin.md 5):
+            # the sender (applied first) lets go of it even when it stays inside its
+            # atomic sequence, the receiver holds it if its step enters one (pan: after
+            # the handshake any process moves unless the receiver is atomic).
             ex = self.layout.exclusive_slot
-            if e.target in self._atomic_sets[tpl.index]:
-                alines.append(f"    t[{ex}] = pid")
-            elif isinstance(comm, Send):
+            if isinstance(comm, Send):
                 alines.append(f"    t[{ex}] = -1")
+            elif e.target in self._atomic_sets[tpl.index]:
+                alines.append(f"    t[{ex}] = pid")
         condition = comm.condition if isinstance(comm, Receive) else None
         if isinstance(comm, Receive):
             # the sender's values as computed (a bool stays one in its name c.True)

@@ -218,19 +218,16 @@ def _bridge_states(system) -> int:
 
 
 def _inside_atomic(space, step, state) -> bool:
-    """Return True if an instance that moved in ``step`` is now inside an atomic
-    sequence and can go on there (pan does not store states entered by such atomic
+    """Return True if an instance that moved in ``step`` now holds atomicity (it is
+    inside an atomic sequence, and a rendezvous did not pass control to a receiver
+    outside one) and can go on there (pan does not store states entered by such atomic
     transitions; a blocked atomic sequence loses atomicity and its state is stored)."""
+    holder = space.atomic_holder
+    h = holder(state) if holder is not None else -1
     layout = space.layout_of(state)
-    for i in step.processes:
-        if i >= layout.n:
-            continue  # the instance died in this step
-        proc = space.process_of(i, state).process
-        if proc.locations[state[layout.bases[i]]].atomic and any(
-            i in s.processes for s, _ in space.successors(state)
-        ):
-            return True
-    return False
+    if h < 0 or h not in step.processes or h >= layout.n:
+        return False
+    return any(h in s.processes for s, _ in space.successors(state))
 
 
 def _ids(p: Path) -> str:

@@ -743,7 +743,7 @@ class _Emitter:
             block += ws.assign_text(t, v, ft, declare=True, span=send.span)
             temps.append(t)
         block += ws.stmts(se.effect)
-        block += self.moves(i, se)
+        block += self.moves(i, se, sender=True)
         for n, arg in enumerate(recv.args):
             if isinstance(arg, RecvBind) and arg.target is not None:
                 block += wr.store(arg.target, Alts.one(temps[n]), arg.span)
@@ -770,15 +770,16 @@ class _Emitter:
                       wr.cond(rj.guard) if rj.guard is not None else "true",
                       p.cond])
 
-    def moves(self, k: int, e: Edge, receiver: bool = False) -> list[str]:
+    def moves(self, k: int, e: Edge, receiver: bool = False, sender: bool = False) -> list[str]:
         """Return the bookkeeping of instance ``k`` taking edge ``e``: its new control
-        location and Promela's exclusivity (semantics/statespace.py)."""
+        location and Promela's exclusivity (semantics/statespace.py; a rendezvous
+        passes control to the receiver: its ``sender`` lets go of it, edgecode)."""
         out = []
         if e.target != e.source:
             out.append(f"{self.pc(k)} = {e.target};")
         if self.uses["excl"]:
             target_atomic = self.locations[k][e.target].atomic if e.target in self.locations[k] else False
-            if target_atomic:
+            if target_atomic and not sender:
                 out.append(f"bridge_excl = {k};")
             elif not receiver:
                 out.append("bridge_excl = -1;")

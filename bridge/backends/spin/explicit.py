@@ -474,11 +474,11 @@ class ExplicitEmitter(Premises):
             mine = [f"(excl == {p.instance})" for p in o.parts if p.instance in holders]
             o.cond = f"({o.raw}) && (!hx{''.join(' || ' + m for m in mine)})"
             holder = none
-            for p in o.parts:  # sender first, then receiver: the last atomic one wins
-                process = self.system.process(self.instances[p.instance].process)
-                target = next((x for x in process.locations if x.id == p.edge.target), None)
-                if target is not None and target.atomic:
-                    holder = p.instance
+            p = o.parts[-1]  # a rendezvous passes control to the receiver (the last part)
+            process = self.system.process(self.instances[p.instance].process)
+            target = next((x for x in process.locations if x.id == p.edge.target), None)
+            if target is not None and target.atomic:
+                holder = p.instance
             o.body.append(f"excl = {holder}")
         self.excl = none
 
