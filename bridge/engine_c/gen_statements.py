@@ -33,7 +33,7 @@ from bridge.ir import (
 from bridge.semantics.codegen import (
     event_constant,
     event_is_constant,
-    guard_mentions,
+    location_options,
 )
 
 
@@ -513,20 +513,12 @@ class Statements:
             if loc.id < 0:
                 raise self.unsupported(loc.span, "negative location id")
             fname = f"L{tag}_{loc.id}"
-            normal = [(k, e) for k, e in edges
-                      if not isinstance(e.guard, ElseGuard) and not guard_mentions(e.guard, "timeout")]
-            elses = [(k, e) for k, e in edges if isinstance(e.guard, ElseGuard)]
-            timeouts = [(k, e) for k, e in edges
-                        if not isinstance(e.guard, ElseGuard) and guard_mentions(e.guard, "timeout")]
+            normal, elses, timeouts, false_timeout = location_options(edges)
             if len(elses) > 1:
                 raise self.unsupported(elses[1][1].span, "more than one 'else' at a location")
             ctx = _Ctx("s", base, pid, proc, seg)
-            ctx_of = {k: ctx for k, _ in normal}
-            if elses and timeouts:  # timeout reads false here (edgecode._gen_process)
-                normal = sorted(normal + timeouts, key=lambda ke: ke[0])
-                ctx_of.update((k, dataclasses.replace(ctx, timeout_false=True))
-                              for k, _ in timeouts)
-                timeouts = []
+            ctx_of = {k: dataclasses.replace(ctx, timeout_false=True) if k in false_timeout
+                      else ctx for k, _ in normal}
             may_sync = any(self._may_sync(e, sync) for _, e in normal)
             lines = [f"static void {fname}(ctx_t *c, const uint8_t *s, uint32_t slen, uint32_t b, int pid) {{",
                      "  (void)b; (void)pid; (void)slen;"]

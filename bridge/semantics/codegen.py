@@ -956,6 +956,26 @@ def guard_mentions(e: Expr | None, name: str) -> bool:
     )
 
 
+Options = list[tuple[int, Edge]]
+
+
+def location_options(edges: Options) -> tuple[Options, Options, Options, frozenset[int]]:
+    """Split the edges leaving one location (index, edge) as both engines run them:
+    the ordinary options in edge order, the ``else`` options, the ``timeout`` options
+    (a guard that mentions ``timeout``, tried last), and the indices of ordinary
+    options whose ``timeout`` reads false. At a location with an ``else`` the process
+    can always move, so the system is never blocked while it is there and the timeout
+    pass never comes: its timeout options are ordinary ones that the ``else`` waits
+    for, with ``timeout`` false (pan; m99)."""
+    elses = [(k, e) for k, e in edges if isinstance(e.guard, ElseGuard)]
+    rest = [(k, e) for k, e in edges if not isinstance(e.guard, ElseGuard)]
+    timeouts = [(k, e) for k, e in rest if guard_mentions(e.guard, "timeout")]
+    if elses and timeouts:
+        return rest, elses, [], frozenset(k for k, _ in timeouts)
+    return [(k, e) for k, e in rest if not guard_mentions(e.guard, "timeout")], elses, \
+        timeouts, frozenset()
+
+
 def event_is_constant(gen: Generator, event: Event | None) -> bool:
     return event is None or all(gen.fold(c) is not _NO for c in event.components)
 

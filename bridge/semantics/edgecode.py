@@ -23,7 +23,7 @@ from bridge.semantics.codegen import (
     event_constant,
     event_is_constant,
     field_types,
-    guard_mentions,
+    location_options,
     store_code,
 )
 from bridge.semantics.state import ProcessLayout
@@ -53,23 +53,12 @@ class EdgeCode:
             if loc.id < 0:
                 raise UnsupportedError.at(loc.span, "negative location id")
             fname = f"_f{tag}_{loc.id}"
-            normal = [(k, e) for k, e in edges
-                      if not isinstance(e.guard, ElseGuard) and not guard_mentions(e.guard, "timeout")]
-            elses = [(k, e) for k, e in edges if isinstance(e.guard, ElseGuard)]
-            timeouts = [(k, e) for k, e in edges
-                        if not isinstance(e.guard, ElseGuard) and guard_mentions(e.guard, "timeout")]
+            normal, elses, timeouts, false_timeout = location_options(edges)
             if len(elses) > 1:
                 raise UnsupportedError.at(elses[1][1].span, "more than one 'else' at a location")
             ctx = Context("s", base, pid, tpl)
-            ctx_of = {k: ctx for k, _ in normal}
-            if elses and timeouts:
-                # The process can always move here (an option or the else), so the
-                # system is never blocked while it is here: timeout reads false and
-                # its options are ordinary ones that the else waits for (pan).
-                normal = sorted(normal + timeouts, key=lambda ke: ke[0])
-                ctx_of.update((k, dataclasses.replace(ctx, timeout_false=True))
-                              for k, _ in timeouts)
-                timeouts = []
+            ctx_of = {k: dataclasses.replace(ctx, timeout_false=True) if k in false_timeout
+                      else ctx for k, _ in normal}
             may_sync = any(self._may_sync(gen, e, sync) for _, e in normal)
             lines = [f"def {fname}(s, b, pid, out, aux):"]
             if elses and not may_sync:
