@@ -254,15 +254,9 @@ class Statements:
                 if guard != "1":
                     lines.append(f"{ind}(void)({guard});")
                 return
-        decls, body = self.effect(e, ctx, ind + "  ")
-        move, last = self._move_and_last(e, ctx, tpl, ind + "  ")
         if e.comm is None:
             lines.append(f"{ind}if ({guard}) {{")
-            lines.extend(f"{ind}  {d}" for d in decls)
-            lines.append(f"{ind}  uint8_t *t = succ_begin(c, s, slen);")
-            lines.extend(move)
-            lines.extend(body)
-            lines.extend(last)
+            lines.extend(self._successor(e, ctx, tpl, ind + "  "))
             event = self.event_id(e)
             code = self.event_code(e, ctx)
             if (event >= 0 and e.event is not None and self.space._hidden_sets
@@ -279,6 +273,15 @@ class Statements:
             lines.append(f"{ind}}}")
             return
         self.gen_comm_edge(lines, ind, ctx, tpl, k, e, guard, label)
+
+    def _successor(self, e: Edge, ctx: _Ctx, tpl: int, ind: str) -> list[str]:
+        """Return the lines (indented by ``ind``) that build the successor ``t`` of a
+        step of ``e`` taken by its instance alone: the effect's declarations, the copy,
+        the move, the effect, ``_last`` and exclusivity; the caller commits it."""
+        decls, body = self.effect(e, ctx, ind)
+        move, last = self._move_and_last(e, ctx, tpl, ind)
+        return ([f"{ind}{d}" for d in decls] + [f"{ind}uint8_t *t = succ_begin(c, s, slen);"]
+                + move + body + last)
 
     def apply_function(self, prefix: str, tpl: int, e: Edge, ctx: _Ctx
                        ) -> tuple[str, list[str], _Ctx, list[str]]:
@@ -337,8 +340,6 @@ class Statements:
         alines += ["  return 1;", "}"]
         self.functions.append("\n".join(alines))
         self.prototypes.append(f"static int {aname}(ctx_t *, uint8_t *, uint32_t, int, const V *);")
-        decls, body = self.effect(e, ctx, ind + "    ")
-        move, last = self._move_and_last(e, ctx, tpl, ind + "    ")
         lines.append(f"{ind}if ({guard}) {{")
         # the name is needed to combine it, whether or not the search asks for names
         lines.append(f"{ind}  int _nm = c->names; c->names = 1;")
@@ -349,11 +350,7 @@ class Statements:
         lines.append(f"{ind}    add_offer(c, 3, _en, 0, NULL, NULL, {ctx.pid}, {k}, {ctx.base}, "
                      f"{aname}, NULL);")
         lines.append(f"{ind}  }} else {{")
-        lines.extend(f"{ind}    {d}" for d in decls)
-        lines.append(f"{ind}    uint8_t *t = succ_begin(c, s, slen);")
-        lines.extend(move)
-        lines.extend(body)
-        lines.extend(last)
+        lines.extend(self._successor(e, ctx, tpl, ind + "    "))
         lines.append(f"{ind}    succ_proc(c, {ctx.pid}); succ_commit(c, {label}, _en);")
         lines.append(f"{ind}  }}")
         lines.append(f"{ind}}}")

@@ -211,10 +211,11 @@ class _Emitter:
         # Edges at a location with an 'else': the process can always move there, so the
         # timeout pass never comes and their 'timeout' reads false (SPIN's pan; the
         # native engine's edgecode._gen_process): they are ordinary options.
+        else_at = {(id(inst.process), e.source) for inst in self.insts
+                   for e in inst.process.edges if isinstance(e.guard, ElseGuard)}
         self._beside_else: set[int] = {
             id(e) for inst in self.insts for e in inst.process.edges
-            if any(isinstance(x.guard, ElseGuard) for x in inst.process.edges
-                   if x.source == e.source)}
+            if (id(inst.process), e.source) in else_at}
         self.initial_values = self._initial_values()
         self.flow = ChannelFlow(system, plan, self._initial_cells())
         self._timeout_text: str | None = None
