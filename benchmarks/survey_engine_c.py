@@ -11,7 +11,7 @@ limits, so a hang cannot stop the survey); for every model that loads, the child
 the question ``--engine auto`` asks before a check:
 
 - the system (exploring it): ``bridge.engine_c.driver.supports(system)``, then the
-  count of instances with C code of their own (``api.AUTO_C_MAX_OWN_CODE``: ``auto``
+  count of instances with C code of their own (``api._compiled.AUTO_C_MAX_OWN_CODE``: ``auto``
   leaves a system with more to the Python engine);
 - each property: ``supports(system, prop)`` for deadlock freedom, non-termination,
   safety, invariants and reaches; ``ltl_supports`` (with the automaton of the negated
@@ -107,8 +107,8 @@ def worker(path: str, build: bool = False) -> dict:
             return f"error: {_first_line(str(error))}"
         except Exception:  # noqa: BLE001
             return "traceback: " + traceback.format_exc().strip().splitlines()[-1]
-        if ok and own_code_count(system) > api.AUTO_C_MAX_OWN_CODE:
-            return (f"auto: more than {api.AUTO_C_MAX_OWN_CODE} process instances with "
+        if ok and own_code_count(system) > api._compiled.AUTO_C_MAX_OWN_CODE:
+            return (f"auto: more than {api._compiled.AUTO_C_MAX_OWN_CODE} process instances with "
                     f"code of their own ({own_code_count(system)})")
         return "" if ok else why
 

@@ -270,7 +270,7 @@ def check_automaton(
     ``run_fair_search`` (``check_ltl``'s contract: the compiled engine's, whose
     statistics are the verdict's). ``part_reason``: what a fair part starting at a
     product node shows, for a part the compiled engine checked as a whole (a strong
-    globally fair part too large to print a loop, ``api._certified_part``): its reason
+    globally fair part too large to print a loop, ``api._compiled._certified_part``): its reason
     names the part "acceptance cycle", replaced by this.
     """
     fairness = options.fairness if options.fairness is not None else (prop.fairness or Fairness.NONE)

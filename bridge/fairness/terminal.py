@@ -19,7 +19,7 @@ Then the walk covering every internal edge, repeated forever, is a fair acceptin
 (001 Lemma 2, sufficient condition): the part is a certificate of the violation. The
 stronger, per-node closure (``TerminalPart.node_closed``: every node takes each step of
 its state on an internal edge) is what lifting a part of a symmetry quotient to the full
-state space needs (``api._lift_quotient_part``).
+state space needs (``api._compiled._lift_quotient_part``).
 
 The C engine checks the large parts it reports the same way (``bridge_ltl_check_part``
 in ``templates/c/search_ltl.c``, ``engine_c.PartCheck``); this module is the reference

@@ -7,7 +7,7 @@ states and transitions (the C search interns product nodes and orders edges as t
 Python one, so the counts agree exactly, also when a state limit cuts the search),
 notes (a C run that fell back to Python would add one) and, for a model error, the
 same trace (a lasso: one exists in both). A counterexample from the C engine is rebuilt on the Python product and
-replayed by ``emptiness.build_lasso`` before it is returned (``api._replay_c_search``);
+replayed by ``emptiness.build_lasso`` before it is returned (``api._compiled._replay_c_search``);
 here its loop is also re-walked on the Python semantics. A notion or construct the C
 search does not take must be refused by name (exit 2 with ``--engine c``).
 """

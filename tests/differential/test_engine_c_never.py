@@ -10,7 +10,7 @@ transitions, notes (a C run handed to the Python engine would add one) and
 counterexample. The C search reads the claim's guards as compiled expressions and
 ``np_`` / "some instance at an accept location" as generated predicates
 (``engine_c.LabelAtom``); its counterexample is replayed on the Python semantics
-(``api._replay_c_search``) before it is returned. The SPIN differential tests of these
+(``api._compiled._replay_c_search``) before it is returned. The SPIN differential tests of these
 kinds (``pan -a``, ``pan -l``, ``-f``) run on both engines too
 (``test_promela_semantics_spin.py``, ``tests/unit/fairness/test_never_claim.py``).
 """

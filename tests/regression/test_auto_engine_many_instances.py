@@ -44,7 +44,7 @@ def _own(k: int) -> TransitionSystem:
 def _uses_c(system: TransitionSystem) -> tuple[bool, list[str]]:
     # the question --engine auto asks before a check: the source is generated, not compiled
     notes: list[str] = []
-    return api._use_c_engine(system, system.properties[0], api.CheckOptions(engine="auto"),
+    return api._compiled._use_c_engine(system, system.properties[0], api.CheckOptions(engine="auto"),
                              notes), notes
 
 
@@ -55,7 +55,7 @@ def test_own_code_is_counted_and_shared_code_is_not() -> None:
 
 def test_auto_leaves_more_own_code_than_the_limit_to_the_python_engine(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "AUTO_C_MAX_OWN_CODE", 6)
+    monkeypatch.setattr(api._compiled, "AUTO_C_MAX_OWN_CODE", 6)
     used, notes = _uses_c(_own(7))
     assert not used
     [note] = notes
@@ -64,21 +64,21 @@ def test_auto_leaves_more_own_code_than_the_limit_to_the_python_engine(
 
 
 def test_auto_keeps_own_code_up_to_the_limit_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "AUTO_C_MAX_OWN_CODE", 6)
+    monkeypatch.setattr(api._compiled, "AUTO_C_MAX_OWN_CODE", 6)
     assert _uses_c(_own(6)) == (True, [])
 
 
 def test_engine_c_compiles_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "AUTO_C_MAX_OWN_CODE", 2)
+    monkeypatch.setattr(api._compiled, "AUTO_C_MAX_OWN_CODE", 2)
     ts = _own(3)
     notes: list[str] = []
-    assert api._use_c_engine(ts, ts.properties[0], api.CheckOptions(engine="c"), notes)
+    assert api._compiled._use_c_engine(ts, ts.properties[0], api.CheckOptions(engine="c"), notes)
     assert notes == []
 
 
 def test_auto_keeps_thousands_of_shared_instances_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3,000 instances of one family: far more instances than the limit, one code in C
-    monkeypatch.setattr(api, "AUTO_C_MAX_OWN_CODE", 10)
+    monkeypatch.setattr(api._compiled, "AUTO_C_MAX_OWN_CODE", 10)
     loaded = load_csp("many.csp", MODEL % 2999)
     [verdict] = api.check(loaded, 1, api.CheckOptions(engine="auto", max_states=50))
     notes = list(verdict.notes) + [f"{k}={v}" for k, v in verdict.statistics.extra]

@@ -1,5 +1,5 @@
 """A strong globally fair part too large to print a loop (``api.LOOP_PRINT_NODES``) is
-checked as a whole by ``api._certified_part``, whose reason named every such part an
+checked as a whole by ``api._compiled._certified_part``, whose reason named every such part an
 "acceptance cycle": a never claim that terminated, or a non-progress cycle, found by
 the C engine then read differently from the Python engine's verdict. The reason now
 names the part as the Python engine does (``check_automaton(part_reason=...)``)."""
@@ -34,7 +34,7 @@ active proctype P() { do :: x = (x + 1) % 3 :: x == 5 -> progress: skip od }
 ])
 def test_a_part_checked_as_a_whole_keeps_the_kinds_reason(
         monkeypatch: pytest.MonkeyPatch, text: str, kind: PropertyKind, head: str) -> None:
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     system = load_promela("m.pml", text).systems[0]
     prop = next(p for p in system.properties if p.kind is kind)
     options = dict(fairness=Fairness.STRONG_GLOBAL)

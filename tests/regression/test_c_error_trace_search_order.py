@@ -3,7 +3,7 @@ engine's trace, step for step (found by the differential test of non-progress cy
 ``test_engine_c_never.py::test_random_systems_agree_under_every_notion``).
 
 The C search reports its DFS path as product nodes only; the replay on the Python
-product (``api._replay_c_search``) took, between two nodes, the first edge in the
+product (``api._compiled._replay_c_search``) took, between two nodes, the first edge in the
 successor function's order. Where steps of two processes reach the same node, the
 search (C and Python alike) entered it by the first one in its own order: round robin
 under strong global fairness (``fairness.onthefly.edge_order``), the steps of the

@@ -2,7 +2,7 @@
 Python engine (issue 13): the C search takes half a second, but its report was replayed
 on a Python state space built a second time, and each of the initial state's 20,003
 successors (10,000 slots each) was unpacked and copied twice to be compared with the C
-engine's path and part (``api._replay_keys`` now compares packed bytes; ``_fair_on_c``
+engine's path and part (``api._compiled._replay_keys`` now compares packed bytes; ``_fair_on_c``
 reuses the generator's state space).
 """
 

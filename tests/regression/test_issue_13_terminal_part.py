@@ -68,7 +68,7 @@ def _violated(ts, symmetry: bool, timeout: float | None = None):
 
 
 def test_a_large_fair_part_is_certified_and_its_path_printed(monkeypatch):
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     ts = _with_properties(node_family(3, RULES, False), 3)
     violated = _violated(ts, symmetry=False)
     assert violated
@@ -86,7 +86,7 @@ def test_a_large_fair_part_is_certified_and_its_path_printed(monkeypatch):
 
 
 def test_a_part_that_is_not_closed_is_refused_and_the_python_engine_answers(monkeypatch):
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     real = driver._check_part
     dropped: list[int] = []
 
@@ -107,7 +107,7 @@ def test_a_part_that_is_not_closed_is_refused_and_the_python_engine_answers(monk
 
 @pytest.mark.parametrize("n", [4, 5])
 def test_a_quotient_violation_is_lifted_to_a_run_of_the_model(monkeypatch, n):
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     ts = _with_properties(node_family(n, RULES, "undirected"), n)
     violated = _violated(ts, symmetry=True)
     lifted = [(p, v) for p, v in violated if v.lifted]
@@ -123,7 +123,7 @@ def test_a_quotient_violation_is_lifted_to_a_run_of_the_model(monkeypatch, n):
 def test_a_quotient_part_closed_only_per_state_is_not_lifted(monkeypatch):
     # the lift needs every node to take all its steps inside the part; without that
     # the counterexample comes from the search of the full state space
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     real = driver._check_part
 
     def per_state_only(*args):
@@ -149,7 +149,7 @@ def test_the_part_check_stops_at_the_deadline_with_a_clean_limit(monkeypatch, tm
         assert timeout is not None and 0 < timeout <= 600
         return real(lib, handle, params, nodes, 1e-9)
 
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     monkeypatch.setattr(driver, "_check_part", late)
     model = tmp_path / "spin.csp"
     model.write_text(SPIN)
@@ -172,7 +172,7 @@ P() = up{x = (x + 1) % 40} -> P() [] down{x = (x + 39) % 40} -> P();
 def test_terminal_part_check_counts_a_whole_cycle(monkeypatch, tmp_path, capsys):
     # 40 states, each with two steps, all in one terminal component: the verdict names
     # every product state and edge of it
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 2)
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 2)
     model = tmp_path / "spin.csp"
     model.write_text(SPIN)
     code = main(["check", str(model), "--fairness", "strong-global", "--engine", "c"])

@@ -1,6 +1,6 @@
 """A large strongly globally fair part that the C engine found and checked in a
 symmetry quotient of a Promela model is lifted to a run of the model
-(``api._lift_quotient_part``, ``SymmetryReduction.concretize``), which needs the
+(``api._compiled._lift_quotient_part``, ``SymmetryReduction.concretize``), which needs the
 representative to be a function of the orbit. With an init phase that had died the
 plan stopped canonicalising, so it was not, and ``concretize`` raised "quotient step
 without a concrete counterpart" as a traceback. A phase that has died is now done (the
@@ -36,7 +36,7 @@ ltl low { <> [] (x[0] + x[1] + x[2] < 6) }
 
 
 def test_a_checked_part_of_a_dynamic_quotient_is_lifted_to_a_run(monkeypatch) -> None:
-    monkeypatch.setattr(api, "LOOP_PRINT_NODES", 1)  # every part is checked in C
+    monkeypatch.setattr(api._compiled, "LOOP_PRINT_NODES", 1)  # every part is checked in C
     ts = load_promela("m.pml", MODEL).systems[0]
     options = api.CheckOptions(engine="c", symmetry=True, fairness=Fairness.STRONG_GLOBAL)
     v = api.check_property(ts, ts.properties[0], options)
