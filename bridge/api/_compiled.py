@@ -41,9 +41,14 @@ def _refine_on_c(system: TransitionSystem, prop: Property, options: CheckOptions
     model = prop.refinement or RefinementModel.TRACES
     if prop.spec is None:
         raise ConfigurationError(f"property '{prop.name}' is no refinement assertion")
+    deadline = None if options.timeout is None else started + options.timeout
     try:
         table = refinement.normalise_whole(
-            prop.spec, divergence=model is RefinementModel.FAILURES_DIVERGENCE)
+            prop.spec, divergence=model is RefinementModel.FAILURES_DIVERGENCE,
+            deadline=deadline)
+    except refinement.TimeUp as up:
+        return refinement.normalisation_stopped(system, prop, up, options.timeout,
+                                                time.perf_counter() - started)
     except refinement.NormalFormTooLarge as large:
         raise engine_c.CFallback(f"{large}; the Python engine normalises it lazily") \
             from None

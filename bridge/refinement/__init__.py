@@ -6,9 +6,15 @@ normal form as a table, for the compiled engine's search, and ``check.verdict_fr
 the verdict of its answer).
 """
 
-from bridge.refinement.check import ReplayRefuted, check_refines, verdict_from_c
+from bridge.refinement.check import (
+    ReplayRefuted,
+    check_refines,
+    normalisation_stopped,
+    verdict_from_c,
+)
+from bridge.refinement.graph import TimeUp
 from bridge.refinement.product import check_refinement
 from bridge.refinement.table import NormalFormTooLarge, SpecTable, normalise_whole
 
 __all__ = ["NormalFormTooLarge", "ReplayRefuted", "SpecTable", "check_refinement",
-           "check_refines", "normalise_whole", "verdict_from_c"]
+           "check_refines", "normalisation_stopped", "normalise_whole", "TimeUp", "verdict_from_c"]

@@ -29,7 +29,7 @@ from bridge.ir import (
     TransitionSystem,
     Verdict,
 )
-from bridge.refinement.graph import CachedGraph, Move, Node, TauCycles
+from bridge.refinement.graph import CachedGraph, Move, Node, TauCycles, TimeUp
 from bridge.refinement.product import Counterexample, RefinementResult, check_refinement
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector
@@ -88,6 +88,22 @@ def check_refines(system: TransitionSystem, prop: Property, max_states: int | No
     if found is None:
         return base
     return _violation(base, found, impl)
+
+
+def normalisation_stopped(system: TransitionSystem, prop: Property, up: TimeUp,
+                          timeout: float | None, seconds: float) -> Verdict:
+    """Return the UNKNOWN verdict of a check whose time ran out while the specification
+    was normalised whole for the compiled engine (``table.normalise_whole``), before
+    the product search began."""
+    model = prop.refinement or RefinementModel.TRACES
+    name = prop.spec.name if prop.spec is not None else "?"
+    return Verdict(system.name, prop.name, Outcome.UNKNOWN, f"time limit {timeout}s reached",
+                   "none", statistics=Statistics(
+                       states=0, transitions=0, seconds=seconds,
+                       extra=(("specification_states", up.expanded),)),
+                   notes=(f"{MODEL_NAMES[model]} refinement of {name}",
+                          f"stopped normalising the specification after {up.expanded} of "
+                          "its states"))
 
 
 def _replace(verdict: Verdict, **changes: Any) -> Verdict:

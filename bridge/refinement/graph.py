@@ -11,10 +11,12 @@ diverges when it can perform an infinite sequence of internal actions).
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
+from bridge.diagnostics import BridgeError
 from bridge.fairness.scc import is_trivial, iter_sccs
 
 Node = Hashable
@@ -33,12 +35,25 @@ class LabelledGraph(Protocol):
         May raise ``ModelRuntimeError`` (a model error met computing them)."""
 
 
-class CachedGraph:
-    """A ``LabelledGraph`` that computes each node's moves once."""
+class TimeUp(BridgeError):
+    """A ``CachedGraph`` passed its deadline expanding a node (``expanded`` nodes so far):
+    a search reports its time limit (a specification's tau closure or its normal form
+    can take long before the product search takes its first step)."""
 
-    def __init__(self, graph: LabelledGraph) -> None:
+    def __init__(self, expanded: int) -> None:
+        self.expanded = expanded
+        super().__init__(f"time limit reached after expanding {expanded} states")
+
+
+class CachedGraph:
+    """A ``LabelledGraph`` that computes each node's moves once; past ``deadline`` (a
+    ``time.perf_counter()`` value) expanding a node raises ``TimeUp`` (checked every
+    256 expansions)."""
+
+    def __init__(self, graph: LabelledGraph, deadline: float | None = None) -> None:
         self.graph = graph
         self._moves: dict[Node, Sequence[Move]] = {}
+        self.deadline = deadline
 
     def initial(self) -> Sequence[Node]:
         """Return the initial nodes of the wrapped graph."""
@@ -48,6 +63,9 @@ class CachedGraph:
         """Return the moves of ``node`` (computed on first use)."""
         found = self._moves.get(node)
         if found is None:
+            if (self.deadline is not None and not len(self._moves) & 255
+                    and time.perf_counter() > self.deadline):
+                raise TimeUp(len(self._moves))
             found = self._moves[node] = tuple(self.graph.moves(node))
         return found
 

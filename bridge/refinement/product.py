@@ -28,7 +28,7 @@ from typing import Any
 
 from bridge.diagnostics import ModelRuntimeError
 from bridge.ir import RefinementModel
-from bridge.refinement.graph import CachedGraph, LabelledGraph, Node, TauCycles
+from bridge.refinement.graph import CachedGraph, LabelledGraph, Node, TauCycles, TimeUp
 from bridge.refinement.normalise import NodeId, NormalisedSpec
 
 
@@ -86,12 +86,15 @@ def check_refinement(impl: LabelledGraph, spec: LabelledGraph, model: Refinement
     """Return the result of checking that ``impl`` refines ``spec`` in ``model`` (see
     the module docstring); ``max_states`` bounds the product pairs, ``timeout`` the
     seconds (either stops the search with ``limit`` set)."""
-    search = _ProductSearch(CachedGraph(impl), CachedGraph(spec), model)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    search = _ProductSearch(CachedGraph(impl, deadline), CachedGraph(spec, deadline), model)
     try:
         search.run(max_states, timeout)
     except _Stop as stop:
         search.result.counterexample = stop.counterexample
         search.result.limit = stop.limit
+    except TimeUp:  # in the middle of a tau closure or a node's moves
+        search.result.limit = f"time limit {timeout}s reached"
     result = search.result
     result.pairs = len(search.pairs)
     result.spec_nodes = len(search.normal.nodes)

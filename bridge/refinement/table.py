@@ -61,15 +61,17 @@ class SpecTable:
 
 
 def normalise_whole(spec: TransitionSystem, divergence: bool, max_nodes: int | None = None,
-                    max_states: int | None = None) -> SpecTable:
+                    max_states: int | None = None, deadline: float | None = None
+                    ) -> SpecTable:
     """Return the whole normal form of ``spec`` (see the module docstring); the
     divergent flags are computed only when ``divergence`` (failures-divergence), else
     all False. Raises ``NormalFormTooLarge`` past the bounds (by default
     ``C_TABLE_MAX_NODES`` and ``C_TABLE_MAX_STATES``) and ``ModelRuntimeError`` when
-    the specification meets a model error."""
+    the specification meets a model error, ``graph.TimeUp`` past ``deadline`` (a
+    ``time.perf_counter()`` value: the run's time limit)."""
     max_nodes = C_TABLE_MAX_NODES if max_nodes is None else max_nodes
     max_states = C_TABLE_MAX_STATES if max_states is None else max_states
-    graph = CachedGraph(SpaceGraph(build_state_space(spec)))
+    graph = CachedGraph(SpaceGraph(build_state_space(spec)), deadline)
     normal = NormalisedSpec(graph, TauCycles(graph))
     edges: list[dict[str, NodeId]] = []
     todo = [normal.initial()]
