@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from bridge.diagnostics import BackendError
+from bridge.diagnostics import BackendError, ResourceLimitReached
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu11", "-w", "-fvisibility=hidden")
 COMPILE_TIMEOUT = 300.0
@@ -96,8 +96,10 @@ def library_cached(source: str) -> bool:
     return digest in _LOADED or (cache_dir() / f"model-{digest}.so").exists()
 
 
-def build_library(source: str) -> Library:
-    """Return the loaded library of ``source``, compiling it unless it is cached."""
+def build_library(source: str, timeout: float | None = None) -> Library:
+    """Return the loaded library of ``source``, compiling it unless it is cached; a
+    compilation still running after ``timeout`` seconds (the run's time limit) is
+    stopped with ``ResourceLimitReached`` (``COMPILE_TIMEOUT`` bounds it otherwise)."""
     compiler = find_compiler()
     if compiler is None:
         raise BackendError((), None, message="no C compiler found (looked for $CC, cc, gcc)")
@@ -123,7 +125,7 @@ def build_library(source: str) -> Library:
                     cached = True
                 else:
                     started = time.perf_counter()
-                    _compile(compiler, source, directory, library)
+                    _compile(compiler, source, directory, library, timeout)
                     seconds = time.perf_counter() - started
                     _prune(directory, keep=library)
         try:
@@ -160,7 +162,8 @@ def _build_lock(directory: Path, digest: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _compile(compiler: str, source: str, directory: Path, library: Path) -> None:
+def _compile(compiler: str, source: str, directory: Path, library: Path,
+             timeout: float | None = None) -> None:
     """Compile ``source`` into ``library`` (through a private build directory; the result
     is moved into place atomically, so a concurrent build finds a whole file)."""
     with tempfile.TemporaryDirectory(dir=directory, prefix="build-") as work:
@@ -168,7 +171,7 @@ def _compile(compiler: str, source: str, directory: Path, library: Path) -> None
         c_file.write_text(source, encoding="utf-8")
         out = Path(work) / "model.so"
         argv = [compiler, *FLAGS, "-o", str(out), str(c_file)]
-        _run_compiler(argv, work)
+        _run_compiler(argv, work, timeout)
         os.replace(out, library)
 
 
@@ -183,14 +186,20 @@ def _prune(directory: Path, keep: Path) -> None:
             old.unlink(missing_ok=True)
 
 
-def _run_compiler(argv: list[str], cwd: str) -> None:
+def _run_compiler(argv: list[str], cwd: str, timeout: float | None = None) -> None:
+    limit = COMPILE_TIMEOUT if timeout is None else min(COMPILE_TIMEOUT, max(0.0, timeout))
+    started = time.perf_counter()
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     try:
-        stdout, stderr = process.communicate(timeout=COMPILE_TIMEOUT)
+        stdout, stderr = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
+        if limit < COMPILE_TIMEOUT:
+            raise ResourceLimitReached(
+                f"time limit reached compiling the model in C (the compiler stopped after "
+                f"{time.perf_counter() - started:.1f} s)") from None
         raise BackendError(argv, None, timed_out=True,
                            message=f"the C compiler did not finish in {COMPILE_TIMEOUT:.0f} s"
                            ) from None

@@ -25,6 +25,7 @@ with ``CFallback`` and the caller runs the Python engine instead.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import struct
 import time
 from collections.abc import Callable
@@ -234,19 +235,34 @@ def generate_model(system: TransitionSystem) -> GeneratedModel:
     return _cached(_GENERATED, system, _generate)
 
 
-def compile_model(system: TransitionSystem, ltl: bool = False) -> CompiledModel:
+def compile_model(system: TransitionSystem, ltl: bool = False,
+                  timeout: float | None = None) -> CompiledModel:
     """Return the compiled model of ``system`` (cached in this process and on disk);
     raises ``CUnsupported`` with the reason when the C engine cannot take it.
 
     ``ltl``: the fair search (``fair_search_c``) will run on it. A system none of whose
     properties needs the fair search gets a library without its code (``lean_source``:
     a quarter of the compile time of a small model) unless the whole library is built
-    already; a fair search asked for later builds the whole one."""
-    model: CompiledModel = _cached(_COMPILED, system, _compile)
+    already; a fair search asked for later builds the whole one. ``timeout``: the run's
+    time limit, which stops a compilation still running (``ResourceLimitReached``)."""
+    model: CompiledModel = _cached(_COMPILED, system,
+                                   lambda s: _compile(s, timeout=timeout))
     if ltl and not model.ltl:
-        model = _compile(system, whole=True)
+        model = _compile(system, whole=True, timeout=timeout)
         _COMPILED[id(system)] = (system, model)
     return model
+
+
+def _compiled_within(system: TransitionSystem, options: SearchOptions, ltl: bool = False
+                     ) -> tuple[CompiledModel, SearchOptions]:
+    """Return ``system`` compiled within ``options.timeout`` (``compile_model``) and the
+    options of the search that follows, whose time limit is what the compiling left."""
+    started = time.perf_counter()
+    model = compile_model(system, ltl=ltl, timeout=options.timeout)
+    if options.timeout is not None:
+        left = max(0.001, options.timeout - (time.perf_counter() - started))
+        options = dataclasses.replace(options, timeout=left)
+    return model, options
 
 
 def needs_fair_search(system: TransitionSystem) -> bool:
@@ -327,12 +343,13 @@ def _unpackable_initial_value(space: CompiledStateSpace, packed: PackedLayout,
             f"{struct.calcsize('<' + fmt[1 + bad])} bytes cannot hold")
 
 
-def _compile(system: TransitionSystem, whole: bool = False) -> CompiledModel:
+def _compile(system: TransitionSystem, whole: bool = False,
+             timeout: float | None = None) -> CompiledModel:
     generated = generate_model(system)
     source = generated.source
     whole = whole or needs_fair_search(system) or library_cached(source)
     try:
-        library = build_library(source if whole else lean_source(source))
+        library = build_library(source if whole else lean_source(source), timeout)
     except BackendError as error:
         raise CUnsupported(f"a model the C compiler rejected ({error})") from None
     handle = _type_library(library.handle)
@@ -606,7 +623,7 @@ def explore_c(system: TransitionSystem, options: SearchOptions = SearchOptions()
     (``semantics.explore.explore``'s contract: ``ResourceLimitReached`` with the
     statistics at a limit, the Python engine's ``ModelRuntimeError`` at a model error,
     ``CFallback`` when the Python engine must run it)."""
-    model = compile_model(system)
+    model, options = _compiled_within(system, options)
     run = _search(model, 0, options)
     try:
         if run.result.status == _LIMIT:
@@ -628,7 +645,7 @@ def check_property_c(system: TransitionSystem, prop: Property,
                      options: SearchOptions = SearchOptions()) -> Verdict:
     """Return the verdict of a non-LTL property by the C engine
     (``semantics.explore.check_property``'s contract and verdicts)."""
-    model = compile_model(system)
+    model, options = _compiled_within(system, options)
     mode = _MODES[prop.kind]
     pred = value = -1
     if prop.kind in (PropertyKind.INVARIANT, PropertyKind.REACHES):
@@ -1250,7 +1267,7 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
     node (``part_size`` counts them all; a part this large is never replayed as a
     lasso). ``probe``: called with a ``PartProbe`` while the search's product is open
     (tests compare the C check with ``fairness.terminal`` through it)."""
-    model = compile_model(system, ltl=True)
+    model, options = _compiled_within(system, options, ltl=True)
     lib = model.library
     q_edges, e_target, e_acc, e_cubes, c_mask, c_value = [0], [], [], [0], [], []
     for out in buchi.edges:

@@ -31,9 +31,9 @@ from bridge.engine_c.driver import (
     CompiledModel,
     EngineDisagreement,
     SearchOptions,
+    _compiled_within,
     _limit_reason,
     _progress_callback,
-    compile_model,
     generate_model,
     library_values,
 )
@@ -113,8 +113,7 @@ def refine_c(system: TransitionSystem, table: Any, model: str,
     ``CFallback`` when the Python engine must answer (a value C does not represent,
     an event name C did not render, a model error: the Python engine reports it with
     its trace) and ``EngineDisagreement`` when the replay refutes the C path."""
-    options = options or SearchOptions()
-    compiled = compile_model(system)
+    compiled, options = _compiled_within(system, options or SearchOptions())
     lib = _typed(compiled.library)
     codes = [lib.bridge_event_intern(name.encode("utf-8")) for name in table.events]
     if any(code < 0 for code in codes):
