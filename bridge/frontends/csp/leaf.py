@@ -236,7 +236,8 @@ class LeafBuilder(StepRules):
             canon = canonical_names(initial_cfg, self.local_types)
             for name, value in post:
                 assert isinstance(value, Const), "no locals exist before the first step"
-                self.initial_values[canon[name]] = value
+                if name in canon:  # else a parameter the process never reads
+                    self.initial_values[canon[name]] = value
 
             initial_cfg = rename_locals(initial_cfg, canon)
         head, depth = spine_head(initial_cfg)
