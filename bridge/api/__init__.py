@@ -197,7 +197,8 @@ def language_of(path: str) -> str:
     return language
 
 
-def load_model(path: str, defines: Mapping[str, str] | None = None) -> ModelFile:
+def load_model(path: str, defines: Mapping[str, str] | None = None,
+               timeout: float | None = None) -> ModelFile:
     """Return the model in ``path`` (Promela or CSP#, chosen by extension) as IR.
 
     ``defines``: ``-D NAME=VALUE`` macros for Promela's preprocessor. Bad input raises a
@@ -226,13 +227,14 @@ def load_model(path: str, defines: Mapping[str, str] | None = None) -> ModelFile
         raise ConfigurationError("-D NAME=VALUE applies to Promela models only; "
                                  "CSP# constants are set with #define in the model")
     load = _room("bridge.frontends.csp", "load_csp", "the CSP# front-end")
-    return complete_unfoldings(load(path, text))
+    return complete_unfoldings(load(path, text), timeout)
 
 
-def complete_unfoldings(model_file: ModelFile) -> ModelFile:
+def complete_unfoldings(model_file: ModelFile, timeout: float | None = None) -> ModelFile:
     """Return ``model_file`` with every lazily unfolded process completed
     (``semantics.unfolding``: a search of each such system unfolds the locations it
-    reaches), refinement specifications included."""
+    reaches), refinement specifications included; past ``timeout`` seconds (all of
+    them together) ``ResourceLimitReached``."""
 
     def lazy(system: TransitionSystem) -> bool:
         return system.unfolding is not None or any(
@@ -240,7 +242,12 @@ def complete_unfoldings(model_file: ModelFile) -> ModelFile:
 
     if not any(lazy(system) for system in model_file.systems):
         return model_file
-    complete = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
+    unfold = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
+    deadline = None if timeout is None else time.perf_counter() + timeout
+
+    def complete(system: TransitionSystem) -> TransitionSystem:
+        return unfold(system, deadline=deadline)
+
     systems = []
     for system in model_file.systems:
         if lazy(system):

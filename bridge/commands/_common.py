@@ -147,12 +147,13 @@ def write_report(path: str, title: str, **results: Any) -> None:
 
 def load(args: argparse.Namespace) -> ModelFile:
     """Return the model named on the command line, with its -D macros."""
-    return load_path(args.model, args.defines)
+    return load_path(args.model, args.defines, getattr(args, "timeout", None))
 
 
-def load_path(path: str, defines: Sequence[str]) -> ModelFile:
-    """Return the model in ``path`` with the ``-D`` items ``defines``."""
-    return api.load_model(path, parse_defines(defines) or None)
+def load_path(path: str, defines: Sequence[str], timeout: float | None = None) -> ModelFile:
+    """Return the model in ``path`` with the ``-D`` items ``defines``; ``timeout`` (the
+    command's ``--timeout``) bounds the lazy unfolding of its processes."""
+    return api.load_model(path, parse_defines(defines) or None, timeout)
 
 
 def describe_error(error: BaseException) -> str:

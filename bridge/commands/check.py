@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         for path in args.models:
             progress.restart(f"loading {path}")
             try:
-                model_file = _common.load_path(path, args.defines)
+                model_file = _common.load_path(path, args.defines, args.timeout)
                 pairs = api.select_properties(model_file, args.assertion)
                 refused = api.select_refused(model_file, args.assertion)
             except (SourceError, ConfigurationError) as error:

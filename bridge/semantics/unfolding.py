@@ -19,6 +19,7 @@ scratch. The front-end unfolds ahead of the reached locations to keep the rounds
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from bridge.diagnostics import ModelRuntimeError, ResourceLimitReached
@@ -44,22 +45,26 @@ class Round:
 
 
 def complete_unfolding(system: TransitionSystem,
-                       max_states: int = UNFOLDING_MAX_STATES) -> TransitionSystem:
+                       max_states: int = UNFOLDING_MAX_STATES,
+                       deadline: float | None = None) -> TransitionSystem:
     """Return ``system`` with its lazy unfolding completed (``unfolding`` None), or
     ``system`` itself when it has none.
 
     Raises ``ResourceLimitReached`` when a search visits more than ``max_states``
-    states, and what ``Unfolding.expand`` raises (a construct that cannot be unfolded
+    states or runs past ``deadline`` (a ``time.perf_counter()`` value), and what ``Unfolding.expand`` raises (a construct that cannot be unfolded
     lazily, named)."""
     previous: Round | None = None
     while system.unfolding is not None:
-        reached, previous = search_round(system, max_states, previous)
+        if deadline is not None and time.perf_counter() > deadline:
+            raise ResourceLimitReached(f"{system.name}: unfolding the processes lazily: "
+                                       "time limit reached")
+        reached, previous = search_round(system, max_states, previous, deadline)
         system = system.unfolding.expand(reached)
     return system
 
 
-def search_round(system: TransitionSystem, max_states: int, previous: Round | None
-                 ) -> tuple[dict[str, frozenset[int]], Round]:
+def search_round(system: TransitionSystem, max_states: int, previous: Round | None,
+                 deadline: float | None = None) -> tuple[dict[str, frozenset[int]], Round]:
     """Return the pending locations, by process name, that a reachable state of
     ``system`` occupies, and the round to go on from (pending locations have no steps
     yet). With ``previous`` (the round of the system this one was unfolded from) and
@@ -93,6 +98,10 @@ def search_round(system: TransitionSystem, max_states: int, previous: Round | No
     while stack:
         s = stack.pop()
         state.expanded += 1
+        if deadline is not None and not state.expanded & 1023 and time.perf_counter() > deadline:
+            raise ResourceLimitReached(
+                f"{system.name}: unfolding the processes lazily: time limit reached after "
+                f"{len(seen)} states")
         rl = space.layout_of(s)
         for tpl, base in zip(rl.templates, rl.bases, strict=True):
             if pending[tpl] and s[base] in pending[tpl]:
