@@ -1173,6 +1173,12 @@ def _unit_tables(system: TransitionSystem, space: CompiledStateSpace, events: li
                     if tpl == t:
                         edge_units.append(((pid << 32) | label, unit(("edge", pid, k))))
     edge_units.sort()
+    if not units:
+        # Marks no unit can name (wf on an unlabelled Promela statement): the Python
+        # condition is still conditions.AnnotatedFairness, which has items (onthefly
+        # rotates a node's edges, sends complete components to Fig. 5); one unmarked
+        # unit, never engaged, gives the C search the same order
+        unit(("none",))
     names = [key[1] if key[0] == "event" else "" for key in units]
     ev_unit = [units.get(("event", name), -1) for name in events]
     every = any(e.fairness not in (FairnessMark.WL, FairnessMark.SL) for e in marked)
