@@ -249,8 +249,9 @@ def _model_has_marks(system: TransitionSystem) -> bool:
 
 def shared_pid_marks(system: TransitionSystem) -> tuple[Span | None, str] | None:
     """Return where (the edge's span, what) the model's marks cannot be told apart from
-    another statement, else None: a marked edge ``k`` of a process that ``run`` starts (Promela), when a
-    pid may later or earlier run another template that has an edge ``k`` too.
+    another statement, else None: a marked edge ``k`` of a process that ``run`` starts
+    (Promela), when its pid may later or earlier run another template that has an edge
+    ``k`` too (paper 000 Fig. 11 marks a statement of a process, not a pid's).
 
     A step names its statement as ``(pid, edge index)`` (``Step.edges``, the action
     of weak fairness), so both templates' edge ``k`` at one pid are one interned step,
