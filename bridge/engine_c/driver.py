@@ -41,7 +41,9 @@ from bridge.diagnostics import (
 )
 from bridge.engine_c.build import build_library, find_compiler, library_cached
 from bridge.engine_c.codegen import CUnsupported, generate, lean_source
+from bridge.engine_c.gen_base import MAX_PROCESSES
 from bridge.engine_c.layout import PackedLayout, mixed_value
+from bridge.fairness.check import shared_pid_marks
 from bridge.ir import (
     Expr,
     Fairness,
@@ -1183,13 +1185,33 @@ def _unit_tables(system: TransitionSystem, space: CompiledStateSpace, events: li
             label = bases[t] + k
             lab_mark[label] = _MARK_CODE[e.fairness]
             if e.fairness in (FairnessMark.WL, FairnessMark.SL):
-                if space.layout.dynamic:
-                    raise CUnsupported("wl/sl annotations on a process started at run time")
                 lab_mark[label] |= _LOCAL
-                for pid, tpl in enumerate(space.layout.initial_templates):
-                    if tpl == t:
-                        edge_units.append(((pid << 32) | label, unit(("edge", pid, k))))
+                if not space.layout.dynamic:
+                    for pid, tpl in enumerate(space.layout.initial_templates):
+                        if tpl == t:
+                            edge_units.append(((pid << 32) | label, unit(("edge", pid, k))))
+    shared = shared_pid_marks(system) if use_model and space.layout.dynamic else None
+    if shared is not None:  # the Python engine refuses them too
+        raise CUnsupported(f"fairness marks: {shared[1]}")
+    if space.layout.dynamic:
+        # a pid may run any template over time: the unit ("edge", pid, k) of a wl/sl
+        # edge k is engaged by a step of whatever template runs at pid taking its edge k
+        # (check._AnnotationUnits keys it by instance and edge index)
+        local = sorted({k for proc in system.processes for k, e in enumerate(proc.edges)
+                        if use_model and e.fairness in (FairnessMark.WL, FairnessMark.SL)})
+        for pid in range(min(system.max_instances, MAX_PROCESSES)):
+            for k in local:
+                for t, proc in enumerate(system.processes):
+                    if k < len(proc.edges):
+                        edge_units.append(((pid << 32) | (bases[t] + k),
+                                           unit(("edge", pid, k))))
     edge_units.sort()
+    if not units:
+        # Marks no unit can name (wf on an unlabelled Promela statement): the Python
+        # condition is still conditions.AnnotatedFairness, which has items (onthefly
+        # rotates a node's edges, sends complete components to Fig. 5); one unmarked
+        # unit, never engaged, gives the C search the same order
+        unit(("none",))
     names = [key[1] if key[0] == "event" else "" for key in units]
     ev_unit = [units.get(("event", name), -1) for name in events]
     every = any(e.fairness not in (FairnessMark.WL, FairnessMark.SL) for e in marked)
