@@ -31,7 +31,6 @@ from bridge.ir import (
     Type,
 )
 from bridge.semantics.codegen import event_constant, event_is_constant
-from bridge.semantics.statespace import MAX_SYNC_VECTORS
 
 # CSP# barriers combined at run time (CGenerator.runtime_barriers_code): the offers of
 # composition node ``node`` (kind 0 an instance, 1 '|||', 2 '||') as make_combiner
@@ -753,11 +752,6 @@ class Tables:
             vectors = list(space._vectors)
             vector_edges = set(space._vector_edges)
             if space._has_barriers and not vectors and self.vectors_at_run_time():
-                if space._any_atomic or any(e.atomic for p in self.system.processes
-                                            for e in p.edges):
-                    raise CUnsupported("CSP barriers combined at run time (more "
-                                       f"synchronisation vectors than the {MAX_SYNC_VECTORS} "
-                                       "precomputed) in a system with atomic parts")
                 self.runtime_barriers = True
                 lines.append("  c->nrv = 0;")
             lines.extend(self.static_instances_code(vector_edges))
@@ -974,7 +968,8 @@ class Tables:
 
     def atomic_edges_code(self) -> list[str]:
         """Return ``step_atomic_edge`` (CSP#: does successor i take an edge flagged
-        ``Edge.atomic``, by itself, in a synchronisation vector or in a rendezvous; the
+        ``Edge.atomic``, by itself, in a synchronisation vector, in a joint step of
+        barriers combined at run time (its offers in ``c->rv``) or in a rendezvous; the
         Python engine's ``_AE`` test), or nothing when no edge is flagged."""
         flags = [int(e.atomic) for p in self.system.processes for e in p.edges]
         if not any(flags) or self.promela:
@@ -988,6 +983,14 @@ class Tables:
                 "    const offer_t *o = &c->offers[idx / n], *q = &c->offers[idx % n];",
                 "    return EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge]",
                 "        || EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, q->pid)] + q->edge];",
+                "  }",
+                "  if (label > -1000000 && BR_RUNTIME_VECTORS) {  /* barriers combined at run time: the offers in c->rv */",
+                "    const int32_t *parts = c->rv + (-label - 1);",
+                "    for (int32_t j = 1; j <= parts[0]; j++) {",
+                "      const offer_t *o = &c->offers[parts[j]];",
+                "      if (EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge]) return 1;",
+                "    }",
+                "    return 0;",
                 "  }",
                 "  if (label > -1000000) {  /* synchronisation vector -(label + 1) */",
                 "    int32_t v = -label - 1;",
