@@ -12,8 +12,11 @@ process ends, so a pid below the initial instances' count always runs its instan
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from bridge import api
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
 from bridge.ir import (
@@ -45,7 +48,8 @@ def _system(hidden: frozenset[str], atomic: bool,
     """``(A || (B ||| D)) \\ hidden``; B starts up to two C processes (outside the
     composition: their 'a' and 'c' are steps of their own); A's ``k.i`` is folded
     with its parameter (``k.1``) and meets D's ``k.1``; B's location 2 is atomic when
-    ``atomic`` (it offers the barrier 'a' there)."""
+    ``atomic`` (it offers the barrier 'a' there), and B's 'a' at location 0 a step of an
+    atomic part (``Edge.atomic``)."""
     a = process("A", [edge(0, 1, event="a"), edge(1, 0, event="b", effect=[_inc("x", 3)]),
                       edge(1, 0, event="c"), edge(0, 0, event=ev("k", L("i")))],
                 parameters=("i",), locals_=[int_var("i")])
@@ -55,6 +59,9 @@ def _system(hidden: frozenset[str], atomic: bool,
                       edge(1, 0, event="c"), edge(1, 2, event="t"),
                       edge(2, 0, event="a"), edge(2, 0, event="d", effect=[_inc("y", 4)])],
                 atomic=[2] if atomic else [])
+    if atomic:  # and B's 'a' at location 0 is a step of an atomic part (Edge.atomic)
+        b = dataclasses.replace(b, edges=tuple(
+            dataclasses.replace(e, atomic=True) if k == 0 else e for k, e in enumerate(b.edges)))
     c = process("C", [edge(0, 1, event="a"), edge(1, 0, event="c", effect=[_inc("y", 4)])])
     d = process("D", [edge(0, 0, guard=eq(G("x"), 1), event="a"),
                       edge(0, 0, event="e", effect=[_inc("x", 3)]),
@@ -92,3 +99,12 @@ def test_barriers_in_a_system_that_starts_processes_agree(hidden: frozenset[str]
     assert assert_engines_agree(ts) > 0
     assert compare(ts, limit=100000) == 3 * len(driver.LTL_FAIRNESS)  # all in C
     assert Fairness.NONE in driver.LTL_FAIRNESS
+
+
+def test_barriers_in_a_system_that_starts_processes_with_annotations_agree() -> None:
+    """Command-line fairness annotations on a barrier event and on an event of a process
+    started at run time: the fair search's units of a joint step (its offers kept for
+    its label, ``c->rv``) agree with the Python engine's."""
+    ts = _system(frozenset({"c"}), True)
+    fair = (api.parse_annotation("sf:a"), api.parse_annotation("wf:d"))
+    assert compare(ts, limit=100000, annotations=fair) == 3 * len(driver.LTL_FAIRNESS)
