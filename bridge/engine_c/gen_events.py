@@ -335,8 +335,10 @@ class CspEvents:
         """Fold the never-assigned locals of static instance ``pid`` (parameters, mostly)
         as the Python engine does for its specialised instance code: CSP# event names
         such as ``rule1.i.(i+1)%N`` become constants, so barriers are precomputed."""
-        key = self.space._static_layout.key
-        tpl, values = key[pid]
+        rl = self.space._static_layout
+        if rl is None:  # started at run time: the initial instances' (they never end)
+            rl = self.space.layout_of(self.space.initial_states()[0])
+        tpl, values = rl.key[pid]
         names = [n for n, _ in self.space._const_locals[tpl]]
         self.pygen.consts = dict(zip(names, values, strict=True))
 

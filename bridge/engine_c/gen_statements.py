@@ -262,11 +262,11 @@ class Statements:
             if (event >= 0 and e.event is not None and self.space._hidden_sets
                     and self._family_events is None):  # members hide nothing
                 # hidden above a composition and not a barrier: tau (edgecode._gen_edge)
-                if not str(ctx.pid).isdigit():
-                    raise self.unsupported(e.span, "hiding above '||' in a system that starts "
-                                                   "processes at run time")
                 name = event_constant(self.pygen, e.event)
-                hidden = self.space._hidden_sets.get(int(str(ctx.pid)), frozenset())
+                # the code of a template in a dynamic system runs the pids that hide
+                # nothing (Tables.successors_code gives the others code of their own)
+                hidden = (self.space._hidden_sets.get(int(str(ctx.pid)), frozenset())
+                          if str(ctx.pid).isdigit() else frozenset())
                 if name in hidden and (e.data_operation or name not in sync):
                     code = "-1"
             lines.append(f"{ind}  succ_proc(c, {ctx.pid}); succ_commit(c, {label}, {code});")

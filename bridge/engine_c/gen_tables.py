@@ -31,7 +31,6 @@ from bridge.ir import (
     Type,
 )
 from bridge.semantics.codegen import event_constant, event_is_constant
-from bridge.semantics.statespace import MAX_SYNC_VECTORS
 
 # CSP# barriers combined at run time (CGenerator.runtime_barriers_code): the offers of
 # composition node ``node`` (kind 0 an instance, 1 '|||', 2 '||') as make_combiner
@@ -710,12 +709,27 @@ class Tables:
         space = self.space
         lines = ["static void model_successors(ctx_t *c, const uint8_t *s, uint32_t slen) {"]
         if lay.dynamic:
-            if space._has_barriers:
-                raise CUnsupported("CSP barriers in a system that starts processes at run time")
+            own: dict[int, tuple[int, dict[int, str]]] = {}
+            if space._has_barriers or any(space._hidden_sets.values()):
+                if self.promela:  # instances that end: a pid's operand could change
+                    raise CUnsupported("CSP barriers in a system whose processes end")
+                # As the Python engine (its code specialised per pid): an initial
+                # instance that may synchronise or hides events gets code of its own
+                # (its pid's sync set, offers combined at run time by br_barriers);
+                # the others, and every process started at run time (in no operand),
+                # run the code of their template.
+                self.runtime_barriers = space._has_barriers
+                for pid, t in enumerate(lay.initial_templates):
+                    sync = space._sync_sets.get(pid, frozenset())
+                    if sync or space._hidden_sets.get(pid):
+                        with self.instance_constants(pid):
+                            own[pid] = t, self.gen_process(t, "b", str(pid), f"D{pid}", sync, set())
             names = [self.gen_process(t, "b", "pid", f"T{t}", frozenset(), set())
                      for t in range(len(lay.processes))]
-            head = self.instance_code(names)
+            head = self.instance_code(names, own)
             lines[:0] = head
+            if self.runtime_barriers:
+                lines.append("  c->nrv = 0;")
             lines.append("  int n = model_nproc(s);")
             lines.append("  uint32_t pos = BR_STATIC_BYTES, lastb = 0; int lastt = 0;")
             if self.promela:
@@ -753,11 +767,6 @@ class Tables:
             vectors = list(space._vectors)
             vector_edges = set(space._vector_edges)
             if space._has_barriers and not vectors and self.vectors_at_run_time():
-                if space._any_atomic or any(e.atomic for p in self.system.processes
-                                            for e in p.edges):
-                    raise CUnsupported("CSP barriers combined at run time (more "
-                                       f"synchronisation vectors than the {MAX_SYNC_VECTORS} "
-                                       "precomputed) in a system with atomic parts")
                 self.runtime_barriers = True
                 lines.append("  c->nrv = 0;")
             lines.extend(self.static_instances_code(vector_edges))
@@ -909,9 +918,12 @@ class Tables:
         out.append("  }")
         return out
 
-    def instance_code(self, names: list[dict[int, str]]) -> list[str]:
+    def instance_code(self, names: list[dict[int, str]],
+                      own: dict[int, tuple[int, dict[int, str]]]) -> list[str]:
         """Return the helpers of a system that starts processes at run time:
-        ``model_instance`` (the location function of one instance), and for Promela
+        ``model_instance`` (the location function of one instance: the code of its
+        template, or ``own[pid]``, (template, functions), an initial instance's code of
+        its own), and for Promela
         ``enabled()``, priorities and ``xr``/``xs`` claims (``statespace._enabled``,
         ``_getprio``, ``_setprio``, ``_owner``, ``_xacc``, ``_claim``)."""
         lay = self.layout
@@ -922,6 +934,11 @@ class Tables:
         out += ["  default: return 0;", "  }", "}"]
         out.append("static void model_instance(ctx_t *c, const uint8_t *s, uint32_t slen, "
                    "uint32_t b, int pid, int tpl) {")
+        for pid, (t, nm) in sorted(own.items()):
+            out.append(f"  if (pid == {pid} && tpl == {t}) {{")
+            out.extend(self.dispatch(nm, "b", str(pid), t, "    "))
+            out.append("    return;")
+            out.append("  }")
         out.append("  switch (tpl) {")
         for t, nm in enumerate(names):
             out.append(f"  case {t}:")
@@ -974,7 +991,8 @@ class Tables:
 
     def atomic_edges_code(self) -> list[str]:
         """Return ``step_atomic_edge`` (CSP#: does successor i take an edge flagged
-        ``Edge.atomic``, by itself, in a synchronisation vector or in a rendezvous; the
+        ``Edge.atomic``, by itself, in a synchronisation vector, in a joint step of
+        barriers combined at run time (its offers in ``c->rv``) or in a rendezvous; the
         Python engine's ``_AE`` test), or nothing when no edge is flagged."""
         flags = [int(e.atomic) for p in self.system.processes for e in p.edges]
         if not any(flags) or self.promela:
@@ -988,6 +1006,14 @@ class Tables:
                 "    const offer_t *o = &c->offers[idx / n], *q = &c->offers[idx % n];",
                 "    return EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge]",
                 "        || EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, q->pid)] + q->edge];",
+                "  }",
+                "  if (label > -1000000 && BR_RUNTIME_VECTORS) {  /* barriers combined at run time: the offers in c->rv */",
+                "    const int32_t *parts = c->rv + (-label - 1);",
+                "    for (int32_t j = 1; j <= parts[0]; j++) {",
+                "      const offer_t *o = &c->offers[parts[j]];",
+                "      if (EDGE_ATOMIC[EDGE_BASE[model_pid_tpl(c, o->pid)] + o->edge]) return 1;",
+                "    }",
+                "    return 0;",
                 "  }",
                 "  if (label > -1000000) {  /* synchronisation vector -(label + 1) */",
                 "    int32_t v = -label - 1;",
