@@ -49,12 +49,8 @@ from bridge.engine_c.layout import (
     pack_layout,
 )
 from bridge.ir import (
-    ArrayType,
     Expr,
-    ObjectType,
     SourceLanguage,
-    TransitionSystem,
-    Type,
 )
 from bridge.semantics.codegen import (
     Generator,
@@ -75,9 +71,6 @@ class CGenerator(Expressions, LibraryValues, Statements, CspEvents, Tables, Fami
         check_known_fields(self.system)  # before the layout: a new construct may add slots
         self.mixed = mixed_variables(self.system)
         self.packed: PackedLayout = pack_layout(self.layout, self.mixed.keys)
-        if self.layout.dynamic and (_has_library_locals(self.system) or self.mixed.keys):
-            raise CUnsupported("values of PAT's library classes in processes started at run "
-                               "time")
         self.pygen = Generator(self.layout)  # constant folding, exactly as in Python
         self._counter = 0
         self.functions: list[str] = []  # C function definitions
@@ -241,12 +234,3 @@ def generate(space: CompiledStateSpace, expressions: list[Expr]
 __all__ = ["KINDS", "LTL_SECTION", "CUnsupported", "_c_string", "check_known_fields", "generate",
            "lean_source"]
 
-
-def _has_library_locals(system: TransitionSystem) -> bool:
-    """Return True when a process of ``system`` has a variable of a library class."""
-    def lib(t: Type) -> bool:
-        while isinstance(t, ArrayType):
-            t = t.element
-        return isinstance(t, ObjectType)
-
-    return any(lib(v.type) for p in system.processes for v in p.locals)

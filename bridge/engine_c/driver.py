@@ -500,8 +500,8 @@ def library_values(model: CompiledModel, handle: int | None, values: list[Any]) 
     library.c``, in the table of search ``handle``) replaced by the Python engine's
     tuple of that value (``semantics/library.py``: a HashTable's pairs as pairs), so
     it compares with ``PackedLayout.canonical`` of a Python state."""
-    slots = model.packed.library_slots
-    if not slots and not model.packed.mixed_slots:
+    slots, mixed = model.packed.value_slots(values)
+    if not slots and not mixed:
         return values
     cache: dict[int, tuple] = {}
     lib = model.library
@@ -524,7 +524,7 @@ def library_values(model: CompiledModel, handle: int | None, values: list[Any]) 
 
     for i in slots:
         values[i] = value_of(values[i])
-    for i in model.packed.mixed_slots:
+    for i in mixed:
         values[i] = mixed_value(values[i], value_of)
     return values
 
@@ -901,7 +901,8 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
     moved = [slot for slot in moved if slot is not None]
     if any(slot < hidden or slot >= len(table) for slot in moved):
         raise CUnsupported("symmetry reduction that moves a hidden variable")
-    if set(moved) & set(packed.library_slots + packed.mixed_slots):
+    if set(moved) & set(packed.library_slots + packed.mixed_slots) or (
+            packed.dynamic and (any(packed.segment_library) or any(packed.segment_mixed))):
         raise CUnsupported("symmetry reduction that moves a value of a library class (the "
                            "C engine would order ids, the Python engine tuples)")
 

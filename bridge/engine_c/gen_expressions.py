@@ -192,7 +192,7 @@ class Expressions:
         wrong kind"."""
         if self.mixed_read(e, ctx):
             return f"mix_num(c, {self.read(e, ctx, mixed=True)})"
-        cls = self.library_class(e, ctx) if self.packed.library_slots or ctx.block else None
+        cls = self.library_class(e, ctx) if self.packed.has_library or ctx.block else None
         if cls is not None:
             return f"lib_num(c, {self.library_value(e, ctx, cls)})"
         return self.expr(e, ctx)
@@ -200,7 +200,7 @@ class Expressions:
     def maybe_library(self, e: Expr, ctx: _Ctx) -> bool:
         """Return True when ``e`` may yield a library value (``number`` checks it)."""
         return self.mixed_read(e, ctx) or bool(
-            (self.packed.library_slots or ctx.block) and self.library_class(e, ctx))
+            (self.packed.has_library or ctx.block) and self.library_class(e, ctx))
 
     def binary(self, e: Binary, ctx: _Ctx) -> str:
         op = e.op
@@ -211,7 +211,7 @@ class Expressions:
             lib = self.mixed_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib
-        if self.packed.library_slots or ctx.block:
+        if self.packed.has_library or ctx.block:
             lib = self.library_compare(op, e.left, e.right, ctx)
             if lib is not None:
                 return lib

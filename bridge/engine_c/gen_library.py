@@ -19,9 +19,11 @@ from there up (``templates/c/library.c``), so ``==``, event names and the states
 driver turns back are Python's. Such a slot, or a library value, read as a number
 (``Expressions.number``: ``mix_num``/``lib_num``) is an int, or the Python engine's
 model error "value of the wrong kind" met in the same state; as a receive pattern on
-an int-only channel it matches no message while it holds a library value. Anywhere
-else (a process started at run time holding one, a channel known only at run time) the
-model is refused by name, and the Python engine checks it. A channel declared in a
+an int-only channel it matches no message while it holds a library value. Processes
+started at run time hold them as static instances do (``run_argument``,
+``library_local``; their slots found per state: ``PackedLayout.value_slots``). Anywhere
+else (a library local of such a process without an initial value, a channel known only
+at run time) the model is refused by name, and the Python engine checks it. A channel declared in a
 process is found by its name (every instance's channel of that name).
 """
 from __future__ import annotations
@@ -29,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY, CUnsupported, _Ctx, flatten
+from bridge.engine_c.gen_base import MAX_LOCAL_ARRAY, CUnsupported, _Ctx, _Place, flatten
+from bridge.engine_c.layout import Segment
 from bridge.ir import (
     ArrayType,
     Assign,
@@ -44,14 +47,17 @@ from bridge.ir import (
     Receive,
     RecvBind,
     RemoteVar,
+    Run,
     Send,
     Stmt,
     TransitionSystem,
     Type,
     Var,
+    Variable,
     scalar_count,
 )
 from bridge.ir.library import METHODS
+from bridge.semantics.state import ProcessLayout
 
 # The C code of each function of ``semantics/library.FUNCTIONS`` but the math ones:
 # {0} is the object (or the first argument), {1}, {2} the others, as the IR passes them.
@@ -181,7 +187,7 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
     for p in system.processes:
         stmts = [st for e in p.edges
                  for st in ([e.comm] if e.comm is not None else []) + list(flatten(e.effect))
-                 if isinstance(st, Assign | Send | Receive)]
+                 if isinstance(st, Assign | Send | Receive | Run)]
         blocks: dict[str, frozenset[str]] = {}
         for e in p.edges:
             for st in flatten(e.effect):
@@ -230,6 +236,8 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
         return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
 
+    run_params = {p.name: {n: {v.name: v.type for v in p.locals}.get(n, IntType())
+                           for n in p.parameters} for p in system.processes}
     local_channels = {c.name for p in system.processes for c in p.channels}
     global_channels = [c.name for c in system.channels]
 
@@ -253,6 +261,11 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                     ARRAY if whole_array(a, local_t, blocks) else frozenset())
                 for k in channels(st.channel) or [None]:
                     yield k, found, a
+        elif isinstance(st, Run):  # each parameter of the new instance takes its argument
+            target = run_params.get(st.proctype, {})
+            for pname, a in zip(target, st.args, strict=False):
+                if not isinstance(_element(target[pname]), ObjectType):
+                    yield ("local", pname), library(a, local_t, blocks), a
         elif isinstance(st, Receive):
             got = frozenset().union(*(classes.get(k, frozenset())
                                       for k in channels(st.channel)))
@@ -478,6 +491,48 @@ class LibraryValues:
         else:
             code = f"mix_int(c, {self.expr(value, ctx)})"
         out.append(ind + self.write(p, code, False, ctx))
+
+    def library_local(self, v: Variable, ctx: _Ctx, seg: Segment, proc: ProcessLayout,
+                      out: list[str]) -> bool:
+        """Emit the initial value of local ``v`` of a process started at run time when
+        it is of a library class (``edgecode._gen_segment_init``: each cell takes the
+        value as it is) and return True; False for another local. Without an initial
+        value Python's cells hold the int 0, which no id stands for: refused by name."""
+        t = _element(v.type)
+        if not isinstance(t, ObjectType):
+            return False
+        if v.init is None:
+            raise CUnsupported(f"local '{v.name}' of library class {t.library} without an "
+                               f"initial value in process {proc.process.name} started at run "
+                               "time")
+        slot = proc.locals[v.name]
+        kind = seg.kinds[slot.offset]
+        inits = v.init if isinstance(v.init, tuple) else (v.init,) * slot.size
+        if len(inits) > slot.size:
+            raise CUnsupported("too many initial values for an array")
+        for j, x in enumerate(inits):
+            place = _Place(f"b + {seg.offsets[slot.offset] + j * kind.width}", t, kind,
+                           exact=True)
+            out.append("  " + self.write(place, self.library_value(x, ctx, t.library), True,
+                                         ctx))
+        return True
+
+    def run_argument(self, tpl: int, j: int, a: Expr, ctx: _Ctx) -> str:
+        """Return C code of argument ``j``, ``a``, of a ``run`` of template ``tpl`` as
+        its parameter's slot keeps it (``statespace._run`` stores the value as it is):
+        the id of a library value for a parameter of a library class, a value of a
+        parameter of ``mixed_variables`` encoded as ``message_value`` does, else the
+        int."""
+        proc = self.layout.processes[tpl].process
+        if j < len(proc.parameters):
+            pname = proc.parameters[j]
+            ptype = _element(next((v.type for v in proc.locals if v.name == pname),
+                                  IntType()))
+            if isinstance(ptype, ObjectType):
+                return self.library_value(a, ctx, ptype.library)
+            if ("local", pname) in self.mixed.keys:
+                return self.message_value(a, ctx)  # encoded as a message field is
+        return self.expr(a, ctx)
 
     def mixed_operand(self, e: Expr, ctx: _Ctx) -> tuple[str, str]:
         """Return ``(kind, C code)`` of an operand of ``==``: ``m`` a variable of

@@ -49,7 +49,7 @@ class Statements:
             if self.is_mixed(st.target, ctx):
                 self.mixed_store(st.target, st.value, ctx, out, ind)
                 return
-            if (self.packed.library_slots or ctx.block) \
+            if (self.packed.has_library or ctx.block) \
                     and self.library_class(st.target, ctx) is not None:
                 self.library_store(st.target, st.value, ctx, out, ind)
                 return
@@ -143,7 +143,8 @@ class Statements:
             tpl = self._template(st.proctype, st.span)
             n = len(st.args)
             args = self.fresh("_ra")
-            vals = ", ".join(self.expr(a, ctx) for a in st.args) or "0"
+            vals = ", ".join(self.run_argument(tpl, j, a, ctx)
+                             for j, a in enumerate(st.args)) or "0"
             out.append(f"{ind}{{ V {args}[{max(1, n)}] = {{{vals}}};")
             priority = "1" if st.priority is None else self.expr(st.priority, ctx)
             creator = -1 if ctx.pid is None else ctx.pid

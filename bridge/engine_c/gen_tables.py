@@ -540,6 +540,8 @@ class Tables:
                 conv, exact = self.convert(f"args[{j}]", lslot.type)
                 body.append("  " + self.write(place, conv, exact, ctx))
             for v in p.locals:
+                if v.name not in params and self.library_local(v, ctx, seg, proc, body):
+                    continue
                 if v.name in params or v.init is None:
                     continue
                 lslot = proc.locals[v.name]

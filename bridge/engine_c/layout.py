@@ -150,6 +150,29 @@ class PackedLayout:
     library_slots: tuple[int, ...] = ()
     # the slots of int variables that may hold a library value (``MIX_LIB``)
     mixed_slots: tuple[int, ...] = ()
+    # per template, the library and mixed slots of its segment (slot indexes relative to
+    # the segment's location slot): a dynamic layout's segments move, so ``value_slots``
+    # finds them per state
+    segment_library: tuple[tuple[int, ...], ...] = ()
+    segment_mixed: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def has_library(self) -> bool:
+        """True when some slot holds a library id (the generator types values then)."""
+        return bool(self.library_slots or any(self.segment_library))
+
+    def value_slots(self, values: Sequence[Any]) -> tuple[list[int], list[int]]:
+        """Return (library slots, mixed slots) of canonical list ``values``: the fixed
+        ones, and in a dynamic layout those of each live instance's segment."""
+        lib, mix = list(self.library_slots), list(self.mixed_slots)
+        if self.dynamic and (any(self.segment_library) or any(self.segment_mixed)):
+            pos = len(self.static_kinds)
+            for _ in range(values[self.layout.layout_slot]):
+                tpl = values[pos]
+                lib += [pos + 1 + j for j in self.segment_library[tpl]]
+                mix += [pos + 1 + j for j in self.segment_mixed[tpl]]
+                pos += 1 + len(self.segments[tpl].kinds)
+        return lib, mix
 
     def canonical(self, space, state: StateVector) -> list[int]:
         """Return the C engine's int list of a Python state (see the module doc)."""
@@ -168,13 +191,14 @@ class PackedLayout:
         """Return the bytes of a canonical int list (ValueError if a value does not
         fit its slot). A library slot may hold the empty value ``()``, id 0 in every
         table; another library value has no id before a search interns it."""
-        if self.library_slots or self.mixed_slots:
+        lib, mix = self.value_slots(values)
+        if lib or mix:
             values = list(values)
-            for i in self.library_slots:
+            for i in lib:
                 if values[i] != ():
                     raise ValueError(f"the library value {values[i]!r} has no id yet")
                 values[i] = 0
-            for i in self.mixed_slots:
+            for i in mix:
                 if values[i] == () and isinstance(values[i], tuple):
                     values[i] = MIX_LIB
                 elif isinstance(values[i], tuple) or values[i] < MIX_TOP:
@@ -325,7 +349,16 @@ def pack_layout(layout: StateLayout, mixed: frozenset[tuple[str, str]] = frozens
     mix += [c.offset + 1 + j for c in layout.channels
             if ("channel", c.name) in mixed and c.capacity > 0
             for j in range(c.capacity * len(c.channel.fields))]
-    if not layout.dynamic:  # a dynamic layout's slots move: the generator refuses it
+    seg_lib = tuple(tuple(p.locals[v.name].offset + j for v in p.process.locals
+                          if _is_library(v.type) for j in range(p.locals[v.name].size))
+                    for p in layout.processes)
+    seg_mix = tuple(tuple(sorted([slot.offset + j for name, slot in p.locals.items()
+                                  if ("local", name) in mixed for j in range(slot.size)]
+                                 + [c.offset + 1 + j for c in p.channels
+                                    if ("channel", c.name) in mixed and c.capacity > 0
+                                    for j in range(c.capacity * len(c.channel.fields))]))
+                    for p in layout.processes)
+    if not layout.dynamic:  # a dynamic layout's segments move: value_slots finds them
         for tpl, base in zip(layout.initial_templates, layout.initial_bases, strict=True):
             p = layout.processes[tpl]
             library += [base + p.locals[v.name].offset + j for v in p.process.locals
@@ -337,7 +370,7 @@ def pack_layout(layout: StateLayout, mixed: frozenset[tuple[str, str]] = frozens
                     for j in range(c.capacity * len(c.channel.fields))]
     return PackedLayout(layout, layout.dynamic, static_kinds, static_offsets, static_bytes,
                         hidden_bytes, segments, layout.initial_bases, tuple(sorted(library)),
-                        tuple(sorted(mix)))
+                        tuple(sorted(mix)), seg_lib, seg_mix)
 
 
 def _is_library(t: Type) -> bool:
