@@ -321,19 +321,24 @@ def _replay_c_result(engine_c: Any, fcheck: Any, result: Any, system: Transition
     edges: list[tuple[int, int, int]] = []
     # Along the C search's DFS path each node was entered by the first edge to it in the
     # search order (several steps, of different processes, may reach the same node): the
-    # same edge as the Python search's. Past it (a shortest path), the first edge. Only
-    # the round robin order (strong global fairness) is followed: the rotated one
-    # depends on system state ids, which this fresh product numbers differently.
-    round_robin = onthefly.search_order(condition) == onthefly.ORDER_ROUND_ROBIN
+    # same edge as the Python search's. Past it (a shortest path), the first edge. The
+    # rotated order (weak, strong local fairness) shifts a node's edges by its system
+    # state id in the search, which this fresh product numbers differently: the C
+    # search's ids of the path's nodes (``path_sys``) give the shift.
+    order = onthefly.search_order(condition)
     in_step = -1
     for i, want in enumerate(path[1:]):
         if deadline is not None and i % 512 == 0 and time.monotonic() > deadline:
             raise product_room.LimitReached("time")
         out = product.edges(u)
         ranks: Any = range(len(out))
-        if round_robin and i + 1 < result.dfs_len and len(out) > 1:
-            ranks = onthefly.edge_order(product, onthefly.ORDER_ROUND_ROBIN, u, in_step,
-                                        [k for _w, k, _a in out])
+        if i + 1 < result.dfs_len and len(out) > 1:
+            if order == onthefly.ORDER_ROUND_ROBIN:
+                ranks = onthefly.edge_order(product, order, u, in_step,
+                                            [k for _w, k, _a in out])
+            elif order == onthefly.ORDER_ROTATE and i < len(result.path_sys):
+                shift = result.path_sys[i] % len(out)
+                ranks = [(j + shift) % len(out) for j in range(len(out))]
         step = next(((out[j][0], out[j][1]) for j in ranks if key(out[j][0]) == want), None)
         if step is None:
             raise disagree("a step of the C engine's fair search is not a step of the "

@@ -1096,6 +1096,9 @@ class LtlResult:
     # before, entered by the first edge to it in the search order,
     # ``fairness.onthefly.edge_order``); the rest a shortest path inside the part
     dfs_len: int = 0
+    # the search's system state ids of path[:dfs_len] (the rotated search order shifts
+    # a node's edges by its id: the replay follows the same edges with them)
+    path_sys: list[int] = field(default_factory=list)
 
 
 def _cubes(condition: Any) -> list[tuple[int, int]]:
@@ -1517,8 +1520,11 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
         out.outcome, out.reason = "limit", kind
     elif r.status in (_LTL_FOUND, _LTL_MODEL_ERROR):
         out.outcome = "found" if r.status == _LTL_FOUND else "error"
-        out.path = [key(lib.bridge_ltl_path(handle, i)) for i in range(r.path_len)]
+        nodes = [lib.bridge_ltl_path(handle, i) for i in range(r.path_len)]
+        out.path = [key(n) for n in nodes]
         out.dfs_len = r.dfs_len
+        out.path_sys = [lib.bridge_ltl_node(handle, n, ctypes.byref(q))
+                        for n in nodes[:r.dfs_len]]
         shown = r.part_len if whole_part else min(1, r.part_len)
         out.part = [key(lib.bridge_ltl_part(handle, i)) for i in range(shown)]
         out.part_size = r.part_len
