@@ -12,6 +12,7 @@ from bridge.engine_c.gen_base import (
     _Ctx,
 )
 from bridge.ir import (
+    ArrayType,
     AssertStmt,
     Assign,
     Edge,
@@ -83,7 +84,7 @@ class Statements:
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
             assert ctx.decls is not None
-            if size == 1:
+            if size == 1 and not isinstance(st.type, ArrayType):  # an array is one even of one cell
                 if st.init is None or isinstance(st.init, tuple):
                     init, lit = "0", 0
                 else:

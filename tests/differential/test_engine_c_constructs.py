@@ -183,13 +183,39 @@ def test_array_equality_agrees(tmp_path: Path) -> None:
     assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
 
 
-def test_block_array_equality_stays_refused(tmp_path: Path) -> None:
-    """A block array is a Python list, never equal to a state array's tuple: the C
-    engine refuses the comparison by name rather than answer otherwise."""
-    path = tmp_path / "block_eq.csp"
-    path.write_text("var a = [1, 2];\nvar r = 0;\n"
-                    "P() = x{var t = [1, 2]; if (t == a) { r = 1; }} -> Stop;\n"
-                    "#assert P() deadlockfree;\n", encoding="utf-8")
-    (ts,) = api.load_model(str(path)).systems
-    ok, why = driver.supports(ts)
-    assert not ok and "a whole array used as a value" in why
+def test_block_array_equality_agrees(tmp_path: Path) -> None:
+    """A block array compared with an array of the state, a row of one or a block array
+    (CSP#'s ``==`` compares arrays by their cells: both engines read a block array
+    whole as the tuple of its cells): every count, verdict and trace, the names
+    ``same.k``/``differ.k`` the comparisons choose (in traces, the deterministic check
+    and an LTL event atom) are the Python engine's. ``a`` walks through its values, so
+    each comparison is made both ways; arrays of another length (never equal) and of
+    one cell (a list too) are among them."""
+    text = ("var a = [0, 0];\nvar m[2][2] = [1, 2, 0, 1];\nvar o[1];\nvar r = 0;\n"
+            "P() = inc{a[0] = (a[0] + 1) % 3; o[0] = a[0];} -> Q() "
+            "[] turn{a[1] = (a[1] + 1) % 3;} -> Q();\n"
+            "Q() = cmp{var t = [1, 2]; var w[2][2] = [0, 1, 1, 1]; var u[3]; var z[1];"
+            " z[0] = 1; r = 0;"
+            " if (t == a) { r = r + 1; } if (a != t) { r = r + 2; }"
+            " if (w[0] == a) { r = r + 4; } if (m[1] == w[0]) { r = r + 8; }"
+            " if (u == a || a == u) { r = 100; } if (u != a) { r = r + 16; }"
+            " if (z == o) { r = r + 32; } if (w[1] != t) { r = r + 64; }"
+            "} -> ([r % 2 == 1] same.r -> P() [] [r % 2 == 0] differ.r -> P());\n"
+            "#define goal r == 121;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n"
+            "#assert P() deterministic;\n#assert P() |= [] !same.3;\n"
+            "#assert P() |= []<> differ.94;\n")
+    (ts,) = _agree(tmp_path, "block_eq.csp", text)
+    # a == [1, 2]: 1 + 8 + 16 + 32 + 64 (t == a, m[1] == w[0], u != a, z == o, w[1] != t)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 4 + [Outcome.VIOLATED]
+
+
+def test_large_block_array_equality_agrees(tmp_path: Path) -> None:
+    """Arrays of more than MAX_LOCAL_ARRAY cells compared by a loop in C."""
+    text = ("var big[5000];\nvar r = 0;\n"
+            "P() = x{var t[5000]; t[4999] = r; if (t == big) { r = r + 1; }"
+            " if (big != t) { big[4999] = 1; }} -> P();\n"
+            "#define goal r == 2;\n#assert P() reaches goal;\n")
+    (ts,) = _agree(tmp_path, "block_eq_big.csp", text)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
