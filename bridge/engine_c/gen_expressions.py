@@ -559,11 +559,13 @@ class Expressions:
         of a block, a row of either), as the Python engine compares them: two tuples of
         their cells (a block array read whole is one too: CSP#'s ``==`` compares arrays
         by their cells), equal when they have the same length and the same cells
-        (reading them cannot fail). Remote arrays (Promela) stay refused."""
-        if self.is_mixed(e.left, ctx) != self.is_mixed(e.right, ctx):
-            # a cell of one may hold an id where the other holds an int of that range
-            raise self.unsupported(e.span, "a whole array that may hold library values "
-                                           "compared with one that holds ints")
+        (reading them cannot fail). An array whose cells may hold library values
+        (``mixed_variables``) against one of ints: a cell of the first equals one of the
+        second when it holds that int (``mix_is_int``; a library value is never an
+        int). Remote arrays (Promela) stay refused."""
+        mixed = (self.is_mixed(e.left, ctx), self.is_mixed(e.right, ctx))
+        cell = {(True, False): "mix_is_int({}, {})",
+                (False, True): "mix_is_int({1}, {0})"}.get(mixed, "{} == {}")
         places = []
         for side in (e.left, e.right):
             p = self.place(side, ctx) if isinstance(side, Var | Index) else None
@@ -583,9 +585,9 @@ class Expressions:
             # a loop (one term per cell would be a huge expression)
             j, same = self.fresh("_ej"), self.fresh("_es")
             return (f"({{ int {j}, {same} = 1; for ({j} = 0; {same} && {j} < {n}; {j}++) "
-                    f"{same} = {self._element(left, j, ctx)} == {self._element(right, j, ctx)}; "
+                    f"{same} = {cell.format(self._element(left, j, ctx), self._element(right, j, ctx))}; "
                     f"(V)({neg}{same}); }})")
-        same = " && ".join(f"{self._element(left, j, ctx)} == {self._element(right, j, ctx)}"
+        same = " && ".join(cell.format(self._element(left, j, ctx), self._element(right, j, ctx))
                            for j in range(n)) or "1"
         return f"((V)({neg}({same})))"
 

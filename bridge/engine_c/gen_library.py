@@ -223,11 +223,17 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
 
     def whole_array(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
                     ) -> bool:
-        """A whole array of ints of the state (Python sends the tuple of its cells)."""
-        if not isinstance(e, Var) or e.scope == "block" or (
-                e.scope != "global" and e.name in blocks):
+        """A whole array of ints of the state, or a row of one (Python sends the tuple
+        of its cells)."""
+        r, depth = e, 0
+        while isinstance(r, Index):
+            r, depth = r.base, depth + 1
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in blocks):
             return False
-        t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
+        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name)
+        for _ in range(depth):
+            t = t.element if isinstance(t, ArrayType) else None
         return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
 
     local_channels = {c.name for p in system.processes for c in p.channels}
@@ -542,11 +548,12 @@ class LibraryValues:
 
     def array_value(self, a: Expr, ctx: _Ctx) -> str:
         """Return C code of the id of the tuple of a whole array's cells (the Python
-        engine's value of an array of the state read whole), interned as a sequence."""
+        engine's value of an array of the state, or a row of one, read whole), interned
+        as a sequence."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
         if p.block is not None or p.remote or p.kind is None \
-                or not isinstance(a, Var) or self.is_mixed(a, ctx):
+                or not isinstance(a, Var | Index) or self.is_mixed(a, ctx):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
         if n > MAX_LOCAL_ARRAY:
             # a loop, the cells off the C stack (br_lib_intern copies them)

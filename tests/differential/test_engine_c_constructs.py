@@ -219,3 +219,40 @@ def test_large_block_array_equality_agrees(tmp_path: Path) -> None:
             "#define goal r == 2;\n#assert P() reaches goal;\n")
     (ts,) = _agree(tmp_path, "block_eq_big.csp", text)
     assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+def test_array_rows_as_values_agree(tmp_path: Path) -> None:
+    """A row of a two-dimensional array of the state as a value: compared with an
+    array (``m[1] == a``), in an event name (``f.m[1]`` is ``f.(3, 4)``) and in a
+    message (``c!m[i]``, the row chosen at run time: out of range a model error), as the
+    Python engine reads it: the tuple of its cells. The traces name them."""
+    text = ("var m[2][2] = [1, 2, 3, 4];\nvar a = [3, 4];\nvar i = 0;\nchannel c 1;\n"
+            "R() = [m[1] == a && m[0] != a] f.m[1] -> c!m[i] -> c?y -> h.y -> "
+            "g{m[0][1] = 5; i = i + 1;} -> e.m[0] -> R();\n"
+            "#define goal m[0][1] == 5;\n#assert R() reaches goal;\n"
+            "#assert R() deadlockfree;\n#assert R() deterministic;\n")
+    (ts,) = _agree(tmp_path, "rows.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python"))
+                for p in ts.properties]
+    assert [v.outcome for v in verdicts] == [Outcome.HOLDS] + [Outcome.VIOLATED] * 2
+    assert verdicts[1].reason == "index out of range", verdicts[1].reason
+    names = [s.event for s in verdicts[1].trace.steps]
+    assert names[:4] == ["f.(3, 4)", "c!(1, 2)", "c?(1, 2)", "h.(1, 2)"], names
+
+
+def test_array_that_may_hold_library_values_equality_agrees(tmp_path: Path) -> None:
+    """An array whose cell may hold a set (a process parameter bound to one, stored in
+    ``a[0]``) compared with an array of ints: equal only when that cell holds the same
+    int (a set is never an int), as the Python engine's tuples compare."""
+    text = ('#import "PAT.Lib.Set";\nvar<Set> s = new Set();\nvar a[2];\nvar b[2];\n'
+            "var r = 0;\n"
+            "P(x) = e{a[0] = x; r = 0; if (a == b) { r = r + 1; } if (b != a) { r = r + 2; }"
+            " if (a == a) { r = r + 4; }} -> f.r -> P(x);\n"
+            "Q() = add{s.Add(3);} -> P(s) [] P(0) [] g{b[0] = 3;} -> P(3) "
+            "[] h{b[0] = 3;} -> P(s);\n"
+            "#define goal r == 6;\n#assert Q() reaches goal;\n#assert Q() deadlockfree;\n"
+            "#assert Q() |= [] !f.7;\n")
+    (ts,) = _agree(tmp_path, "mixed_eq.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 3
