@@ -599,6 +599,12 @@ class Expressions:
         except CUnsupported:
             return False
 
+    def _is_tuple_value(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` is a whole array whose value is a tuple of its cells
+        in the Python engine: one of more than one cell (an array of one cell read
+        whole is its cell, ``semantics.codegen.read``: ``e.o`` is ``e.3``)."""
+        return self._is_array_value(e, ctx) and scalar_count(self.place(e, ctx).type) > 1
+
     # ------------------------------------------------------------------ statements
 
 

@@ -234,7 +234,9 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
         t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name)
         for _ in range(depth):
             t = t.element if isinstance(t, ArrayType) else None
-        return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
+        # an array of one cell is sent as its cell (semantics.codegen.read)
+        return isinstance(t, ArrayType) and scalar_count(t) > 1 \
+            and not isinstance(_element(t), ObjectType)
 
     local_channels = {c.name for p in system.processes for c in p.channels}
     global_channels = [c.name for c in system.channels]
@@ -537,7 +539,7 @@ class LibraryValues:
         """Return C code of a value sent on (or matched against a message of) a channel
         of ``mixed_channel``: a library value's id below ``BR_MIX_TOP``, an int as it
         is, a mixed slot's value as it is."""
-        if self._is_array_value(a, ctx):
+        if self._is_tuple_value(a, ctx):
             return f"mix_lib(c, {self.array_value(a, ctx)})"
         if isinstance(a, Var | Index) and self.is_mixed(a, ctx):
             return self.read(a, ctx, mixed=True)

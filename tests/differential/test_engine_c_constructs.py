@@ -256,3 +256,4 @@ def test_array_that_may_hold_library_values_equality_agrees(tmp_path: Path) -> N
     verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
                 for p in ts.properties]
     assert verdicts == [Outcome.HOLDS] * 3
+
