@@ -85,8 +85,9 @@ class ExpressionLowering:
 
     def bool_expr(self, e: s.SExpr, ctx: Ctx, what: str) -> Expr:
         result, t = self._expr(e, ctx)
-        if t == "int":
-            raise SemanticError.at(e.span, f"{what} must be a boolean expression, not an integer")
+        if t == "int" or _is_array(t):
+            raise SemanticError.at(e.span, f"{what} must be a boolean expression, not "
+                                   f"{'an integer' if t == 'int' else 'an array'}")
         return fold(result)
 
     def _name(self, name: str, span: Span, ctx: Ctx) -> tuple[Expr, str | None]:
@@ -159,6 +160,8 @@ class ExpressionLowering:
             return _element(e, *self._expr(e.base, ctx), *self._expr(e.index, ctx))
         if isinstance(e, s.SUnary):
             a, t = self._expr(e.operand, ctx)
+            if _is_array(t):  # a whole array is a value of == and != only
+                raise SemanticError.at(e.span, f"type clash: '{e.op}' applied to an array")
             if e.op == "-":
                 if t == "bool":
                     raise SemanticError.at(e.span, "type clash: unary '-' applied to a boolean")
@@ -170,6 +173,15 @@ class ExpressionLowering:
             a, ta = self._expr(e.left, ctx)
             b, tb = self._expr(e.right, ctx)
             op = e.op
+            for t, side in ((ta, e.left), (tb, e.right)):
+                # a whole array (the tuple of its cells in both engines) is compared
+                # with another array only
+                if _is_array(t) and (op not in ("==", "!=") or not _is_array(ta) or
+                                     not _is_array(tb)):
+                    need = ("two arrays" if op in ("==", "!=") else
+                            "booleans" if op in _BOOL_OPS else "integers")
+                    raise SemanticError.at(
+                        side.span, f"type clash: '{op}' needs {need}, this is an array")
             if op in _BOOL_OPS:
                 for t, side in ((ta, e.left), (tb, e.right)):
                     if t == "int":
@@ -384,7 +396,8 @@ class ExpressionLowering:
             t_ir = ObjectType(word)
         for n in reversed(dims):
             t_ir = ArrayType(t_ir, n)
-        ctx.block_locals[st.name] = "array:int" if dims else word
+        # an array of n dimensions: its rows are arrays (``w[1] == m[0]``)
+        ctx.block_locals[st.name] = "array:" * len(dims) + "int" if dims else word
         if dims and isinstance(init, Expr):
             init = tuple([init] * product(dims))
         return [LocalVar(st.name, t_ir, init, st.span)]
@@ -508,6 +521,11 @@ class ExpressionLowering:
         if isinstance(e, s.SIndex):
             return _element(e, *self._lvalue(e.base, ctx), *self.typed(e.index, ctx))
         raise SemanticError.at(e.span, "the left side of '=' must be a variable or array element")
+
+
+def _is_array(t: str | None) -> bool:
+    """Return True when ``t`` (a type word) is that of a whole array."""
+    return t is not None and t.startswith("array")
 
 
 def _element(e: s.SIndex, base: Expr, bt: str | None, idx: Expr, it: str | None
