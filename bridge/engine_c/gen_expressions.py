@@ -507,8 +507,12 @@ class Expressions:
     def copy_array(self, target: Expr, source: Expr, ctx: _Ctx, out: list[str], ind: str) -> None:
         """Emit an array assignment: a raw copy, slot by slot (Python: ``dest = list(src)``,
         an error when the sizes differ)."""
-        dst = self.place(target, ctx, write=True)
-        src = self.place(source, ctx)
+        self.copy_places(self.place(target, ctx, write=True), self.place(source, ctx), ctx,
+                         out, ind)
+
+    def copy_places(self, dst: _Place, src: _Place, ctx: _Ctx, out: list[str], ind: str
+                    ) -> None:
+        """Emit the copy of array ``src`` into array ``dst`` (``copy_array``)."""
         n_dst, n_src = scalar_count(dst.type), scalar_count(src.type)
         if n_dst != n_src:
             out.append(f"{ind}br_fail(c);")

@@ -28,6 +28,7 @@ from bridge.ir import (
     Send,
     SetPriority,
     Stmt,
+    Var,
     While,
     scalar_count,
 )
@@ -105,10 +106,15 @@ class Statements:
                                                         f"{len(values)} of {size} values")
                     for j, x in enumerate(values):
                         out.append(f"{ind}{cname}[{j}] = {x};")
-                elif st.init is not None:
-                    raise self.unsupported(st.span, "a block array initialised from an expression")
-                else:
+                elif st.init is None:
                     out.append(f"{ind}memset({cname}, 0, sizeof {cname});")
+                elif not self._is_array_value(st.init, ctx):
+                    raise self.unsupported(st.span, "a block array initialised from an expression")
+                else:  # a copy of an array, placed before the name is declared (var t = t)
+                    src = self.place(st.init, ctx)
+                    ctx.block[st.name] = (cname, st.type)
+                    self.copy_places(self.place(Var(st.name, "block"), ctx, write=True), src,
+                                     ctx, out, ind)
                 ctx.block[st.name] = (cname, st.type)
         elif isinstance(st, AssertStmt):
             out.append(f"{ind}if (!({self.cond(st.cond, ctx)})) br_fail(c);")

@@ -719,8 +719,9 @@ class Generator:
             else:
                 if isinstance(st.init, tuple):
                     init = "[" + ", ".join(self.stored_expr(x, ctx) for x in st.init) + "]"
-                elif st.init is not None:
-                    init = f"list({self.expr(st.init, ctx)})"
+                elif st.init is not None:  # a copy of an array (of one cell: its cell)
+                    value = self.expr(st.init, ctx)
+                    init = f"[{value}]" if size == 1 else f"list({value})"
                 else:
                     init = f"[0] * {size}"
                 ctx.block[st.name] = (py, st.type)

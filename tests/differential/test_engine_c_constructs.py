@@ -24,6 +24,7 @@ from bridge.semantics import explore as python_engine
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
+from tests.regression.test_block_variable_initialised_with_an_array import MODEL as BLOCK_COPY
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -257,3 +258,11 @@ def test_array_that_may_hold_library_values_equality_agrees(tmp_path: Path) -> N
                 for p in ts.properties]
     assert verdicts == [Outcome.HOLDS] * 3
 
+
+
+def test_block_array_initialised_with_an_array_agrees(tmp_path: Path) -> None:
+    """``var x = a`` in a block: a block array, a copy of a's cells (of a global array, a
+    block array, a row, an array of one cell), in C as in the Python engine; the copy
+    written leaves the original as it was."""
+    (ts,) = _agree(tmp_path, "block_copy.csp", BLOCK_COPY)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS

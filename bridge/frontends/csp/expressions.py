@@ -60,9 +60,10 @@ class Ctx:
     env: Env = ()
     pre: bool = False
     block_locals: dict[str, str] = field(default_factory=dict)
+    block_types: dict[str, Type] = field(default_factory=dict)  # their IR types
 
     def child(self) -> Ctx:
-        return Ctx(self.env, self.pre, dict(self.block_locals))
+        return Ctx(self.env, self.pre, dict(self.block_locals), dict(self.block_types))
 
 
 class ExpressionLowering:
@@ -374,7 +375,7 @@ class ExpressionLowering:
     def _local_var(self, st: s.SLocalVar, ctx: Ctx) -> list[Stmt]:
         dims = [self.const_int(d, "array size", ctx.env) for d in st.dims]
         init: Expr | tuple[Expr, ...] | None = None
-        word = "int"
+        word, copy = "int", False
         if isinstance(st.init, s.ArrayLit):
             elements = self._array_exprs(st.init, ctx)
             init = tuple(elements)
@@ -389,6 +390,18 @@ class ExpressionLowering:
         elif st.init is not None:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
+            if _is_array(word):
+                # ``var x = a``: a block array of a's shape, a copy of its cells (as the
+                # assignment ``bak = slots`` copies), not a scalar holding a tuple
+                shape = self._array_shape(init, ctx)
+                if shape is None:
+                    raise UnsupportedError.at(st.init.span, "unsupported construct: a block "
+                                              "variable initialised with this array")
+                if dims and product(dims) != product(shape):
+                    raise SemanticError.at(
+                        st.init.span, f"array '{st.name}' has {product(dims)} elements but "
+                        f"its initialiser has {product(shape)}")
+                dims, word, copy = dims or shape, "int", True
         t_ir: Type = BoolType() if word == "bool" else UNBOUNDED
         if word in METHODS:
             if dims:
@@ -398,9 +411,29 @@ class ExpressionLowering:
             t_ir = ArrayType(t_ir, n)
         # an array of n dimensions: its rows are arrays (``w[1] == m[0]``)
         ctx.block_locals[st.name] = "array:" * len(dims) + "int" if dims else word
-        if dims and isinstance(init, Expr):
+        ctx.block_types[st.name] = t_ir
+        if dims and isinstance(init, Expr) and not copy:
             init = tuple([init] * product(dims))
         return [LocalVar(st.name, t_ir, init, st.span)]
+
+    def _array_shape(self, e: Expr, ctx: Ctx) -> list[int] | None:
+        """Return the lengths of the dimensions of the array ``e`` names (a global or
+        block array, a row of one), None when not known here."""
+        t: Type | None = None
+        rows = 0
+        while isinstance(e, Index):
+            e, rows = e.base, rows + 1
+        if isinstance(e, Var) and e.scope == "block":
+            t = ctx.block_types.get(e.name)
+        elif isinstance(e, Var) and e.scope == "global" and e.name in self.globals:
+            t = self.globals[e.name].type
+        for _ in range(rows):
+            t = t.element if isinstance(t, ArrayType) else None
+        shape = []
+        while isinstance(t, ArrayType):
+            shape.append(t.length)
+            t = t.element
+        return shape or None
 
     def _expr_stmt(self, e: s.SExpr, ctx: Ctx, depth: int) -> list[Stmt]:
         if isinstance(e, s.SAssign):
