@@ -176,11 +176,14 @@ class ExpressionLowering:
             op = e.op
             for t, side in ((ta, e.left), (tb, e.right)):
                 # a whole array (the tuple of its cells in both engines) is compared
-                # with another array only
-                if _is_array(t) and (op not in ("==", "!=") or not _is_array(ta) or
-                                     not _is_array(tb)):
-                    need = ("two arrays" if op in ("==", "!=") else
-                            "booleans" if op in _BOOL_OPS else "integers")
+                # with a value that is not a number or a boolean only (another array, a
+                # library value, a variable that received an array: equal contents)
+                if _is_array(t) and op in ("==", "!=") and {ta, tb} & {"int", "bool"}:
+                    other = "an integer" if "int" in (ta, tb) else "a boolean"
+                    raise SemanticError.at(
+                        side.span, f"type clash: '{op}' compares an array with {other}")
+                if _is_array(t) and op not in ("==", "!="):
+                    need = "booleans" if op in _BOOL_OPS else "integers"
                     raise SemanticError.at(
                         side.span, f"type clash: '{op}' needs {need}, this is an array")
             if op in _BOOL_OPS:
