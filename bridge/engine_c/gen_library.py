@@ -489,11 +489,14 @@ class LibraryValues:
 
     def mixed_operand(self, e: Expr, ctx: _Ctx) -> tuple[str, str]:
         """Return ``(kind, C code)`` of an operand of ``==``: ``m`` a variable of
-        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id), ``i``
-        an int."""
+        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id) or a
+        whole array (the id of the tuple of its cells, as ``c!a`` sends it), ``i`` an
+        int."""
         if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
                 and not self._is_array_value(e, ctx):
             return "m", self.read(e, ctx, mixed=True)
+        if self._is_tuple_value(e, ctx):
+            return "l", self.array_value(e, ctx)
         cls = self.library_class(e, ctx)
         if cls is not None:
             return "l", self.library_value(e, ctx, cls)
@@ -550,11 +553,11 @@ class LibraryValues:
 
     def array_value(self, a: Expr, ctx: _Ctx) -> str:
         """Return C code of the id of the tuple of a whole array's cells (the Python
-        engine's value of an array of the state, or a row of one, read whole), interned
-        as a sequence."""
+        engine's value of an array of the state or of a block, or a row of one, read
+        whole), interned as a sequence."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
-        if p.block is not None or p.remote or p.kind is None \
+        if p.remote or (p.kind is None and p.block is None) \
                 or not isinstance(a, Var | Index) or self.is_mixed(a, ctx):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
         if n > MAX_LOCAL_ARRAY:

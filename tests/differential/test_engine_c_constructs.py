@@ -266,3 +266,21 @@ def test_block_array_initialised_with_an_array_agrees(tmp_path: Path) -> None:
     written leaves the original as it was."""
     (ts,) = _agree(tmp_path, "block_copy.csp", BLOCK_COPY)
     assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+def test_received_array_compared_with_arrays_agrees(tmp_path: Path) -> None:
+    """A variable that received a whole array (``c?x`` of ``c!a``: the tuple of a's
+    cells) compared with an array of the state, a block array and rows of one: equal
+    contents, equal, in C (the interned tuple's id) as in the Python engine."""
+    text = ("var a = [1, 2];\nvar r = 0;\nchannel c 1;\n"
+            "P() = c!a -> c?x -> chk{var t = [1, 2]; var u = [2, 1]; "
+            "var m[2][2] = [0, 0, 1, 2]; r = 0; if (x == t) { r = r + 1; } "
+            "if (u != x) { r = r + 2; } if (x == m[1]) { r = r + 4; } "
+            "if (m[0] == x) { r = r + 8; }} "
+            "-> ([x == a] same.r -> inc{a[0] = (a[0] + 1) % 3;} -> P() [] [x != a] differ.r -> Stop);\n"
+            "#define goal r == 7;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n"
+            "#assert P() |= <> same.7;\n#assert P() |= [] !differ.0;\n#assert P() |= <> same.0;\n")
+    (ts,) = _agree(tmp_path, "received_eq.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 4 + [Outcome.VIOLATED]  # a lasso compared
