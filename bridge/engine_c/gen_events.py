@@ -80,7 +80,7 @@ class CspEvents:
                 return self.chev_call("_ch.id", "'!'", msg, nf, sent)
             # br_chev reads from the channel's flags whether it can be named
             return f"br_chev(c, _ch.id, '{comm}', {msg}, {nf})"
-        arrays = [self._is_array_value(x, ctx) for x in e.event.components]
+        arrays = [self._is_tuple_value(x, ctx) for x in e.event.components]
         mixed = [isinstance(x, Var | Index) and self.is_mixed(x, ctx) and not arr
                  for x, arr in zip(e.event.components, arrays, strict=True)]
         classes = [self.library_class(x, ctx) for x in e.event.components]
@@ -119,7 +119,7 @@ class CspEvents:
         mixed = slot is not None and self.mixed.channel(slot.name)
         kinds = ["'i'" if self._sent_as_int(st, j)
                  or mixed and (self.library_class(a, ctx) is not None
-                               or self._is_array_value(a, ctx))
+                               or self._is_tuple_value(a, ctx))
                  else _kind_char(self.kind_code(a, ctx)) for j, a in enumerate(st.args)]
         return None if "'?'" in kinds else _kinds_code(kinds)
 

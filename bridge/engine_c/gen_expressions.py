@@ -295,7 +295,8 @@ class Expressions:
                 if e.name not in ctx.block:
                     raise self.unsupported(e.span, f"unknown block variable '{e.name}'")
                 cname, t = ctx.block[e.name]
-                return _Place("", t, None, cname)
+                # a block array is a C array even of one cell (offset 0), a scalar a name
+                return _Place("0" if isinstance(t, ArrayType) else "", t, None, cname)
             if e.scope == "global":
                 slot = self.layout.globals.get(e.name)
                 if slot is None:
@@ -506,8 +507,12 @@ class Expressions:
     def copy_array(self, target: Expr, source: Expr, ctx: _Ctx, out: list[str], ind: str) -> None:
         """Emit an array assignment: a raw copy, slot by slot (Python: ``dest = list(src)``,
         an error when the sizes differ)."""
-        dst = self.place(target, ctx, write=True)
-        src = self.place(source, ctx)
+        self.copy_places(self.place(target, ctx, write=True), self.place(source, ctx), ctx,
+                         out, ind)
+
+    def copy_places(self, dst: _Place, src: _Place, ctx: _Ctx, out: list[str], ind: str
+                    ) -> None:
+        """Emit the copy of array ``src`` into array ``dst`` (``copy_array``)."""
         n_dst, n_src = scalar_count(dst.type), scalar_count(src.type)
         if n_dst != n_src:
             out.append(f"{ind}br_fail(c);")
@@ -554,31 +559,41 @@ class Expressions:
         return f"wr_ck(c, {_kind_const(p.kind)}, {ctx.src}, {p.offset} + {cell}, {value});"
 
     def array_equality(self, e: Binary, ctx: _Ctx) -> str:
-        """Return C code of ``a == b`` / ``a != b`` on two whole arrays of the state, as
-        the Python engine compares them: two tuples of their cells, equal when they have
-        the same length and the same cells (reading them cannot fail). Block arrays
-        (Python lists: never equal to a tuple) and remote arrays stay refused."""
-        if self.is_mixed(e.left, ctx) != self.is_mixed(e.right, ctx):
-            # a cell of one may hold an id where the other holds an int of that range
-            raise self.unsupported(e.span, "a whole array that may hold library values "
-                                           "compared with one that holds ints")
+        """Return C code of ``a == b`` / ``a != b`` on two whole arrays (of the state or
+        of a block, a row of either), as the Python engine compares them: two tuples of
+        their cells (a block array read whole is one too: CSP#'s ``==`` compares arrays
+        by their cells), equal when they have the same length and the same cells
+        (reading them cannot fail). An array whose cells may hold library values
+        (``mixed_variables``) against one of ints: a cell of the first equals one of the
+        second when it holds that int (``mix_is_int``; a library value is never an
+        int). Remote arrays (Promela) stay refused."""
+        mixed = (self.is_mixed(e.left, ctx), self.is_mixed(e.right, ctx))
+        cell = {(True, False): "mix_is_int({}, {})",
+                (False, True): "mix_is_int({1}, {0})"}.get(mixed, "{} == {}")
         places = []
         for side in (e.left, e.right):
-            p = self.place(side, ctx) if isinstance(side, Var) else None
-            if (p is None or p.block is not None or p.remote or p.kind is None
-                    or not isinstance(p.type, ArrayType)
-                    or scalar_count(p.type) > MAX_LOCAL_ARRAY):
+            p = self.place(side, ctx) if isinstance(side, Var | Index) else None
+            if (p is None or p.remote or (p.kind is None and p.block is None)
+                    or not isinstance(p.type, ArrayType)):
                 raise self.unsupported(getattr(side, "span", None) or e.span,
                                        "a whole array used as a value")
             places.append(p)
         left, right = places
         n = scalar_count(left.type)
+        neg = "" if e.op == "==" else "!"
         if n != scalar_count(right.type):
-            same = "0"
-        else:
-            same = " && ".join(f"{self._element(left, j, ctx)} == {self._element(right, j, ctx)}"
-                               for j in range(n)) or "1"
-        return f"((V)({'' if e.op == '==' else '!'}({same})))"
+            # never equal; a cell of each read all the same (a row's index checked)
+            return (f"((V)(({self._element(left, 0, ctx)}), ({self._element(right, 0, ctx)}), "
+                    f"{neg}0))")
+        if n > MAX_LOCAL_ARRAY:
+            # a loop (one term per cell would be a huge expression)
+            j, same = self.fresh("_ej"), self.fresh("_es")
+            return (f"({{ int {j}, {same} = 1; for ({j} = 0; {same} && {j} < {n}; {j}++) "
+                    f"{same} = {cell.format(self._element(left, j, ctx), self._element(right, j, ctx))}; "
+                    f"(V)({neg}{same}); }})")
+        same = " && ".join(cell.format(self._element(left, j, ctx), self._element(right, j, ctx))
+                           for j in range(n)) or "1"
+        return f"((V)({neg}({same})))"
 
     def _is_array_value(self, e: Expr, ctx: _Ctx) -> bool:
         if not isinstance(e, Var | Index | RemoteVar) or self.is_channel_name(e, ctx):
@@ -587,6 +602,12 @@ class Expressions:
             return isinstance(self.place(e, ctx).type, ArrayType)
         except CUnsupported:
             return False
+
+    def _is_tuple_value(self, e: Expr, ctx: _Ctx) -> bool:
+        """Return True when ``e`` is a whole array whose value is a tuple of its cells
+        in the Python engine: one of more than one cell (an array of one cell read
+        whole is its cell, ``semantics.codegen.read``: ``e.o`` is ``e.3``)."""
+        return self._is_array_value(e, ctx) and scalar_count(self.place(e, ctx).type) > 1
 
     # ------------------------------------------------------------------ statements
 

@@ -229,12 +229,20 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
 
     def whole_array(e: Expr, local_t: dict[str, Type], blocks: dict[str, frozenset[str]]
                     ) -> bool:
-        """A whole array of ints of the state (Python sends the tuple of its cells)."""
-        if not isinstance(e, Var) or e.scope == "block" or (
-                e.scope != "global" and e.name in blocks):
+        """A whole array of ints of the state, or a row of one (Python sends the tuple
+        of its cells)."""
+        r, depth = e, 0
+        while isinstance(r, Index):
+            r, depth = r.base, depth + 1
+        if not isinstance(r, Var) or r.scope == "block" or (
+                r.scope != "global" and r.name in blocks):
             return False
-        t = globals_t.get(e.name) if e.scope == "global" else local_t.get(e.name)
-        return isinstance(t, ArrayType) and not isinstance(_element(t), ObjectType)
+        t = globals_t.get(r.name) if r.scope == "global" else local_t.get(r.name)
+        for _ in range(depth):
+            t = t.element if isinstance(t, ArrayType) else None
+        # an array of one cell is sent as its cell (semantics.codegen.read)
+        return isinstance(t, ArrayType) and scalar_count(t) > 1 \
+            and not isinstance(_element(t), ObjectType)
 
     run_params = {p.name: {n: {v.name: v.type for v in p.locals}.get(n, IntType())
                            for n in p.parameters} for p in system.processes}
@@ -536,11 +544,14 @@ class LibraryValues:
 
     def mixed_operand(self, e: Expr, ctx: _Ctx) -> tuple[str, str]:
         """Return ``(kind, C code)`` of an operand of ``==``: ``m`` a variable of
-        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id), ``i``
-        an int."""
+        ``mixed_variables`` (its slot as it is), ``l`` a library value (its id) or a
+        whole array (the id of the tuple of its cells, as ``c!a`` sends it), ``i`` an
+        int."""
         if isinstance(e, Var | Index) and self.is_mixed(e, ctx) \
                 and not self._is_array_value(e, ctx):
             return "m", self.read(e, ctx, mixed=True)
+        if self._is_tuple_value(e, ctx):
+            return "l", self.array_value(e, ctx)
         cls = self.library_class(e, ctx)
         if cls is not None:
             return "l", self.library_value(e, ctx, cls)
@@ -586,7 +597,7 @@ class LibraryValues:
         """Return C code of a value sent on (or matched against a message of) a channel
         of ``mixed_channel``: a library value's id below ``BR_MIX_TOP``, an int as it
         is, a mixed slot's value as it is."""
-        if self._is_array_value(a, ctx):
+        if self._is_tuple_value(a, ctx):
             return f"mix_lib(c, {self.array_value(a, ctx)})"
         if isinstance(a, Var | Index) and self.is_mixed(a, ctx):
             return self.read(a, ctx, mixed=True)
@@ -597,11 +608,12 @@ class LibraryValues:
 
     def array_value(self, a: Expr, ctx: _Ctx) -> str:
         """Return C code of the id of the tuple of a whole array's cells (the Python
-        engine's value of an array of the state read whole), interned as a sequence."""
+        engine's value of an array of the state or of a block, or a row of one, read
+        whole), interned as a sequence."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
-        if p.block is not None or p.remote or p.kind is None \
-                or not isinstance(a, Var) or self.is_mixed(a, ctx):
+        if p.remote or (p.kind is None and p.block is None) \
+                or not isinstance(a, Var | Index) or self.is_mixed(a, ctx):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
         if n > MAX_LOCAL_ARRAY:
             # a loop, the cells off the C stack (br_lib_intern copies them)

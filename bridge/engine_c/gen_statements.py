@@ -12,6 +12,7 @@ from bridge.engine_c.gen_base import (
     _Ctx,
 )
 from bridge.ir import (
+    ArrayType,
     AssertStmt,
     Assign,
     Edge,
@@ -27,6 +28,7 @@ from bridge.ir import (
     Send,
     SetPriority,
     Stmt,
+    Var,
     While,
     scalar_count,
 )
@@ -83,7 +85,7 @@ class Statements:
             cname = self.fresh("_bl")
             size = scalar_count(st.type)
             assert ctx.decls is not None
-            if size == 1:
+            if size == 1 and not isinstance(st.type, ArrayType):  # an array is one even of one cell
                 if st.init is None or isinstance(st.init, tuple):
                     init, lit = "0", 0
                 else:
@@ -104,10 +106,15 @@ class Statements:
                                                         f"{len(values)} of {size} values")
                     for j, x in enumerate(values):
                         out.append(f"{ind}{cname}[{j}] = {x};")
-                elif st.init is not None:
-                    raise self.unsupported(st.span, "a block array initialised from an expression")
-                else:
+                elif st.init is None:
                     out.append(f"{ind}memset({cname}, 0, sizeof {cname});")
+                elif not self._is_array_value(st.init, ctx):
+                    raise self.unsupported(st.span, "a block array initialised from an expression")
+                else:  # a copy of an array, placed before the name is declared (var t = t)
+                    src = self.place(st.init, ctx)
+                    ctx.block[st.name] = (cname, st.type)
+                    self.copy_places(self.place(Var(st.name, "block"), ctx, write=True), src,
+                                     ctx, out, ind)
                 ctx.block[st.name] = (cname, st.type)
         elif isinstance(st, AssertStmt):
             out.append(f"{ind}if (!({self.cond(st.cond, ctx)})) br_fail(c);")

@@ -490,7 +490,8 @@ class Generator:
                 if e.name not in ctx.block:
                     raise UnsupportedError.at(e.span, f"unknown block variable '{e.name}'")
                 py, t = ctx.block[e.name]
-                return ("", t, py)
+                # a block array is a list even of one cell (offset 0), a scalar a name
+                return ("0" if isinstance(t, ArrayType) else "", t, py)
             if e.scope == "global":
                 slot = self.layout.globals.get(e.name)
                 if slot is None:
@@ -562,11 +563,15 @@ class Generator:
         off, t, py = self.location(e, ctx)
         size = scalar_count(t)
         if py is not None:
-            if not off:
-                return py
+            # A block array is a Python list (its cells are written one by one); read
+            # whole, its value is the tuple of its cells, as an array of the state is:
+            # CSP#'s == compares arrays by their cells (a list never equals a tuple),
+            # and a tuple can be stored, sent, named and hashed as the state's arrays.
             if size == 1:
-                return f"{py}[{off}]"
-            return f"{py}[{off}:{off}+{size}]"
+                return f"{py}[{off}]" if off else py
+            if isinstance(e, Var):
+                return f"tuple({py})"
+            return f"tuple({py}[{off}:{off}+{size}])"
         if _REMOTE_READ in off:
             # A remote read: 0 (every element 0) when the instance is not running.
             return f"_rd({ctx.src}, {off}, {size})"
@@ -705,7 +710,7 @@ class Generator:
         elif isinstance(st, LocalVar):
             py = self.fresh("_bl")
             size = scalar_count(st.type)
-            if size == 1:
+            if size == 1 and not isinstance(st.type, ArrayType):
                 init = "0" if st.init is None or isinstance(st.init, tuple) else self.expr(st.init, ctx)
                 if not converting(st.type) and isinstance(st.init, Expr):
                     init = as_stored(init, self.bool_kind(st.init))
@@ -714,8 +719,9 @@ class Generator:
             else:
                 if isinstance(st.init, tuple):
                     init = "[" + ", ".join(self.stored_expr(x, ctx) for x in st.init) + "]"
-                elif st.init is not None:
-                    init = f"list({self.expr(st.init, ctx)})"
+                elif st.init is not None:  # a copy of an array (of one cell: its cell)
+                    value = self.expr(st.init, ctx)
+                    init = f"[{value}]" if size == 1 else f"list({value})"
                 else:
                     init = f"[0] * {size}"
                 ctx.block[st.name] = (py, st.type)

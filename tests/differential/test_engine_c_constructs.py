@@ -24,6 +24,7 @@ from bridge.semantics import explore as python_engine
 from tests.conftest import in_ci
 from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_ltl import compare
+from tests.regression.test_block_variable_initialised_with_an_array import MODEL as BLOCK_COPY
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -183,13 +184,103 @@ def test_array_equality_agrees(tmp_path: Path) -> None:
     assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
 
 
-def test_block_array_equality_stays_refused(tmp_path: Path) -> None:
-    """A block array is a Python list, never equal to a state array's tuple: the C
-    engine refuses the comparison by name rather than answer otherwise."""
-    path = tmp_path / "block_eq.csp"
-    path.write_text("var a = [1, 2];\nvar r = 0;\n"
-                    "P() = x{var t = [1, 2]; if (t == a) { r = 1; }} -> Stop;\n"
-                    "#assert P() deadlockfree;\n", encoding="utf-8")
-    (ts,) = api.load_model(str(path)).systems
-    ok, why = driver.supports(ts)
-    assert not ok and "a whole array used as a value" in why
+def test_block_array_equality_agrees(tmp_path: Path) -> None:
+    """A block array compared with an array of the state, a row of one or a block array
+    (CSP#'s ``==`` compares arrays by their cells: both engines read a block array
+    whole as the tuple of its cells): every count, verdict and trace, the names
+    ``same.k``/``differ.k`` the comparisons choose (in traces, the deterministic check
+    and an LTL event atom) are the Python engine's. ``a`` walks through its values, so
+    each comparison is made both ways; arrays of another length (never equal) and of
+    one cell (a list too) are among them."""
+    text = ("var a = [0, 0];\nvar m[2][2] = [1, 2, 0, 1];\nvar o[1];\nvar r = 0;\n"
+            "P() = inc{a[0] = (a[0] + 1) % 3; o[0] = a[0];} -> Q() "
+            "[] turn{a[1] = (a[1] + 1) % 3;} -> Q();\n"
+            "Q() = cmp{var t = [1, 2]; var w[2][2] = [0, 1, 1, 1]; var u[3]; var z[1];"
+            " z[0] = 1; r = 0;"
+            " if (t == a) { r = r + 1; } if (a != t) { r = r + 2; }"
+            " if (w[0] == a) { r = r + 4; } if (m[1] == w[0]) { r = r + 8; }"
+            " if (u == a || a == u) { r = 100; } if (u != a) { r = r + 16; }"
+            " if (z == o) { r = r + 32; } if (w[1] != t) { r = r + 64; }"
+            "} -> ([r % 2 == 1] same.r -> P() [] [r % 2 == 0] differ.r -> P());\n"
+            "#define goal r == 121;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n"
+            "#assert P() deterministic;\n#assert P() |= [] !same.3;\n"
+            "#assert P() |= []<> differ.94;\n")
+    (ts,) = _agree(tmp_path, "block_eq.csp", text)
+    # a == [1, 2]: 1 + 8 + 16 + 32 + 64 (t == a, m[1] == w[0], u != a, z == o, w[1] != t)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 4 + [Outcome.VIOLATED]
+
+
+def test_large_block_array_equality_agrees(tmp_path: Path) -> None:
+    """Arrays of more than MAX_LOCAL_ARRAY cells compared by a loop in C."""
+    text = ("var big[5000];\nvar r = 0;\n"
+            "P() = x{var t[5000]; t[4999] = r; if (t == big) { r = r + 1; }"
+            " if (big != t) { big[4999] = 1; }} -> P();\n"
+            "#define goal r == 2;\n#assert P() reaches goal;\n")
+    (ts,) = _agree(tmp_path, "block_eq_big.csp", text)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+def test_array_rows_as_values_agree(tmp_path: Path) -> None:
+    """A row of a two-dimensional array of the state as a value: compared with an
+    array (``m[1] == a``), in an event name (``f.m[1]`` is ``f.(3, 4)``) and in a
+    message (``c!m[i]``, the row chosen at run time: out of range a model error), as the
+    Python engine reads it: the tuple of its cells. The traces name them."""
+    text = ("var m[2][2] = [1, 2, 3, 4];\nvar a = [3, 4];\nvar i = 0;\nchannel c 1;\n"
+            "R() = [m[1] == a && m[0] != a] f.m[1] -> c!m[i] -> c?y -> h.y -> "
+            "g{m[0][1] = 5; i = i + 1;} -> e.m[0] -> R();\n"
+            "#define goal m[0][1] == 5;\n#assert R() reaches goal;\n"
+            "#assert R() deadlockfree;\n#assert R() deterministic;\n")
+    (ts,) = _agree(tmp_path, "rows.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python"))
+                for p in ts.properties]
+    assert [v.outcome for v in verdicts] == [Outcome.HOLDS] + [Outcome.VIOLATED] * 2
+    assert verdicts[1].reason == "index out of range", verdicts[1].reason
+    names = [s.event for s in verdicts[1].trace.steps]
+    assert names[:4] == ["f.(3, 4)", "c!(1, 2)", "c?(1, 2)", "h.(1, 2)"], names
+
+
+def test_array_that_may_hold_library_values_equality_agrees(tmp_path: Path) -> None:
+    """An array whose cell may hold a set (a process parameter bound to one, stored in
+    ``a[0]``) compared with an array of ints: equal only when that cell holds the same
+    int (a set is never an int), as the Python engine's tuples compare."""
+    text = ('#import "PAT.Lib.Set";\nvar<Set> s = new Set();\nvar a[2];\nvar b[2];\n'
+            "var r = 0;\n"
+            "P(x) = e{a[0] = x; r = 0; if (a == b) { r = r + 1; } if (b != a) { r = r + 2; }"
+            " if (a == a) { r = r + 4; }} -> f.r -> P(x);\n"
+            "Q() = add{s.Add(3);} -> P(s) [] P(0) [] g{b[0] = 3;} -> P(3) "
+            "[] h{b[0] = 3;} -> P(s);\n"
+            "#define goal r == 6;\n#assert Q() reaches goal;\n#assert Q() deadlockfree;\n"
+            "#assert Q() |= [] !f.7;\n")
+    (ts,) = _agree(tmp_path, "mixed_eq.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 3
+
+
+
+def test_block_array_initialised_with_an_array_agrees(tmp_path: Path) -> None:
+    """``var x = a`` in a block: a block array, a copy of a's cells (of a global array, a
+    block array, a row, an array of one cell), in C as in the Python engine; the copy
+    written leaves the original as it was."""
+    (ts,) = _agree(tmp_path, "block_copy.csp", BLOCK_COPY)
+    assert python_engine.check_property(ts, ts.properties[0]).outcome is Outcome.HOLDS
+
+
+def test_received_array_compared_with_arrays_agrees(tmp_path: Path) -> None:
+    """A variable that received a whole array (``c?x`` of ``c!a``: the tuple of a's
+    cells) compared with an array of the state, a block array and rows of one: equal
+    contents, equal, in C (the interned tuple's id) as in the Python engine."""
+    text = ("var a = [1, 2];\nvar r = 0;\nchannel c 1;\n"
+            "P() = c!a -> c?x -> chk{var t = [1, 2]; var u = [2, 1]; "
+            "var m[2][2] = [0, 0, 1, 2]; r = 0; if (x == t) { r = r + 1; } "
+            "if (u != x) { r = r + 2; } if (x == m[1]) { r = r + 4; } "
+            "if (m[0] == x) { r = r + 8; }} "
+            "-> ([x == a] same.r -> inc{a[0] = (a[0] + 1) % 3;} -> P() [] [x != a] differ.r -> Stop);\n"
+            "#define goal r == 7;\n#assert P() reaches goal;\n#assert P() deadlockfree;\n"
+            "#assert P() |= <> same.7;\n#assert P() |= [] !differ.0;\n#assert P() |= <> same.0;\n")
+    (ts,) = _agree(tmp_path, "received_eq.csp", text)
+    verdicts = [api.check_property(ts, p, api.CheckOptions(engine="python")).outcome
+                for p in ts.properties]
+    assert verdicts == [Outcome.HOLDS] * 4 + [Outcome.VIOLATED]  # a lasso compared

@@ -60,9 +60,10 @@ class Ctx:
     env: Env = ()
     pre: bool = False
     block_locals: dict[str, str] = field(default_factory=dict)
+    block_types: dict[str, Type] = field(default_factory=dict)  # their IR types
 
     def child(self) -> Ctx:
-        return Ctx(self.env, self.pre, dict(self.block_locals))
+        return Ctx(self.env, self.pre, dict(self.block_locals), dict(self.block_types))
 
 
 class ExpressionLowering:
@@ -85,8 +86,9 @@ class ExpressionLowering:
 
     def bool_expr(self, e: s.SExpr, ctx: Ctx, what: str) -> Expr:
         result, t = self._expr(e, ctx)
-        if t == "int":
-            raise SemanticError.at(e.span, f"{what} must be a boolean expression, not an integer")
+        if t == "int" or _is_array(t):
+            raise SemanticError.at(e.span, f"{what} must be a boolean expression, not "
+                                   f"{'an integer' if t == 'int' else 'an array'}")
         return fold(result)
 
     def _name(self, name: str, span: Span, ctx: Ctx) -> tuple[Expr, str | None]:
@@ -159,6 +161,8 @@ class ExpressionLowering:
             return _element(e, *self._expr(e.base, ctx), *self._expr(e.index, ctx))
         if isinstance(e, s.SUnary):
             a, t = self._expr(e.operand, ctx)
+            if _is_array(t):  # a whole array is a value of == and != only
+                raise SemanticError.at(e.span, f"type clash: '{e.op}' applied to an array")
             if e.op == "-":
                 if t == "bool":
                     raise SemanticError.at(e.span, "type clash: unary '-' applied to a boolean")
@@ -170,6 +174,18 @@ class ExpressionLowering:
             a, ta = self._expr(e.left, ctx)
             b, tb = self._expr(e.right, ctx)
             op = e.op
+            for t, side in ((ta, e.left), (tb, e.right)):
+                # a whole array (the tuple of its cells in both engines) is compared
+                # with a value that is not a number or a boolean only (another array, a
+                # library value, a variable that received an array: equal contents)
+                if _is_array(t) and op in ("==", "!=") and {ta, tb} & {"int", "bool"}:
+                    other = "an integer" if "int" in (ta, tb) else "a boolean"
+                    raise SemanticError.at(
+                        side.span, f"type clash: '{op}' compares an array with {other}")
+                if _is_array(t) and op not in ("==", "!="):
+                    need = "booleans" if op in _BOOL_OPS else "integers"
+                    raise SemanticError.at(
+                        side.span, f"type clash: '{op}' needs {need}, this is an array")
             if op in _BOOL_OPS:
                 for t, side in ((ta, e.left), (tb, e.right)):
                     if t == "int":
@@ -362,7 +378,7 @@ class ExpressionLowering:
     def _local_var(self, st: s.SLocalVar, ctx: Ctx) -> list[Stmt]:
         dims = [self.const_int(d, "array size", ctx.env) for d in st.dims]
         init: Expr | tuple[Expr, ...] | None = None
-        word = "int"
+        word, copy = "int", False
         if isinstance(st.init, s.ArrayLit):
             elements = self._array_exprs(st.init, ctx)
             init = tuple(elements)
@@ -377,6 +393,18 @@ class ExpressionLowering:
         elif st.init is not None:
             init, t = self.typed(st.init, ctx)
             word = t or "int"
+            if _is_array(word):
+                # ``var x = a``: a block array of a's shape, a copy of its cells (as the
+                # assignment ``bak = slots`` copies), not a scalar holding a tuple
+                shape = self._array_shape(init, ctx)
+                if shape is None:
+                    raise UnsupportedError.at(st.init.span, "unsupported construct: a block "
+                                              "variable initialised with this array")
+                if dims and product(dims) != product(shape):
+                    raise SemanticError.at(
+                        st.init.span, f"array '{st.name}' has {product(dims)} elements but "
+                        f"its initialiser has {product(shape)}")
+                dims, word, copy = dims or shape, "int", True
         t_ir: Type = BoolType() if word == "bool" else UNBOUNDED
         if word in METHODS:
             if dims:
@@ -384,10 +412,31 @@ class ExpressionLowering:
             t_ir = ObjectType(word)
         for n in reversed(dims):
             t_ir = ArrayType(t_ir, n)
-        ctx.block_locals[st.name] = "array:int" if dims else word
-        if dims and isinstance(init, Expr):
+        # an array of n dimensions: its rows are arrays (``w[1] == m[0]``)
+        ctx.block_locals[st.name] = "array:" * len(dims) + "int" if dims else word
+        ctx.block_types[st.name] = t_ir
+        if dims and isinstance(init, Expr) and not copy:
             init = tuple([init] * product(dims))
         return [LocalVar(st.name, t_ir, init, st.span)]
+
+    def _array_shape(self, e: Expr, ctx: Ctx) -> list[int] | None:
+        """Return the lengths of the dimensions of the array ``e`` names (a global or
+        block array, a row of one), None when not known here."""
+        t: Type | None = None
+        rows = 0
+        while isinstance(e, Index):
+            e, rows = e.base, rows + 1
+        if isinstance(e, Var) and e.scope == "block":
+            t = ctx.block_types.get(e.name)
+        elif isinstance(e, Var) and e.scope == "global" and e.name in self.globals:
+            t = self.globals[e.name].type
+        for _ in range(rows):
+            t = t.element if isinstance(t, ArrayType) else None
+        shape = []
+        while isinstance(t, ArrayType):
+            shape.append(t.length)
+            t = t.element
+        return shape or None
 
     def _expr_stmt(self, e: s.SExpr, ctx: Ctx, depth: int) -> list[Stmt]:
         if isinstance(e, s.SAssign):
@@ -508,6 +557,11 @@ class ExpressionLowering:
         if isinstance(e, s.SIndex):
             return _element(e, *self._lvalue(e.base, ctx), *self.typed(e.index, ctx))
         raise SemanticError.at(e.span, "the left side of '=' must be a variable or array element")
+
+
+def _is_array(t: str | None) -> bool:
+    """Return True when ``t`` (a type word) is that of a whole array."""
+    return t is not None and t.startswith("array")
 
 
 def _element(e: s.SIndex, base: Expr, bt: str | None, idx: Expr, it: str | None
