@@ -341,6 +341,12 @@ def _compile(system: TransitionSystem, whole: bool = False) -> CompiledModel:
                          generated.initial, ltl=whole)
 
 
+def vector_buffer(model: CompiledModel, extra: int = 0) -> Any:
+    """Return a buffer for a state vector of ``model`` (its longest, BR_MAXVEC, which may
+    pass 65,535 bytes) and ``extra`` bytes more."""
+    return ctypes.create_string_buffer(max(1, model.library.bridge_max_vector()) + extra)
+
+
 def _type_library(lib: Any) -> Any:
     """Return ``lib`` (a loaded model library) with the ctypes signatures of every
     function the driver calls (``templates/c/search_bfs.c``, ``search_ltl.c``; a lean
@@ -359,6 +365,7 @@ def _type_library(lib: Any) -> Any:
         "bridge_event_count": (i32, []),
         "bridge_event_intern": (i32, [ctypes.c_char_p]),
         "bridge_process_words": (i32, []),
+        "bridge_max_vector": (ctypes.c_uint32, []),
         "bridge_ltl_search": (void_p, [ctypes.POINTER(_LtlParams), ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.POINTER(_LtlResult)]),
         "bridge_ltl_part": (i32, [void_p, i64]),
@@ -431,9 +438,8 @@ class _Run:
                    ("compile_seconds", round(self.model.compile_seconds, 3))))
 
     def vector(self, sid: int) -> list[Any]:
-        cap = 65536
-        buf = ctypes.create_string_buffer(cap)
-        n = self.model.library.bridge_state(self.handle, sid, buf, cap)
+        buf = vector_buffer(self.model)
+        n = self.model.library.bridge_state(self.handle, sid, buf, len(buf))
         if n == 0:
             raise EngineDisagreement(f"C engine: no state {sid}")
         return library_values(self.model, self.handle, self.model.packed.unpack(buf.raw[:n]))
@@ -1430,7 +1436,7 @@ def _node_key(model: CompiledModel, handle: int, node: int, buf: Any = None,
     (``buf``, ``q``: scratch to reuse)."""
     lib = model.library
     q = q if q is not None else ctypes.c_int32()
-    buf = buf if buf is not None else ctypes.create_string_buffer(65536)
+    buf = buf if buf is not None else vector_buffer(model)
     sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
     n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
     if n == 0:
@@ -1463,7 +1469,7 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
                ("states_per_second", round(rate)), ("engine", "c"),
                ("compile_seconds", round(model.compile_seconds, 3))))
     lib = model.library
-    buf = ctypes.create_string_buffer(65536)
+    buf = vector_buffer(model)
     q = ctypes.c_int32()
 
     def key(node: int) -> ProductKey:
