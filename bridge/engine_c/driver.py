@@ -762,20 +762,20 @@ _MAX_IWORDS = 1024
 
 
 # What C still leaves unnamed (gen_events: every value of a name carries its kind, known
-# when the code is generated or computed next to the value at run time): a name longer
-# than BR_NAME_MAX (1024 bytes), the table of names out of memory, a value that is
+# when the code is generated or computed next to the value at run time; a name of any
+# length is rendered): the table of names or a name out of memory, a value that is
 # neither a number, a bool nor a library value (hand-built IR only).
 UNNAMED_EVENT = ("the deterministic check met a step whose event name C cannot render "
-                 "(longer than 1024 bytes, or of a value that is neither a number, a bool "
-                 "nor a library value)")
+                 "(of a value that is neither a number, a bool nor a library value, or "
+                 "out of memory)")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
-                  "(longer than 1024 bytes, or of a value that is neither a number, a bool "
-                  "nor a library value), or every event name is an annotation unit, and "
+                  "(of a value that is neither a number, a bool nor a library value, or "
+                  "out of memory), or every event name is an annotation unit, and "
                   "the C engine's fair search cannot match it")
 COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
                    "event-level fairness (a CSP# event name computed at run time that C "
-                   "cannot render: longer than 1024 bytes, or of a value that is neither a "
-                   "number, a bool nor a library value; or a barrier of a model that is "
+                   "cannot render: of a value that is neither a number, a bool nor a "
+                   "library value, or out of memory; or a barrier of a model that is "
                    "not CSP#)")
 
 
