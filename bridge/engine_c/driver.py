@@ -785,15 +785,15 @@ class _LtlParams(ctypes.Structure):
                 ("nq", ctypes.c_int32), ("q0", ctypes.c_int32), ("n_ap", ctypes.c_int32),
                 ("fairness", ctypes.c_int32), ("pwords", ctypes.c_int32),
                 ("iwords", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
-                ("init_letter", ctypes.c_uint32),
+                ("init_letter", ctypes.c_uint64),
                 ("ap_expr", ctypes.POINTER(ctypes.c_int32)),
                 ("q_edges", ctypes.POINTER(ctypes.c_int32)),
                 ("e_target", ctypes.POINTER(ctypes.c_int32)),
                 ("e_acc", ctypes.POINTER(ctypes.c_uint64)),
                 ("e_cubes", ctypes.POINTER(ctypes.c_int32)),
-                ("c_mask", ctypes.POINTER(ctypes.c_uint32)),
-                ("c_value", ctypes.POINTER(ctypes.c_uint32)),
-                ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
+                ("c_mask", ctypes.POINTER(ctypes.c_uint64)),
+                ("c_value", ctypes.POINTER(ctypes.c_uint64)),
+                ("event_bits", ctypes.POINTER(ctypes.c_uint64)),
                 ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32),
                 ("csp", ctypes.c_int32), ("n_units", ctypes.c_int32),
                 ("n_labels", ctypes.c_int32), ("n_edge_units", ctypes.c_int32),
@@ -974,7 +974,7 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
 
 class _LtlResult(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
-                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint32),
+                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint64),
                 ("states", ctypes.c_int64), ("transitions", ctypes.c_int64),
                 ("sys_states", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
                 ("sccs", ctypes.c_int64), ("nontrivial_sccs", ctypes.c_int64),
@@ -1201,8 +1201,8 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
         names = ", ".join(f.value for f in LTL_FAIRNESS)
         return False, (f"the C engine's fair search does not handle {fairness.value} fairness "
                        f"yet (it handles {names})")
-    if len(atoms) > 32 or num_sets > 64 or num_states > 0xFFFF:
-        return False, ("the automaton is too big for the C engine's fair search (at most 32 "
+    if len(atoms) > 64 or num_sets > 64 or num_states > 0xFFFF:
+        return False, ("the automaton is too big for the C engine's fair search (at most 64 "
                        "propositions, 64 acceptance sets, 65535 states)")
     try:
         model = generate_model(system)
@@ -1340,8 +1340,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                                  else -1 for a in atoms]),
             arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
             arr(ctypes.c_uint64, e_acc), arr(ctypes.c_int32, e_cubes),
-            arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value),
-            arr(ctypes.c_uint32, [bits.get(n, 0) for n in names])]
+            arr(ctypes.c_uint64, c_mask), arr(ctypes.c_uint64, c_value),
+            arr(ctypes.c_uint64, [bits.get(n, 0) for n in names])]
     (params.ap_expr, params.q_edges, params.e_target, params.e_acc, params.e_cubes,
      params.c_mask, params.c_value, params.event_bits) = keep
     sym_keep: list[Any] = []
