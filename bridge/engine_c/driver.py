@@ -360,6 +360,12 @@ def _compile(system: TransitionSystem, whole: bool = False,
                          generated.initial, ltl=whole)
 
 
+def vector_buffer(model: CompiledModel, extra: int = 0) -> Any:
+    """Return a buffer for a state vector of ``model`` (its longest, BR_MAXVEC, which may
+    pass 65,535 bytes) and ``extra`` bytes more."""
+    return ctypes.create_string_buffer(max(1, model.library.bridge_max_vector()) + extra)
+
+
 def _type_library(lib: Any) -> Any:
     """Return ``lib`` (a loaded model library) with the ctypes signatures of every
     function the driver calls (``templates/c/search_bfs.c``, ``search_ltl.c``; a lean
@@ -378,6 +384,7 @@ def _type_library(lib: Any) -> Any:
         "bridge_event_count": (i32, []),
         "bridge_event_intern": (i32, [ctypes.c_char_p]),
         "bridge_process_words": (i32, []),
+        "bridge_max_vector": (ctypes.c_uint32, []),
         "bridge_ltl_search": (void_p, [ctypes.POINTER(_LtlParams), ctypes.c_char_p,
                                        ctypes.c_uint32, ctypes.POINTER(_LtlResult)]),
         "bridge_ltl_part": (i32, [void_p, i64]),
@@ -450,9 +457,8 @@ class _Run:
                    ("compile_seconds", round(self.model.compile_seconds, 3))))
 
     def vector(self, sid: int) -> list[Any]:
-        cap = 65536
-        buf = ctypes.create_string_buffer(cap)
-        n = self.model.library.bridge_state(self.handle, sid, buf, cap)
+        buf = vector_buffer(self.model)
+        n = self.model.library.bridge_state(self.handle, sid, buf, len(buf))
         if n == 0:
             raise EngineDisagreement(f"C engine: no state {sid}")
         return library_values(self.model, self.handle, self.model.packed.unpack(buf.raw[:n]))
@@ -775,20 +781,20 @@ _MAX_IWORDS = 1024
 
 
 # What C still leaves unnamed (gen_events: every value of a name carries its kind, known
-# when the code is generated or computed next to the value at run time): a name longer
-# than BR_NAME_MAX (1024 bytes), the table of names out of memory, a value that is
+# when the code is generated or computed next to the value at run time; a name of any
+# length is rendered): the table of names or a name out of memory, a value that is
 # neither a number, a bool nor a library value (hand-built IR only).
 UNNAMED_EVENT = ("the deterministic check met a step whose event name C cannot render "
-                 "(longer than 1024 bytes, or of a value that is neither a number, a bool "
-                 "nor a library value)")
+                 "(of a value that is neither a number, a bool nor a library value, or "
+                 "out of memory)")
 COMPUTED_EVENT = ("a step's event name is computed at run time and cannot be rendered in C "
-                  "(longer than 1024 bytes, or of a value that is neither a number, a bool "
-                  "nor a library value), or every event name is an annotation unit, and "
+                  "(of a value that is neither a number, a bool nor a library value, or "
+                  "out of memory), or every event name is an annotation unit, and "
                   "the C engine's fair search cannot match it")
 COMPUTED_ACTION = ("the C engine's fair search cannot name a step's action for "
                    "event-level fairness (a CSP# event name computed at run time that C "
-                   "cannot render: longer than 1024 bytes, or of a value that is neither a "
-                   "number, a bool nor a library value; or a barrier of a model that is "
+                   "cannot render: of a value that is neither a number, a bool nor a "
+                   "library value, or out of memory; or a barrier of a model that is "
                    "not CSP#)")
 
 
@@ -798,15 +804,15 @@ class _LtlParams(ctypes.Structure):
                 ("nq", ctypes.c_int32), ("q0", ctypes.c_int32), ("n_ap", ctypes.c_int32),
                 ("fairness", ctypes.c_int32), ("pwords", ctypes.c_int32),
                 ("iwords", ctypes.c_int32), ("all_sets", ctypes.c_uint64),
-                ("init_letter", ctypes.c_uint32),
+                ("init_letter", ctypes.c_uint64),
                 ("ap_expr", ctypes.POINTER(ctypes.c_int32)),
                 ("q_edges", ctypes.POINTER(ctypes.c_int32)),
                 ("e_target", ctypes.POINTER(ctypes.c_int32)),
                 ("e_acc", ctypes.POINTER(ctypes.c_uint64)),
                 ("e_cubes", ctypes.POINTER(ctypes.c_int32)),
-                ("c_mask", ctypes.POINTER(ctypes.c_uint32)),
-                ("c_value", ctypes.POINTER(ctypes.c_uint32)),
-                ("event_bits", ctypes.POINTER(ctypes.c_uint32)),
+                ("c_mask", ctypes.POINTER(ctypes.c_uint64)),
+                ("c_value", ctypes.POINTER(ctypes.c_uint64)),
+                ("event_bits", ctypes.POINTER(ctypes.c_uint64)),
                 ("n_events", ctypes.c_int32), ("event_atoms", ctypes.c_int32),
                 ("csp", ctypes.c_int32), ("n_units", ctypes.c_int32),
                 ("n_labels", ctypes.c_int32), ("n_edge_units", ctypes.c_int32),
@@ -988,7 +994,7 @@ def _symmetry_tables(model: Any, action: Any) -> tuple[_SymParams, list[Any]]:
 
 class _LtlResult(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int32), ("limit_kind", ctypes.c_int32),
-                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint32),
+                ("early_report", ctypes.c_int32), ("event_atoms_seen", ctypes.c_uint64),
                 ("states", ctypes.c_int64), ("transitions", ctypes.c_int64),
                 ("sys_states", ctypes.c_int64), ("memory_bytes", ctypes.c_int64),
                 ("sccs", ctypes.c_int64), ("nontrivial_sccs", ctypes.c_int64),
@@ -1238,8 +1244,8 @@ def ltl_supports(system: TransitionSystem, prop: Property, atoms: list[Any],
         names = ", ".join(f.value for f in LTL_FAIRNESS)
         return False, (f"the C engine's fair search does not handle {fairness.value} fairness "
                        f"yet (it handles {names})")
-    if len(atoms) > 32 or num_sets > 64 or num_states > 0xFFFF:
-        return False, ("the automaton is too big for the C engine's fair search (at most 32 "
+    if len(atoms) > 64 or num_sets > 64 or num_states > 0xFFFF:
+        return False, ("the automaton is too big for the C engine's fair search (at most 64 "
                        "propositions, 64 acceptance sets, 65535 states)")
     try:
         model = generate_model(system)
@@ -1377,8 +1383,8 @@ def fair_search_c(system: TransitionSystem, buchi: Any, atoms: list[Any],
                                  else -1 for a in atoms]),
             arr(ctypes.c_int32, q_edges), arr(ctypes.c_int32, e_target),
             arr(ctypes.c_uint64, e_acc), arr(ctypes.c_int32, e_cubes),
-            arr(ctypes.c_uint32, c_mask), arr(ctypes.c_uint32, c_value),
-            arr(ctypes.c_uint32, [bits.get(n, 0) for n in names])]
+            arr(ctypes.c_uint64, c_mask), arr(ctypes.c_uint64, c_value),
+            arr(ctypes.c_uint64, [bits.get(n, 0) for n in names])]
     (params.ap_expr, params.q_edges, params.e_target, params.e_acc, params.e_cubes,
      params.c_mask, params.c_value, params.event_bits) = keep
     sym_keep: list[Any] = []
@@ -1473,7 +1479,7 @@ def _node_key(model: CompiledModel, handle: int, node: int, buf: Any = None,
     (``buf``, ``q``: scratch to reuse)."""
     lib = model.library
     q = q if q is not None else ctypes.c_int32()
-    buf = buf if buf is not None else ctypes.create_string_buffer(65536)
+    buf = buf if buf is not None else vector_buffer(model)
     sid = lib.bridge_ltl_node(handle, node, ctypes.byref(q))
     n = lib.bridge_state(handle, sid, buf, len(buf)) if sid >= 0 else 0
     if n == 0:
@@ -1506,7 +1512,7 @@ def _ltl_result(model: CompiledModel, handle: int, r: _LtlResult,
                ("states_per_second", round(rate)), ("engine", "c"),
                ("compile_seconds", round(model.compile_seconds, 3))))
     lib = model.library
-    buf = ctypes.create_string_buffer(65536)
+    buf = vector_buffer(model)
     q = ctypes.c_int32()
 
     def key(node: int) -> ProductKey:

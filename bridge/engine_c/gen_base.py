@@ -34,7 +34,11 @@ from bridge.ir.model import InstanceRef, Interleave, Parallel
 from bridge.semantics.state import ProcessLayout
 
 _NO = object()
-MAX_VECTOR_BYTES = 65535  # the store keeps a 2-byte length per dynamic vector
+# The longest state vector (BR_MAXVEC) the C engine takes: the store keeps a 2-byte
+# length before each vector of a dynamic model when BR_MAXVEC + 4 fits in it, else 4
+# bytes (store.c br_vlen_t); the bound is the successor buffers' (16 vectors of
+# BR_MAXVEC bytes from the start), far past what the Python engine stores
+MAX_VECTOR_BYTES = 1 << 24
 # Processes started at run time (Promela run): the instance count is one byte, as in
 # SPIN. A static system (every CSP# model) has as many instances as it declares: its
 # process sets are ceil(instances / 64) words (BR_PWORDS).

@@ -419,7 +419,7 @@ _CHEV_SENT = "static int32_t br_chev_sent(ctx_t *, V, char, const V *, int, cons
 # it, as the Python engine compares names (statespace._step_for). Only the fair search
 # asks for them (ctx.names); the table lives as long as the library (ids only grow).
 _NAMES = r"""
-#define BR_NAME_MAX 1024
+#define BR_NAME_MAX 1024  /* on the stack; a longer name grows on the heap (nm_put) */
 static struct { char **name; uint32_t *len; size_t n, cap; int32_t *slot; size_t slots; size_t text; } br_names;
 
 /* The bytes the table holds (counted against the searches' memory limit). */
@@ -491,12 +491,32 @@ static int32_t br_name_id(const char *s, size_t len) {
     return id;
 }
 
-typedef struct { char b[BR_NAME_MAX]; size_t n; int over; } br_nm_t;
+/* A name being rendered: in s, then on the heap once longer than BR_NAME_MAX bytes
+ * (a long library value, many parameters: no length falls back); over: unrendered (an
+ * unknown library id, or out of memory). nm_id frees it. */
+typedef struct { char *b; size_t n, cap; int over; char s[BR_NAME_MAX]; } br_nm_t;
+
+static inline void nm_init(br_nm_t *m) { m->b = m->s; m->n = 0; m->cap = sizeof m->s; m->over = 0; }
 
 static void nm_put(br_nm_t *m, const char *s, size_t k) {
-    if (m->over || m->n + k > sizeof m->b) { m->over = 1; return; }
+    if (m->over) return;
+    if (m->n + k > m->cap) {
+        size_t cap = m->cap * 2;
+        while (cap < m->n + k) cap *= 2;
+        char *b = m->b == m->s ? malloc(cap) : realloc(m->b, cap);
+        if (!b) { m->over = 1; return; }
+        if (m->b == m->s) memcpy(b, m->s, m->n);
+        m->b = b; m->cap = cap;
+    }
     memcpy(m->b + m->n, s, k);
     m->n += k;
+}
+
+/* The id of the name rendered (-2: unrendered), its heap buffer freed. */
+static int32_t nm_id(br_nm_t *m) {
+    int32_t id = m->over ? -2 : br_name_id(m->b, m->n);
+    if (m->b != m->s) free(m->b);
+    return id;
 }
 
 /* Python's str() of an int (kind 'i') or a bool (kind 'b'); see value_kind. */
@@ -531,11 +551,11 @@ static void nm_library(br_nm_t *m, const ctx_t *c, V id) {
 }
 
 /* The id of the event base.v1.v2... (statespace event_code); -2 when not asked for
- * (ctx.names), too long or when a value's kind is not known ('?'). */
+ * (ctx.names), out of memory or when a value's kind is not known ('?'). */
 static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const char *kinds) {
     if (!c->names) return -2;
     for (int i = 0; i < n; i++) if (kinds[i] == '?') return -2;
-    br_nm_t m; m.n = 0; m.over = 0;
+    br_nm_t m; nm_init(&m);
     nm_put(&m, base, strlen(base));
     for (int i = 0; i < n; i++) {
         nm_put(&m, ".", 1);
@@ -543,7 +563,7 @@ static int32_t br_evname(ctx_t *c, const char *base, int n, const V *vals, const
         else if (kinds[i] == 'm' && vals[i] < BR_MIX_TOP) nm_library(&m, c, vals[i] - BR_MIX_LIB);
         else nm_value(&m, vals[i], kinds[i] == 'm' ? 'i' : kinds[i]);
     }
-    return m.over ? -2 : br_name_id(m.b, m.n);
+    return nm_id(&m);
 }
 
 /* The id of the event of a channel step (statespace._chev): the channel's name, sep
@@ -561,7 +581,7 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
         if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
         from = 1; to = 1 + (int)msg[0];
     }
-    br_nm_t m; m.n = 0; m.over = 0;
+    br_nm_t m; nm_init(&m);
     nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
@@ -569,7 +589,7 @@ static int32_t br_chev(ctx_t *c, V cid, char sep, const V *msg, int nf) {
         if ((f & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
         else nm_value(&m, msg[i], kind);
     }
-    return m.over ? -2 : br_name_id(m.b, m.n);
+    return nm_id(&m);
 }
 
 /* The id of the event of a send c!v1.v2... or a rendezvous c.v1.v2... (sep) (br_chev;
@@ -587,7 +607,7 @@ static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
         if (nf < 1 || msg[0] < 0 || msg[0] > nf - 1) return -2;
         from = 1; to = 1 + (int)msg[0];
     }
-    br_nm_t m; m.n = 0; m.over = 0;
+    br_nm_t m; nm_init(&m);
     nm_put(&m, BR_CHAN_NAMES[cid], strlen(BR_CHAN_NAMES[cid]));
     nm_put(&m, &sep, 1);
     for (int i = from; i < to; i++) {
@@ -595,6 +615,6 @@ static int32_t br_chev_sent(ctx_t *c, V cid, char sep, const V *msg, int nf,
         if ((BR_CHAN_FLAGS[cid] & 64) && msg[i] < BR_MIX_TOP) nm_library(&m, c, msg[i] - BR_MIX_LIB);
         else nm_value(&m, msg[i], kinds[i]);
     }
-    return m.over ? -2 : br_name_id(m.b, m.n);
+    return nm_id(&m);
 }
 """

@@ -36,6 +36,7 @@ from bridge.engine_c.driver import (
     _progress_callback,
     generate_model,
     library_values,
+    vector_buffer,
 )
 from bridge.ir import TransitionSystem
 from bridge.semantics.statespace import CompiledStateSpace
@@ -204,12 +205,11 @@ def _replay(model: CompiledModel, lib: Any, handle: int, pair: int, table: Any
     ids.reverse()
     space = model.space
     packed = model.packed
-    cap = 65536
-    buf = ctypes.create_string_buffer(cap)
+    buf = vector_buffer(model)
     node = ctypes.c_int32()
 
     def pair_of(sid: int) -> tuple[list[Any], int]:
-        n = lib.bridge_refine_pair(handle, sid, buf, cap, ctypes.byref(node))
+        n = lib.bridge_refine_pair(handle, sid, buf, len(buf), ctypes.byref(node))
         if n == 0:
             raise EngineDisagreement(f"C engine: no pair {sid}")
         return library_values(model, handle, packed.unpack(buf.raw[:n])), node.value

@@ -81,7 +81,7 @@ typedef struct {
     int32_t pwords;         /* words of a process set the search keeps (1..BR_PWORDS) */
     int32_t iwords;         /* words of an action set (weak, strong-local) */
     uint64_t all_sets;
-    uint32_t init_letter;   /* the event letter of the pseudo-step init */
+    uint64_t init_letter;   /* the event letter of the pseudo-step init */
     const int32_t *ap_expr; /* n_ap: model_expr index of each proposition, -1: an event,
                              * BR_AP_NP: SPIN's np_ in a state with a step (cycles.py),
                              * BR_AP_ACCEPT: some instance at an accept location */
@@ -89,13 +89,13 @@ typedef struct {
     const int32_t *e_target;
     const uint64_t *e_acc;
     const int32_t *e_cubes; /* n_edges + 1 offsets into c_mask / c_value */
-    const uint32_t *c_mask;
-    const uint32_t *c_value;
+    const uint64_t *c_mask; /* letters: a bit per proposition, at most 64 */
+    const uint64_t *c_value;
     /* event atoms: event_bits[i] are the bits of the atoms naming event i (the
      * caller interned the atoms' names first: a name met later is none of them); a
      * step whose event name is not rendered (-2) cannot be matched here: with event
      * atoms in the formula the search then falls back to Python */
-    const uint32_t *event_bits;
+    const uint64_t *event_bits;
     int32_t n_events, event_atoms;
     int32_t csp;            /* the model is CSP# (actions are event names) */
     /* fairness annotations (conditions.AnnotatedFairness, check._AnnotationUnits): the
@@ -144,7 +144,7 @@ static size_t br_flat_default(int64_t max_memory) {
 
 typedef struct {
     int32_t status, limit_kind, early_report;
-    uint32_t event_atoms_seen;  /* the bits of the event atoms some explored step has */
+    uint64_t event_atoms_seen;  /* the bits of the event atoms some explored step has */
     int64_t states, transitions, sys_states, memory_bytes;
     int64_t sccs, nontrivial_sccs;
     int64_t error_node;     /* the node whose expansion met a model error */
@@ -167,7 +167,7 @@ typedef struct {
 typedef struct {
     store_t st;             /* first: bridge_state reads a br_ltl_t as a br_handle_t */
     br_lib_t lib;           /* second: so does bridge_lib_value */
-    /* per system state its letter, in letter_bytes bytes (1, 2 or 4: n_ap bits) */
+    /* per system state its letter, in letter_bytes bytes (1, 2, 4 or 8: n_ap bits) */
     uint8_t *sys_letter; size_t sys_letter_cap; int letter_bytes;
     /* Promela atomicity (product.Product.sys_wait): 1 when the holder of atomicity in
      * the system state can move on (the automaton waits: idle edges into it), 0 when
@@ -320,10 +320,11 @@ static void ls_bound_lib(ls_t *s) {
 }
 
 /* The letter of system state t. */
-static inline uint32_t ls_sys_letter(const br_ltl_t *h, size_t t) {
+static inline uint64_t ls_sys_letter(const br_ltl_t *h, size_t t) {
     if (h->letter_bytes == 1) return h->sys_letter[t];
     if (h->letter_bytes == 2) { uint16_t l; memcpy(&l, h->sys_letter + t * 2, 2); return l; }
-    uint32_t l; memcpy(&l, h->sys_letter + t * 4, 4);
+    if (h->letter_bytes == 4) { uint32_t l; memcpy(&l, h->sys_letter + t * 4, 4); return l; }
+    uint64_t l; memcpy(&l, h->sys_letter + t * 8, 8);
     return l;
 }
 
@@ -510,13 +511,13 @@ static int ls_has_step(ls_t *s, const uint8_t *v, uint32_t len) {
 /* The letter of a new system state: the OR of the bits of its true propositions
  * (returns 1; 0 on a model error or a fallback in one, c.err / c.fallback set; -1 out
  * of memory). */
-static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) {
-    uint32_t l = 0;
+static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint64_t *letter) {
+    uint64_t l = 0;
     s->c.err = 0; s->c.fallback = 0;
     for (int i = 0; i < s->p->n_ap; i++) {
         int e = s->p->ap_expr[i];
         if (e == BR_AP_ACCEPT) {
-            if (model_accept(v)) l |= (uint32_t)1 << i;
+            if (model_accept(v)) l |= (uint64_t)1 << i;
             continue;
         }
         if (e == BR_AP_NP) {  /* np_, false where the run ends (pan: np_ is false on
@@ -525,13 +526,13 @@ static int ls_letter(ls_t *s, const uint8_t *v, uint32_t len, uint32_t *letter) 
             int live = ls_has_step(s, v, len);
             if (live == -1) return -1;
             if (live == -3) { s->c.fallback = 1; return 0; }
-            if (live) l |= (uint32_t)1 << i;
+            if (live) l |= (uint64_t)1 << i;
             continue;
         }
         if (e < 0) continue;
         V b = model_expr(&s->c, e, v, len);
         if (s->c.err || s->c.fallback) return 0;
-        if (b) l |= (uint32_t)1 << i;
+        if (b) l |= (uint64_t)1 << i;
     }
     *letter = l;
     return 1;
@@ -559,13 +560,14 @@ static int64_t ls_intern_sys(ls_t *s, const uint8_t *v, uint32_t len, int canon)
             || !store_grow(&h->st, (void **)&h->node_of, &h->node_of_cap, h->st.n * nq, 4)) return -1;
         if (fresh) memset(h->sys_wait, 0, h->st.n);
         for (size_t q = 0; q < nq; q++) h->node_of[(size_t)id * nq + q] = -1;
-        uint32_t letter;
+        uint64_t letter;
         int ok = ls_letter(s, v, len, &letter);
         if (ok < 0) return -1;
         if (!ok) return s->c.err ? -2 : -3;
         if (h->letter_bytes == 1) h->sys_letter[id] = (uint8_t)letter;
         else if (h->letter_bytes == 2) { uint16_t l = (uint16_t)letter; memcpy(h->sys_letter + (size_t)id * 2, &l, 2); }
-        else memcpy(h->sys_letter + (size_t)id * 4, &letter, 4);
+        else if (h->letter_bytes == 4) { uint32_t l = (uint32_t)letter; memcpy(h->sys_letter + (size_t)id * 4, &l, 4); }
+        else memcpy(h->sys_letter + (size_t)id * 8, &letter, 8);
         if (h->sys_wait) h->sys_wait[id] = holder ? 2 : 0;
     }
     return id;
@@ -616,7 +618,7 @@ static int64_t ls_node(ls_t *s, uint32_t sys, int q) {
 
 /* The automaton moves of q on letter, parallel edges to one target merged (their
  * acceptance OR-ed), targets in the order of their first edge (product._moves). */
-static size_t ls_moves(ls_t *s, int q, uint32_t letter) {
+static size_t ls_moves(ls_t *s, int q, uint64_t letter) {
     const br_ltl_params_t *p = s->p;
     size_t n = 0;
     for (int32_t e = p->q_edges[q]; e < p->q_edges[q + 1]; e++) {
@@ -736,7 +738,7 @@ static int64_t ls_expand(ls_t *s, int32_t w, int intern) {
             s->mv_q[0] = q; s->mv_acc[0] = s->idle_acc[q]; nm = 1;
             goto edges;
         }
-        uint32_t letter = ls_sys_letter(h, t);
+        uint64_t letter = ls_sys_letter(h, t);
         if (kept && s->p->event_atoms) {
             int32_t ev = s->c.events[i];
             if (ev >= 0 && ev < s->p->n_events) {
@@ -1514,14 +1516,14 @@ void *bridge_ltl_search(const br_ltl_params_t *p, const uint8_t *init, uint32_t 
         goto out;
     }
     s.c.lib = s.c2.lib = &s.h->lib;
-    s.h->letter_bytes = p->n_ap <= 8 ? 1 : p->n_ap <= 16 ? 2 : 4;
+    s.h->letter_bytes = p->n_ap <= 8 ? 1 : p->n_ap <= 16 ? 2 : p->n_ap <= 32 ? 4 : 8;
     int64_t s0 = ls_intern_sys(&s, init, init_len, 0);
     if (s0 == -1) { ls_oom(&s); goto out; }
     if (s0 == -2) { ls_fail(&s, BR_LTL_MODEL_ERROR, 0); goto out; }
     if (s0 == -3) { ls_fail(&s, BR_LTL_FALLBACK, 0); goto out; }
     /* the initial nodes: the automaton's moves from q0 on the initial letter, each
      * edge separately (not merged), duplicates once (product.Product.__init__) */
-    uint32_t letter = ls_sys_letter(s.h, (size_t)s0) | p->init_letter;
+    uint64_t letter = ls_sys_letter(s.h, (size_t)s0) | p->init_letter;
     int32_t *roots = NULL; size_t nroots = 0, roots_cap = 0;
     for (int32_t e = p->q_edges[p->q0]; e < p->q_edges[p->q0 + 1]; e++) {
         int on = 0;

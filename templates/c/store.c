@@ -3,8 +3,9 @@
  * Packed state vectors live one after the other in one growing arena (no allocation
  * per state, as in SPIN's pan and LTSmin's tree/table stores). A fixed-length model
  * needs nothing else; a model whose vectors change length (Promela run and process
- * death) keeps a 2-byte length before each vector and one 8-byte arena offset per
- * state. The visited set is an open-addressing hash table of 64-bit slots, each the
+ * death) keeps a length before each vector (br_vlen_t, below: 2 bytes, or 4 when the
+ * model's longest vector needs them) and one 8-byte arena offset per state. The
+ * visited set is an open-addressing hash table of 64-bit slots, each the
  * state id + 1 and the upper 32 bits of the key's hash; the bucket is taken from the
  * same 32 bits, so the table grows (doubling, load at most 1/2) without reading the
  * arena. Hidden variables (CSP# hvar) sit at the front of the vector and are left out
@@ -38,6 +39,12 @@
  * search_ltl.c br_flat_default): the rows that need the compression still get it,
  * the others the flat store's speed.
  */
+
+#if BR_MAXVEC + 4 <= 65535  /* + 4: the refinement search's pairs (search_refine.c) */
+typedef uint16_t br_vlen_t;  /* the length before each vector of a dynamic model */
+#else
+typedef uint32_t br_vlen_t;
+#endif
 
 typedef struct {
     uint8_t *arena; size_t arena_len, arena_cap;
@@ -144,9 +151,9 @@ static inline const uint8_t *store_vec(store_t *st, size_t id, uint32_t *len) {
     }
     if (st->fixed) { *len = st->fixed; return st->arena + id * st->fixed; }
     const uint8_t *p = st->arena + st->off[id];
-    uint16_t l; memcpy(&l, p, 2);
+    br_vlen_t l; memcpy(&l, p, sizeof l);
     *len = l;
-    return p + 2;
+    return p + sizeof l;
 }
 
 /* The inner nodes over words lo..hi (preorder from *next); returns the child value
@@ -313,7 +320,7 @@ static int store_grow_table(store_t *st) {
 }
 
 static int store_reserve(store_t *st, uint32_t len) {
-    size_t need = st->tree ? 0 : st->arena_len + len + (st->fixed ? 0 : 2);
+    size_t need = st->tree ? 0 : st->arena_len + len + (st->fixed ? 0 : sizeof(br_vlen_t));
     if (need > st->arena_cap) {
         size_t ncap = st->arena_cap ? st->arena_cap : (1 << 12);
         while (ncap < need) ncap = ncap < ((size_t)1 << 30) ? ncap * 2 : ncap + ((size_t)1 << 30);
@@ -466,10 +473,10 @@ static int64_t store_insert(store_t *st, const uint8_t *v, uint32_t len, uint32_
         memcpy(st->arena + st->arena_len, v, len);
     } else {
         st->off[id] = st->arena_len;
-        uint16_t l = (uint16_t)len;
-        memcpy(st->arena + st->arena_len, &l, 2);
-        memcpy(st->arena + st->arena_len + 2, v, len);
-        st->arena_len += 2;
+        br_vlen_t l = (br_vlen_t)len;
+        memcpy(st->arena + st->arena_len, &l, sizeof l);
+        memcpy(st->arena + st->arena_len + sizeof l, v, len);
+        st->arena_len += sizeof l;
     }
     st->arena_len += len;
     if (st->keep_parents) st->parent[id] = parent;

@@ -87,8 +87,8 @@ VALUE_LEFT = "a value left what the C engine represents"
 # name. None left: every event name computed at run time is rendered and interned in C
 # (a value whose kind is known only at run time carries it there: gen_events.kind_code;
 # a send or a rendezvous with the kinds of the sender's values: br_chev_sent; a stored
-# bool is an int in every search, a library element too). What is still left to Python
-# is a name longer than 1024 bytes: tests/regression/test_c_names_of_run_time_kind.py.
+# bool is an int in every search, a library element too), of any length (a name past
+# 1024 bytes grows on the heap: tests/differential/test_engine_c_long_names.py).
 UNRENDERED_NAMES: set[str] = set()
 
 

@@ -9,8 +9,8 @@ library value to which a bool was added. Now the kind is computed next to the va
 (``kind_code``), a send is named with its own values' kinds, and the Python engine
 stores a bool put into a library value as an int (``semantics.library.element``).
 
-What stays with the Python engine is a name C cannot render at all: longer than
-``BR_NAME_MAX`` (1024 bytes)."""
+A name longer than ``BR_NAME_MAX`` (1024 bytes) stayed with the Python engine; it is
+rendered now (the buffer grows on the heap; tests/differential/test_engine_c_long_names.py)."""
 
 from __future__ import annotations
 
@@ -67,18 +67,19 @@ def test_a_channel_chosen_at_run_time_runs_event_fairness_in_c() -> None:
                 (want.outcome, want.reason, want.statistics.states)
 
 
-def test_a_name_longer_than_c_renders_is_left_to_python(tmp_path: Path) -> None:
-    """The one fallback left: a list of 130 numbers of 8 digits names a step longer
-    than 1024 bytes; C hands ``deterministic`` to the Python engine, with the note."""
+def test_a_name_longer_than_1024_bytes_runs_in_c(tmp_path: Path) -> None:
+    """A list of 130 numbers of 8 digits names a step longer than 1024 bytes: C handed
+    ``deterministic`` to the Python engine (``UNNAMED_EVENT``); now C renders it."""
     path = tmp_path / "long.csp"
     path.write_text('#import "PAT.Lib.List";\nvar<List> s;\nvar n = 0;\n'
                     "P() = [n < 130] add{s.Add(10000000 + n); n = n + 1;} -> e.s -> P();\n"
                     "#assert P() deterministic;\n", encoding="utf-8")
     ts = next(iter(api.load_model(str(path)).systems))
     prop = ts.properties[0]
-    with pytest.raises(driver.CFallback, match="longer than 1024 bytes"):
-        driver.check_property_c(ts, prop)
+    got = driver.check_property_c(ts, prop)  # raised CFallback(UNNAMED_EVENT) before
     auto = api.check_property(ts, prop, api.CheckOptions(engine="auto"))
     want = api.check_property(ts, prop, api.CheckOptions(engine="python"))
-    assert any(driver.UNNAMED_EVENT in n for n in auto.notes)
-    assert (auto.outcome, auto.statistics.states) == (want.outcome, want.statistics.states)
+    assert not any(driver.UNNAMED_EVENT in n for n in auto.notes)
+    assert dict(auto.statistics.extra)["engine"] == "c"
+    assert (got.outcome, got.statistics.states) == (auto.outcome, auto.statistics.states) \
+        == (want.outcome, want.statistics.states)

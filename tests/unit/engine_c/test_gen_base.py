@@ -32,8 +32,9 @@ def test_a_run_nested_in_an_effect_starts_processes() -> None:
 
 
 def test_without_run_the_vector_is_bounded_by_the_initial_instances(tmp_path: Path) -> None:
-    """Two instances with 120 ints each: 255 times the segment would pass the C store's
-    65,535 bytes, the initial instances do not (m92 runs it against SPIN)."""
+    """Two instances with 120 ints each: 255 times the segment would pass 65,535 bytes
+    (the store's lengths would take 4 bytes a state), the initial instances do not (m92
+    runs it against SPIN)."""
     ts = _promela(tmp_path, "active [2] proctype W() { int a[120]; a[1] = 2 }\n")
     assert not starts_processes(ts)
     gen = CGenerator(build_state_space(ts), [])
