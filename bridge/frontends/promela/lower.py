@@ -169,6 +169,7 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
         # Where the model uses enabled() (refused with rendezvous and provided).
         self.enabled_spans: list[Span | None] = []
         self.never_builder: ProcBuilder | None = None
+        self.global_assigned: set[str] = set()
 
     # ------------------------------------------------------------------ spans/text
 
@@ -234,6 +235,10 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
                     raise self.error(name_tok, f"proctype '{name_tok.value}' already declared")
                 self.proctypes[name_tok.value] = u
         self.priority_scheduling = uses_priorities(tree)
+        # Names assigned or received into anywhere (a global channel among them is a
+        # variable holding its id; a local of the same name makes this an over-estimate,
+        # which costs nothing: the variable then never changes).
+        self.global_assigned = assigned_names(tree)
         processes: list[Process] = []
         instances: list[Instance] = []
         ltls: list[Tree] = []
@@ -407,11 +412,13 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
 
     def static_channel_id(self, chan: Expr) -> int | None:
         """Return the id of the global channel ``chan`` names, if known statically."""
-        if isinstance(chan, Var) and chan.scope == "global":
+        if isinstance(chan, Var) and chan.scope == "global" \
+                and chan.name not in self.global_assigned:
             for i, c in enumerate(self.channels, start=1):
                 if c.name == chan.name:
                     return i
-        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global":
+        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global" \
+                and chan.base.name not in self.global_assigned:
             k = fold_int(chan.index)
             var = next((v for v in self.globals if v.name == chan.base.name), None)
             if var is not None and isinstance(var.init, tuple) and k is not None \
