@@ -743,12 +743,12 @@ class _Emitter:
             ft = field_types[n] if field_types else None
             block += ws.assign_text(t, v, ft, declare=True, span=send.span)
             temps.append(t)
-        block += ws.stmts(se.effect)
+        block += ws.effects(se.effect, "false")
         block += self.moves(i, se, sender=True)
         for n, arg in enumerate(recv.args):
             if isinstance(arg, RecvBind) and arg.target is not None:
                 block += wr.store(arg.target, Alts.one(temps[n]), arg.span)
-        block += wr.stmts(re.effect)
+        block += wr.effects(re.effect, "false")
         block += self.moves(j, re, receiver=True)
         block += self._last(j)
         return _Pair(i, e, j, f, name, conj(conds), block)
@@ -896,7 +896,8 @@ class _Emitter:
                                      f"{self.proc_names[k]}(m)",
                                      "xr/xs assertion violated: " + note))
             if e.comm is None:
-                body = w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                flag = "true" if kind == "timeout" else "false"
+                body = w.effects(e.effect, flag) + self.moves(k, e) + self._last(k)
                 local.append(_option(conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
                 continue
             if kind != "normal":
@@ -904,7 +905,7 @@ class _Emitter:
                               "channel operation")
             ready, body = w.comm_block(e.comm)
             if ready != "false":
-                body = body + w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                body = body + w.effects(e.effect, "false") + self.moves(k, e) + self._last(k)
                 local.append(_option(conj([pc, guard, ready]), event, body,
                                      f"{self.proc_names[k]}(m)", note))
             error = w.comm_error(e.comm)

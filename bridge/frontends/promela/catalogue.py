@@ -100,4 +100,7 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("remote_unknown_label", "active proctype P() { L: skip }\nltl p { [] P@M }\n", "SemanticError", 2, 14, "label 'M'"),
     BadInput("trace_not_an_event", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\ntrace {\n  q!1;\n  skip\n}\n", "UnsupportedError", 3, 1, "not an event"),
     BadInput("hidden_local", "active proctype P() {\n  hidden byte x;\n  skip\n}\n", "SemanticError", 2, 3, "hidden"),
+    # SPIN accepts these two; pan's value of timeout there depends on its build (m111)
+    BadInput("timeout_read_after_timeout_step", "byte x, y;\nactive proctype P() {\n  atomic { timeout -> y = 1; if :: y == 1 -> x = timeout :: else fi }\n}\n", "UnsupportedError", 3, 50, "after a step that a timeout guard enabled"),
+    BadInput("timeout_in_message", "chan q = [0] of { bool };\nactive proctype P() {\n  q!timeout\n}\nactive proctype Q() {\n  q?1\n}\n", "UnsupportedError", 3, 5, "'timeout' in a message"),
 )

@@ -97,6 +97,7 @@ from bridge.frontends.promela.eventtrace import EventTrace
 from bridge.frontends.promela.expressions import Expressions
 from bridge.frontends.promela.preprocess import Preprocessed
 from bridge.frontends.promela.statements import Statements
+from bridge.frontends.promela.timeouts import check_timeout_reads
 from bridge.frontends.promela.trees import (
     RecordField,
     Symbol,
@@ -301,6 +302,8 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
                                           self.declared_priority(u)))
             else:
                 never = self.never(u)
+        for proc in processes:
+            check_timeout_reads(proc)
         if trace is not None:
             processes = self.event_trace(trace, processes)
         self.check_remote(processes)
