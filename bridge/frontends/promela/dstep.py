@@ -292,7 +292,7 @@ class DSteps:
                 continue
             if kind == "for_range":
                 kids = tree_children(st)
-                var = self.lvalue(kids[1])
+                var = self.loop_variable(st)
                 lo, hi = self.expr(kids[2]), self.expr(kids[4])
                 inner_brk = Var(self.fresh_flag(), "block", span)
                 body = self.dstep_effects(self.flat_steps(kids[5]), inner_brk)
@@ -344,7 +344,7 @@ class DSteps:
         choice and spin.y's loop (its ``break`` first) and at ``hi`` for the lexer's loop
         (``v = lo; do :: (v < hi) -> v++ :: break od``), as pan runs them."""
         kids = tree_children(st)
-        var = self.lvalue(kids[1])
+        var = self.loop_variable(st)
         span = self.span(st)
         lo, hi = self.expr(kids[2]), self.expr(kids[4])
         form, _ = self.select_form(st)

@@ -302,6 +302,8 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
                                           self.declared_priority(u)))
             else:
                 never = self.never(u)
+        if not instances:
+            raise self.no_runnable_process(units)
         for proc in processes:
             check_timeout_reads(proc)
         if trace is not None:
@@ -352,6 +354,23 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
             never=never,
             priority_scheduling=self.priority_scheduling,
         )
+
+    def no_runnable_process(self, units: list[Tree]) -> SemanticError:
+        """Return the error spin -a gives a model that starts no process (no ``active``
+        proctype, no ``init``): "no runable process". It points at the first proctype,
+        which nothing starts, else at the first declaration."""
+        node: Tree | Token | None = None
+        for u in units:
+            if u.data == "proctype":
+                node = next(c for c in u.children if isinstance(c, Token) and c.type == "NAME")
+                break
+        if node is None and units:
+            node = units[0]
+        message = ("no runnable process: nothing starts a process (no active proctype, no init) "
+                   "(SPIN: 'no runable process')")
+        if node is None or self.span(node) is None:
+            return SemanticError.at(Span(self.path, 1, 1, 1, 2), message)
+        return self.error(node, message)
 
     # ------------------------------------------------------------------ trace/notrace
 

@@ -18,6 +18,7 @@ from bridge.frontends.promela.trees import (
     expr_text,
     first_step,
     first_step_kind,
+    fold_int,
     labeled_skip_tree,
     mentions_timeout,
     starts_with_jump,
@@ -33,6 +34,7 @@ from bridge.ir import (
     ChannelAssertion,
     ChanPoll,
     ChanQuery,
+    ChanType,
     Const,
     ElseGuard,
     Expr,
@@ -386,7 +388,7 @@ class Statements:
         if st.data == "for_in" and self.record_cells(kids[1]) is not None:
             self.for_in_channel(st, s, e)
             return
-        var = self.lvalue(kids[1])
+        var = self.loop_variable(st) if st.data == "for_range" else self.lvalue(kids[1])
         span = self.span(st)
         if st.data == "for_range":
             lo = self.expr(kids[2])
@@ -478,6 +480,31 @@ class Statements:
         pb.locals.append(Variable(name, t, None, False, span))
         return name
 
+    def loop_variable(self, st: Tree) -> Expr:
+        """Return the variable of ``for (v : lo .. hi)`` or ``select (v : lo .. hi)``,
+        checked as spin -a checks it (flow.c ``valid_name``): a plain variable, not an
+        array, a record or a channel ("bad index in for-construct"), and constant
+        bounds in order ("start value exceeds end-value"; a select that SPIN's lexer
+        expands reports "bad range in select statement" instead, see ``select_form``)."""
+        kids = tree_children(st)
+        tree = kids[1]
+        sub = self.substitute(tree) if tree.data == "varref" else None
+        target = sub if sub is not None else tree
+        fields = tree_subtrees(target) if target.data == "varref" else []
+        name = str(fields[0].children[0]) if fields else self.text(target)
+        sym = self.lookup(name) if fields else None
+        if len(fields) != 1 or fields[0].children[1] is not None or sym is None \
+                or sym.kind != "var" or sym.length is not None \
+                or isinstance(sym.type, (ArrayType, ChanType)):
+            raise self.error(tree, f"bad index in for-construct {name}: SPIN takes a plain "
+                             "variable here, not an array element, a record field or a "
+                             "channel")
+        lo, hi = fold_int(self.expr(kids[2])), fold_int(self.expr(kids[4]))
+        if lo is not None and hi is not None and lo > hi and not (
+                st.data == "select_stmt" and self.select_form(st)[0] != "loop"):
+            raise self.error(st, f"start value for {name} exceeds end-value (SPIN refuses it)")
+        return self.lvalue(tree)
+
     def select_form(self, st: Tree) -> tuple[str, tuple[int, int] | None]:
         """Return how SPIN 6.5.2 builds ``select (v : lo .. hi)``: its lexer
         (spinlex.c EXPAND_SELECT) rewrites a select written with a plain name and
@@ -501,7 +528,7 @@ class Statements:
         pb = self.pb
         assert pb is not None
         kids = tree_children(st)
-        var = self.lvalue(kids[1])
+        var = self.loop_variable(st)
         span = self.span(st)
         lo_e, hi_e = self.expr(kids[2]), self.expr(kids[4])
         name = self.text(kids[1])
