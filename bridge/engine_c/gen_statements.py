@@ -5,8 +5,6 @@ issue 12).
 """
 from __future__ import annotations
 
-import dataclasses
-
 from bridge.engine_c.gen_base import (
     MAX_LOCAL_ARRAY,
     _Ctx,
@@ -518,19 +516,18 @@ class Statements:
             if loc.id < 0:
                 raise self.unsupported(loc.span, "negative location id")
             fname = f"L{tag}_{loc.id}"
-            normal, elses, timeouts, false_timeout = location_options(edges)
+            normal, elses, timeouts, _ = location_options(edges)
             if len(elses) > 1:
                 raise self.unsupported(elses[1][1].span, "more than one 'else' at a location")
-            ctx = _Ctx("s", base, pid, proc, seg)
-            ctx_of = {k: dataclasses.replace(ctx, timeout_false=True) if k in false_timeout
-                      else ctx for k, _ in normal}
+            # as the Python engine: ``timeout`` reads 0 outside the timeout options
+            ctx = _Ctx("s", base, pid, proc, seg, timeout_false=True)
             may_sync = any(self._may_sync(e, sync) for _, e in normal)
             lines = [f"static void {fname}(ctx_t *c, const uint8_t *s, uint32_t slen, uint32_t b, int pid) {{",
                      "  (void)b; (void)pid; (void)slen;"]
             if elses and not may_sync:
                 lines.append("  size_t _n0 = c->n;")
             for k, e in normal:
-                self.gen_edge_guarded(lines, "  ", ctx_of[k], tpl, k, e, sync, vector_edges)
+                self.gen_edge_guarded(lines, "  ", ctx, tpl, k, e, sync, vector_edges)
             if elses:
                 k, e = elses[0]
                 if may_sync:

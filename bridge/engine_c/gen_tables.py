@@ -844,8 +844,10 @@ class Tables:
         lines.append("    if (!busy) c->elses[i].fn(c, s, slen, c->elses[i].base, c->elses[i].pid, 0);")
         lines.append("  }")
         lines.append("  if (c->ntmos) {")
-        lines.append("    int tv = c->n == 0;")
-        lines.append("    for (size_t i = 0; i < c->ntmos; i++) c->tmos[i].fn(c, s, slen, c->tmos[i].base, c->tmos[i].pid, tv);")
+        # as statespace: timeout 0 first (pan's normal pass), 1 only if nothing moved
+        lines.append("    for (size_t i = 0; i < c->ntmos; i++) c->tmos[i].fn(c, s, slen, c->tmos[i].base, c->tmos[i].pid, 0);")
+        lines.append("    if (c->n == 0)")
+        lines.append("      for (size_t i = 0; i < c->ntmos; i++) c->tmos[i].fn(c, s, slen, c->tmos[i].base, c->tmos[i].pid, 1);")
         lines.append("  }")
         # atomic filters
         if self.promela:

@@ -4,7 +4,6 @@ uses (the layout, the step table, the generator)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Hashable
 
 from bridge.diagnostics import UnsupportedError
@@ -53,18 +52,19 @@ class EdgeCode:
             if loc.id < 0:
                 raise UnsupportedError.at(loc.span, "negative location id")
             fname = f"_f{tag}_{loc.id}"
-            normal, elses, timeouts, false_timeout = location_options(edges)
+            normal, elses, timeouts, _ = location_options(edges)
             if len(elses) > 1:
                 raise UnsupportedError.at(elses[1][1].span, "more than one 'else' at a location")
-            ctx = Context("s", base, pid, tpl)
-            ctx_of = {k: dataclasses.replace(ctx, timeout_false=True) if k in false_timeout
-                      else ctx for k, _ in normal}
+            # Every option but the timeout ones is taken in pan's normal pass, where
+            # ``timeout`` reads 0 (in a guard beside an ``else`` too, m99; outside a guard,
+            # m111: the front-end refuses the reads pan's flags decide).
+            ctx = Context("s", base, pid, tpl, timeout_false=True)
             may_sync = any(self._may_sync(gen, e, sync) for _, e in normal)
             lines = [f"def {fname}(s, b, pid, out, aux):"]
             if elses and not may_sync:
                 lines.append("    _n0 = len(out)")
             for k, e in normal:
-                self._gen_edge(gen, lines, "    ", ctx_of[k], tpl, k, e, sync, base, pid, tag)
+                self._gen_edge(gen, lines, "    ", ctx, tpl, k, e, sync, base, pid, tag)
             if elses:
                 k, e = elses[0]
                 if may_sync:

@@ -555,9 +555,13 @@ class CompiledStateSpace(EdgeCode, Layouts):
                 if not any(pid in st.processes for st, _ in out):
                     fn(s, b, pid, out, extra)
             if tmos:
-                tv = not out
+                # pan's normal pass reads timeout 0 in these guards too ((!timeout && x)
+                # may hold); only when nothing at all can move, timeout reads 1
                 for _, pid, fn, b in tmos:
-                    fn(s, b, pid, out, extra, tv)
+                    fn(s, b, pid, out, extra, False)
+                if not out:
+                    for _, pid, fn, b in tmos:
+                        fn(s, b, pid, out, extra, True)
             if extra:
                 raise UnsupportedError.at(
                     None, "an 'else' or 'timeout' option that starts with a rendezvous"

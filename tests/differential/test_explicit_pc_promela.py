@@ -50,6 +50,7 @@ REFUSED = {
     "m68_channel_reassigned": "process-local channel",
     "m68b_channel_assigned_per_instance": "process-local channel",
     "m66_notrace": "trace/notrace",
+    "m110_global_channel_assigned": "channel operation on a channel variable",
 }
 # ltl blocks the explicit-pc style refuses (np_: SPIN's own non-progress variable; P@L
 # without a pid when P has several instances)

@@ -131,6 +131,8 @@ _WORKDIRS: list[tempfile.TemporaryDirectory] = []
 DEFAULT_BUILD: dict[str, str] = {
     "m80_xr_violated": "xr assertion: checked by the default build only",
     "m81_xr_xs_respected": "xr/xs declarations: checked by the default build only",
+    "m112_timeout_read_in_one_atomic_edge": "timeout read after a timeout guard in one "
+    "merged step: 1 with statement merging (default), 0 with -o3 without a claim",
 }
 
 

@@ -47,6 +47,7 @@ REFUSED: dict[str, str] = {
     "m66_notrace": "trace/notrace",
     "m68_channel_reassigned": "process-local channel 'mine' assigned another channel",
     "m68b_channel_assigned_per_instance": "process-local channel 'other' assigned another channel",
+    "m113_timeout_guard_holds_without_timeout": "'timeout' read in the effect of an option",
 }
 
 

@@ -557,10 +557,16 @@ class _Emitter:
         return f"({c} >= 1 && {c} <= {self.nchan} && bridge_cap[{c}] >= 0)"
 
     def timeout_text(self) -> str:
-        """Return SPIN's ``timeout``: no step of the system other than timeout options."""
+        """Return SPIN's ``timeout``: no step of the system, the timeout options read with
+        timeout 0 included (pan's normal pass)."""
         if self._timeout_text is None:
             self._timeout_text = "false"
             parts = [self.any_step(k, with_timeouts=False) for k in range(len(self.insts))]
+            # a timeout option whose guard holds with timeout 0 moves in pan's normal pass
+            for k, inst in enumerate(self.insts):
+                parts += [conj([f"{self.pc(k)} == {e.source}",
+                                self.writer(k).cond(e.guard, timeout="false")])
+                          for e in inst.process.edges if self.edge_kind(e) == "timeout"]
             self._timeout_text = neg(disj(parts))
         return self._timeout_text
 
@@ -743,12 +749,12 @@ class _Emitter:
             ft = field_types[n] if field_types else None
             block += ws.assign_text(t, v, ft, declare=True, span=send.span)
             temps.append(t)
-        block += ws.stmts(se.effect)
+        block += ws.effects(se.effect, "false")
         block += self.moves(i, se, sender=True)
         for n, arg in enumerate(recv.args):
             if isinstance(arg, RecvBind) and arg.target is not None:
                 block += wr.store(arg.target, Alts.one(temps[n]), arg.span)
-        block += wr.stmts(re.effect)
+        block += wr.effects(re.effect, "false")
         block += self.moves(j, re, receiver=True)
         block += self._last(j)
         return _Pair(i, e, j, f, name, conj(conds), block)
@@ -896,7 +902,19 @@ class _Emitter:
                                      f"{self.proc_names[k]}(m)",
                                      "xr/xs assertion violated: " + note))
             if e.comm is None:
-                body = w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                flag = "false"
+                if kind == "timeout":
+                    if not _needs_timeout(e.guard):
+                        # (timeout || x == 3) is also taken in pan's normal pass
+                        for st, _ in iter_statements(e.effect):
+                            for x in _stmt_exprs(st):
+                                if any(isinstance(y, Builtin) and y.name == "timeout"
+                                       for y in iter_subexpressions(x)):
+                                    raise refuse(x.span or e.span, "'timeout' read in the "
+                                                 "effect of an option whose guard holds "
+                                                 "without it")
+                    flag = "true"
+                body = w.effects(e.effect, flag) + self.moves(k, e) + self._last(k)
                 local.append(_option(conj([pc, guard]), event, body, f"{self.proc_names[k]}(m)", note))
                 continue
             if kind != "normal":
@@ -904,7 +922,7 @@ class _Emitter:
                               "channel operation")
             ready, body = w.comm_block(e.comm)
             if ready != "false":
-                body = body + w.stmts(e.effect) + self.moves(k, e) + self._last(k)
+                body = body + w.effects(e.effect, "false") + self.moves(k, e) + self._last(k)
                 local.append(_option(conj([pc, guard, ready]), event, body,
                                      f"{self.proc_names[k]}(m)", note))
             error = w.comm_error(e.comm)
@@ -1475,6 +1493,16 @@ def _refuse_reassigned_channels(system: TransitionSystem) -> None:
                             and target.name in names:
                         raise refuse(target.span, f"the process-local channel '{target.name}' "
                                      "assigned another channel")
+
+
+def _needs_timeout(guard: Expr | None) -> bool:
+    """Return True if ``guard`` holds only with ``timeout`` (it is ``timeout`` or a
+    conjunction with it): the option is taken in pan's timeout pass only."""
+    if isinstance(guard, Builtin):
+        return guard.name == "timeout"
+    if isinstance(guard, Binary) and guard.op == "&&":
+        return _needs_timeout(guard.left) or _needs_timeout(guard.right)
+    return False
 
 
 def _targets(s: Stmt) -> list[Expr]:

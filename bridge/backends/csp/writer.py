@@ -670,6 +670,16 @@ class Writer:
                                     span=span)
         return out
 
+    def effects(self, body: Sequence[Stmt], timeout: str) -> list[str]:
+        """Return the effect ``body`` of a step, ``timeout`` read as pan's flag of the
+        pass that takes it ("true" for a timeout option, else "false")."""
+        saved = self._timeout
+        self._timeout = timeout
+        try:
+            return self.stmts(body)
+        finally:
+            self._timeout = saved
+
     def stmts(self, body: Sequence[Stmt]) -> list[str]:
         out: list[str] = []
         for s in body:

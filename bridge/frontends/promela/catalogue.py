@@ -100,4 +100,12 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("remote_unknown_label", "active proctype P() { L: skip }\nltl p { [] P@M }\n", "SemanticError", 2, 14, "label 'M'"),
     BadInput("trace_not_an_event", "chan q = [1] of { byte };\nactive proctype P() { q!1 }\ntrace {\n  q!1;\n  skip\n}\n", "UnsupportedError", 3, 1, "not an event"),
     BadInput("hidden_local", "active proctype P() {\n  hidden byte x;\n  skip\n}\n", "SemanticError", 2, 3, "hidden"),
+    # SPIN accepts these two; pan's value of timeout there depends on its build (m111)
+    BadInput("timeout_read_after_timeout_step", "byte x, y;\nactive proctype P() {\n  atomic { timeout -> y = 1; if :: y == 1 -> x = timeout :: else fi }\n}\n", "UnsupportedError", 3, 50, "after a step that a timeout guard enabled"),
+    BadInput("timeout_in_message", "chan q = [0] of { bool };\nactive proctype P() {\n  q!timeout\n}\nactive proctype Q() {\n  q?1\n}\n", "UnsupportedError", 3, 5, "'timeout' in a message"),
+    # spin -a refuses these (bridge accepted them)
+    BadInput("no_runnable_process", "byte x;\nproctype P() {\n  x = 1\n}\n", "SemanticError", 2, 10, "no runnable process"),
+    BadInput("select_array_element", "byte arr[3];\nactive proctype P() {\n  select(arr[1] : 1 .. 3)\n}\n", "SemanticError", 3, 10, "bad index in for-construct arr"),
+    BadInput("for_record_field", "typedef R { byte f };\nR r;\nactive proctype P() {\n  for (r.f : 1 .. 3) { skip }\n}\n", "SemanticError", 4, 8, "bad index in for-construct r"),
+    BadInput("for_start_exceeds_end", "byte i;\nactive proctype P() {\n  for (i : 3 .. 1) { skip }\n}\n", "SemanticError", 3, 3, "start value for i exceeds end-value"),
 )

@@ -285,9 +285,17 @@ class Declarations:
                 capacity, fields = self.channel_spec(init)
                 if pb is None:
                     if length is None:
-                        self.channels.append(Channel(name, capacity, fields, span))
+                        reassigned = name in self.global_assigned
+                        # ``fa = fp`` somewhere (SPIN: a chan variable holds a channel id):
+                        # the channel is ``fa'`` and ``fa`` a variable holding its id.
+                        self.channels.append(Channel(f"{name}'" if reassigned else name,
+                                                     capacity, fields, span))
+                        if reassigned:
+                            self.globals.append(Variable(name, t, Const(len(self.channels)),
+                                                         hidden, span))
                         table[name] = Symbol("chan", name, scope, type=t, fields=fields,
-                                           capacity=capacity, span=span)
+                                           capacity=capacity, span=span,
+                                           reassigned=reassigned)
                     else:
                         ids = []
                         for i in range(length):

@@ -292,7 +292,7 @@ class DSteps:
                 continue
             if kind == "for_range":
                 kids = tree_children(st)
-                var = self.lvalue(kids[1])
+                var = self.loop_variable(st)
                 lo, hi = self.expr(kids[2]), self.expr(kids[4])
                 inner_brk = Var(self.fresh_flag(), "block", span)
                 body = self.dstep_effects(self.flat_steps(kids[5]), inner_brk)
@@ -304,7 +304,10 @@ class DSteps:
                      If(((Unary("!", inner_brk), (Assign(var, Binary("+", var, Const(1))),)),), ())),
                     span))
                 continue
-            if kind in ("select_stmt", "for_in", "unless"):
+            if kind == "select_stmt":
+                out.extend(self.dstep_select(st))
+                continue
+            if kind in ("for_in", "unless"):
                 raise self.unsupported(st, f"{kind.split('_')[0]} inside d_step")
             if kind == "inline_call":
                 name_tok = next(c for c in st.children if isinstance(c, Token) and c.type == "INAME")
@@ -334,6 +337,22 @@ class DSteps:
                 out.append(edge.comm)
             out.extend(edge.effect)
         return tuple(out)
+
+    def dstep_select(self, st: Tree) -> tuple[Stmt, ...]:
+        """Return a ``select`` inside a ``d_step``: the first executable option of the
+        form SPIN builds (``select_form``) each time, so ``v`` ends at ``lo`` for the
+        choice and spin.y's loop (its ``break`` first) and at ``hi`` for the lexer's loop
+        (``v = lo; do :: (v < hi) -> v++ :: break od``), as pan runs them."""
+        kids = tree_children(st)
+        var = self.loop_variable(st)
+        span = self.span(st)
+        lo, hi = self.expr(kids[2]), self.expr(kids[4])
+        form, _ = self.select_form(st)
+        out: tuple[Stmt, ...] = (Assign(var, lo, span),)
+        if form == "lexer loop":
+            out += (While(Binary("<", var, hi, span),
+                          (Assign(var, Binary("+", var, Const(1), span), span),), span),)
+        return out
 
     # ------------------------------------------------------------------ channels
 

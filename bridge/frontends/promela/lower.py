@@ -97,6 +97,7 @@ from bridge.frontends.promela.eventtrace import EventTrace
 from bridge.frontends.promela.expressions import Expressions
 from bridge.frontends.promela.preprocess import Preprocessed
 from bridge.frontends.promela.statements import Statements
+from bridge.frontends.promela.timeouts import check_timeout_reads
 from bridge.frontends.promela.trees import (
     RecordField,
     Symbol,
@@ -169,6 +170,7 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
         # Where the model uses enabled() (refused with rendezvous and provided).
         self.enabled_spans: list[Span | None] = []
         self.never_builder: ProcBuilder | None = None
+        self.global_assigned: set[str] = set()
 
     # ------------------------------------------------------------------ spans/text
 
@@ -234,6 +236,10 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
                     raise self.error(name_tok, f"proctype '{name_tok.value}' already declared")
                 self.proctypes[name_tok.value] = u
         self.priority_scheduling = uses_priorities(tree)
+        # Names assigned or received into anywhere (a global channel among them is a
+        # variable holding its id; a local of the same name makes this an over-estimate,
+        # which costs nothing: the variable then never changes).
+        self.global_assigned = assigned_names(tree)
         processes: list[Process] = []
         instances: list[Instance] = []
         ltls: list[Tree] = []
@@ -296,6 +302,10 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
                                           self.declared_priority(u)))
             else:
                 never = self.never(u)
+        if not instances:
+            raise self.no_runnable_process(units)
+        for proc in processes:
+            check_timeout_reads(proc)
         if trace is not None:
             processes = self.event_trace(trace, processes)
         self.check_remote(processes)
@@ -344,6 +354,23 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
             never=never,
             priority_scheduling=self.priority_scheduling,
         )
+
+    def no_runnable_process(self, units: list[Tree]) -> SemanticError:
+        """Return the error spin -a gives a model that starts no process (no ``active``
+        proctype, no ``init``): "no runable process". It points at the first proctype,
+        which nothing starts, else at the first declaration."""
+        node: Tree | Token | None = None
+        for u in units:
+            if u.data == "proctype":
+                node = next(c for c in u.children if isinstance(c, Token) and c.type == "NAME")
+                break
+        if node is None and units:
+            node = units[0]
+        message = ("no runnable process: nothing starts a process (no active proctype, no init) "
+                   "(SPIN: 'no runable process')")
+        if node is None or self.span(node) is None:
+            return SemanticError.at(Span(self.path, 1, 1, 1, 2), message)
+        return self.error(node, message)
 
     # ------------------------------------------------------------------ trace/notrace
 
@@ -407,11 +434,13 @@ class _Lowering(Declarations, Statements, DSteps, Channels, Expressions):
 
     def static_channel_id(self, chan: Expr) -> int | None:
         """Return the id of the global channel ``chan`` names, if known statically."""
-        if isinstance(chan, Var) and chan.scope == "global":
+        if isinstance(chan, Var) and chan.scope == "global" \
+                and chan.name not in self.global_assigned:
             for i, c in enumerate(self.channels, start=1):
                 if c.name == chan.name:
                     return i
-        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global":
+        if isinstance(chan, Index) and isinstance(chan.base, Var) and chan.base.scope == "global" \
+                and chan.base.name not in self.global_assigned:
             k = fold_int(chan.index)
             var = next((v for v in self.globals if v.name == chan.base.name), None)
             if var is not None and isinstance(var.init, tuple) and k is not None \

@@ -18,6 +18,7 @@ from bridge.frontends.promela.trees import (
     expr_text,
     first_step,
     first_step_kind,
+    fold_int,
     labeled_skip_tree,
     mentions_timeout,
     starts_with_jump,
@@ -33,6 +34,7 @@ from bridge.ir import (
     ChannelAssertion,
     ChanPoll,
     ChanQuery,
+    ChanType,
     Const,
     ElseGuard,
     Expr,
@@ -386,7 +388,7 @@ class Statements:
         if st.data == "for_in" and self.record_cells(kids[1]) is not None:
             self.for_in_channel(st, s, e)
             return
-        var = self.lvalue(kids[1])
+        var = self.loop_variable(st) if st.data == "for_range" else self.lvalue(kids[1])
         span = self.span(st)
         if st.data == "for_range":
             lo = self.expr(kids[2])
@@ -478,38 +480,78 @@ class Statements:
         pb.locals.append(Variable(name, t, None, False, span))
         return name
 
+    def loop_variable(self, st: Tree) -> Expr:
+        """Return the variable of ``for (v : lo .. hi)`` or ``select (v : lo .. hi)``,
+        checked as spin -a checks it (flow.c ``valid_name``): a plain variable, not an
+        array, a record or a channel ("bad index in for-construct"), and constant
+        bounds in order ("start value exceeds end-value"; a select that SPIN's lexer
+        expands reports "bad range in select statement" instead, see ``select_form``)."""
+        kids = tree_children(st)
+        tree = kids[1]
+        sub = self.substitute(tree) if tree.data == "varref" else None
+        target = sub if sub is not None else tree
+        fields = tree_subtrees(target) if target.data == "varref" else []
+        name = str(fields[0].children[0]) if fields else self.text(target)
+        sym = self.lookup(name) if fields else None
+        if len(fields) != 1 or fields[0].children[1] is not None or sym is None \
+                or sym.kind != "var" or sym.length is not None \
+                or isinstance(sym.type, (ArrayType, ChanType)):
+            raise self.error(tree, f"bad index in for-construct {name}: SPIN takes a plain "
+                             "variable here, not an array element, a record field or a "
+                             "channel")
+        lo, hi = fold_int(self.expr(kids[2])), fold_int(self.expr(kids[4]))
+        if lo is not None and hi is not None and lo > hi and not (
+                st.data == "select_stmt" and self.select_form(st)[0] != "loop"):
+            raise self.error(st, f"start value for {name} exceeds end-value (SPIN refuses it)")
+        return self.lvalue(tree)
+
+    def select_form(self, st: Tree) -> tuple[str, tuple[int, int] | None]:
+        """Return how SPIN 6.5.2 builds ``select (v : lo .. hi)``: its lexer
+        (spinlex.c EXPAND_SELECT) rewrites a select written with a plain name and
+        decimal bounds, outside an inline body, into one choice ``if :: v = lo :: ...
+        :: v = hi fi`` ("choice") when the bounds are at most 32 apart, else into the
+        loop ``v = lo; do :: (v < hi) -> v++ :: break od`` ("lexer loop", the increment
+        first); every other select is spin.y's ``sel_index`` loop, whose ``break`` comes
+        first ("loop"). The order decides a ``d_step`` (first executable option): pan
+        leaves ``v`` at ``lo``, ``hi`` and ``lo`` (measured)."""
+        inline = bool(self.inline_stack or self.inline_env)
+        bounds = None if inline else _lexer_select_bounds(self.raw_text(st))
+        if bounds is None:
+            return "loop", None
+        if bounds[0] > bounds[1]:
+            raise self.error(st, "bad range in select statement")
+        return ("choice" if bounds[1] - bounds[0] <= 32 else "lexer loop"), bounds
+
     def select(self, st: Tree, s: int, e: int) -> None:
-        """``select (v : lo .. hi)``, as SPIN 6.5.2 builds it: its lexer expands a
-        select written with a plain name and decimal bounds at most 32 apart, outside
-        an inline body, into ``if :: v = lo :: ... :: v = hi fi`` (one step); every
-        other select becomes the loop of spin.y's ``sel_index`` (``v = lo; do :: v <
-        hi -> v++ :: break od``), whose intermediate values are states of their own."""
+        """``select (v : lo .. hi)`` in the form ``select_form`` names: one step with
+        a choice, or a loop whose intermediate values are states of their own."""
         pb = self.pb
         assert pb is not None
         kids = tree_children(st)
-        var = self.lvalue(kids[1])
+        var = self.loop_variable(st)
         span = self.span(st)
         lo_e, hi_e = self.expr(kids[2]), self.expr(kids[4])
         name = self.text(kids[1])
-        bounds = None if self.inline_stack else _lexer_select_bounds(self.raw_text(st))
-        if bounds is not None and bounds[1] - bounds[0] <= 32:
-            lo, hi = bounds
-            if lo > hi:
-                raise self.error(st, "bad range in select statement")
-            for v in range(lo, hi + 1):
+        form, bounds = self.select_form(st)
+        if form == "choice":
+            assert bounds is not None
+            for v in range(bounds[0], bounds[1] + 1):
                 pb.add_edge(BuildEdge(s, e, None, effect=(Assign(var, Const(v), span),),
                                   text=f"{name} = {v}", span=span))
             return
         head = pb.new_loc()
         pb.add_edge(BuildEdge(s, head, None, effect=(Assign(var, lo_e, span),),
                           text=f"{name} = {expr_text(lo_e)}", span=span))
-        # the break first: pan tries it before the increment (spin -d lists it first)
-        pb.add_edge(BuildEdge(head, e, None, text="break", span=span))
+        brk = BuildEdge(head, e, None, text="break", span=span)
+        if form == "loop":  # pan tries sel_index's break first (spin -d lists it first)
+            pb.add_edge(brk)
         mid = pb.new_loc()
         pb.add_edge(BuildEdge(head, mid, Binary("<", var, hi_e, span),
                           text=f"({name} < {expr_text(hi_e)})", span=span))
         pb.add_edge(BuildEdge(mid, head, None, effect=(Assign(var, Binary("+", var, Const(1)), span),),
                           text=f"{name}++", span=span))
+        if form == "lexer loop":  # the lexer writes the increment first
+            pb.add_edge(brk)
 
     def unless(self, st: Tree, s: int, e: int) -> None:
         pb = self.pb

@@ -80,7 +80,7 @@ class Symbol:
     fields: tuple[Type, ...] | None = None  # message fields of a declared channel
     capacity: int | None = None
     span: Span | None = None
-    # a local channel the proctype assigns to (``c = d``, or receives into): which
+    # a channel the model assigns to (``c = d``, or receives into): which
     # channel the name stands for is known only at run time
     reassigned: bool = False
 

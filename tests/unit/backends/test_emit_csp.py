@@ -205,7 +205,9 @@ REFUSED = {"m74_enabled_self": "enabled() of the process itself",
            "m65_trace": "trace/notrace", "m66_notrace": "trace/notrace",
            "m68_channel_reassigned": "process-local channel 'mine' assigned another channel",
            "m68b_channel_assigned_per_instance":
-               "process-local channel 'other' assigned another channel"}
+               "process-local channel 'other' assigned another channel",
+           "m113_timeout_guard_holds_without_timeout":
+               "'timeout' read in the effect of an option"}
 
 
 def test_every_test_model_translates_or_is_refused_by_name() -> None:

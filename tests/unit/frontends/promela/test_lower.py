@@ -214,6 +214,19 @@ def test_channels_ids_arrays_and_locals() -> None:
     assert p.edges[0].comm.channel == Var("mine", "local", p.edges[0].comm.channel.span)
 
 
+def test_global_channel_assigned_is_a_variable_holding_its_id() -> None:
+    """SPIN accepts ``fa = fp`` on global channels declared with an initialiser
+    (Examples/LTL/mobile2.pml): the channel is kept as ``fa'`` and ``fa`` becomes a
+    chan variable starting at its id; a channel never assigned stays a channel name."""
+    ts = system("chan fa = [0] of { byte };\nchan fp = [1] of { byte };\nchan q = [1] of { chan };\n"
+                "active proctype P() {\n  chan x;\n  x = fa; fa = fp; fp = x;\n  q?fa\n}\n")
+    assert [c.name for c in ts.channels] == ["fa'", "fp'", "q"]
+    held = {v.name: v for v in ts.globals}
+    assert held["fa"].type == ChanType() and held["fa"].init.value == 1
+    assert held["fp"].type == ChanType() and held["fp"].init.value == 2
+    assert "q" not in held
+
+
 def test_instances_follow_declaration_order_including_init() -> None:
     ts = system("init { skip }\nactive [2] proctype W() { skip }\nproctype Q(byte a) { skip }\n"
                 "active proctype Z() { run Q(3) }\n")

@@ -1,0 +1,4 @@
+byte x;
+proctype P() {
+  x = 1
+}

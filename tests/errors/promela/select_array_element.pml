@@ -1,0 +1,4 @@
+byte arr[3];
+active proctype P() {
+  select(arr[1] : 1 .. 3)
+}
