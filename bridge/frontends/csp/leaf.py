@@ -18,6 +18,7 @@ from bridge.frontends.csp.configurations import (
     LAZY_AFTER,
     LAZY_AHEAD,
     MAX_LOCATIONS,
+    MAX_SEQ_DEPTH,
     PLACEHOLDER,
     SKIP,
     STOP,
@@ -136,6 +137,7 @@ class LeafBuilder(StepRules):
         # The terms whose first steps are being computed (steps.StepRules.steps), each
         # with the number of guards passed on the way to it.
         self._active_steps: dict[Cfg, int] = {}
+        self._active_chain: set[Cfg] = set()  # (A || B); C being expanded
         self._guards_passed = 0
         # Locations made but not expanded yet (a stack while the leaf is built; what is
         # left when it passes ``MAX_LOCATIONS`` is unfolded lazily: ``resume``).
@@ -159,6 +161,12 @@ class LeafBuilder(StepRules):
                 self.leaf.span,
                 f"process '{self.leaf.name}' unfolds into more than {limit} "
                 "control locations (a parameter that grows without bound?)",
+            )
+        if spine_head(cfg)[1] > MAX_SEQ_DEPTH:
+            raise SemanticError.at(
+                self.leaf.span,
+                f"';' nested more than {MAX_SEQ_DEPTH} deep in process '{self.leaf.name}' "
+                "(recursion on the left of a ';' that grows without bound?)",
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
@@ -198,9 +206,16 @@ class LeafBuilder(StepRules):
         try:
             rest = self.normalise(replace_head(cfg, SKIP), "post", {}, post)
             final = rest
+            chain = {cfg}
             while not post and final[0] in ("PAR", "SEQ") and (
                 spine_head(final)[0][0] == "PAR"
             ):
+                if final in chain:
+                    # (A ||| B); P with P = (A ||| B); P: the chain of compositions
+                    # comes back to itself (it ran forever before).
+                    self.alias_conflict = spine_head(cfg)[0][1].span
+                    return cfg_atomic(rest), False
+                chain.add(final)
                 final = self.normalise(replace_head(final, SKIP), "post", {}, post)
         except UnsupportedError:
             return False, False  # reported when the location's steps are computed

@@ -305,10 +305,19 @@ class StepRules:
             if head[0] == "PAR":
                 # C starts with another composition: its operands start when this
                 # one ends.
+                if cfg in self._active_chain:
+                    # ``P = (A ||| B); P``: the chain comes back to itself (its steps
+                    # were computed without end before).
+                    raise nested_unsupported(head[1], "recursion with no step between "
+                                             "two of its runs")
                 key = ("CHAIN", rec.key, head)
                 self._record(key, head, "tail" if depth == 0 else "seq", "chain", rec.done())
                 self._allowed[head] = key
-            raws = self.steps(q, caps)
+            self._active_chain.add(cfg)
+            try:
+                raws = self.steps(q, caps)
+            finally:
+                self._active_chain.discard(cfg)
             for r in raws:
                 r.guard = and_(done, r.guard)
             return raws

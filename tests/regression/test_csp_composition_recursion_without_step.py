@@ -1,0 +1,53 @@
+"""Regression (found by the random CSP# models): a process that starts again with a
+nested composition right after one ended, with no step in between
+(``P0 = (b -> Skip ||| c -> Skip); P0();``), loaded without end: the leaf builder
+followed the chain of compositions (``_alias`` and the ``(A || B); C`` step rule)
+round the recursion forever, so that even ``--timeout`` never answered. The chain is
+now cut where it comes back to itself: a '|||' is then lowered as an interleaving
+inside its process, a '||' is refused as an unsupported construct (exit 2)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bridge import api
+from bridge.diagnostics import UnsupportedError
+from bridge.frontends.csp import load_csp
+from bridge.ir import Outcome
+
+
+def load_quickly(text: str) -> str:
+    """Load ``text`` in a child process with a deadline; return its stderr."""
+    script = ("import sys\nfrom bridge.frontends.csp import load_csp\n"
+              "try:\n    load_csp('t.csp', sys.stdin.read())\n"
+              "except Exception as e:\n    print(type(e).__name__, e, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], input=text, text=True,
+                          capture_output=True, timeout=60)
+    return done.stderr
+
+
+@pytest.mark.parametrize(("body", "states", "transitions"), [
+    ("(b -> Skip ||| c -> Skip); P0()", 3, 4),
+    ("(b -> Skip ||| c -> Skip); (b -> Skip ||| c -> Skip); P0()", 6, 8),
+])
+def test_csp_interleaving_recursion_without_step(body: str, states: int,
+                                                 transitions: int) -> None:
+    text = f"P0 = {body};\nSys() = P0();\n#assert Sys() deadlockfree;\n"
+    assert load_quickly(text) == ""
+    model = load_csp("t.csp", text)
+    [(system, prop)] = model.properties()
+    for engine in ("python", "c"):
+        verdict = api.check_property(system, prop, api.CheckOptions(engine=engine))
+        assert verdict.outcome is Outcome.HOLDS
+        assert (verdict.statistics.states, verdict.statistics.transitions) == (
+            states, transitions)
+
+
+def test_csp_parallel_recursion_without_step_is_refused() -> None:
+    text = "P0 = (b -> Skip || c -> Skip); P0();\nSys() = P0();\n#assert Sys() deadlockfree;\n"
+    assert "UnsupportedError" in load_quickly(text)
+    with pytest.raises(UnsupportedError, match="unsupported construct"):
+        load_csp("t.csp", text)
