@@ -8,25 +8,13 @@ inside its process, a '||' is refused as an unsupported construct (exit 2)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from bridge import api
 from bridge.diagnostics import UnsupportedError
 from bridge.frontends.csp import load_csp
 from bridge.ir import Outcome
-
-
-def load_quickly(text: str) -> str:
-    """Load ``text`` in a child process with a deadline; return its stderr."""
-    script = ("import sys\nfrom bridge.frontends.csp import load_csp\n"
-              "try:\n    load_csp('t.csp', sys.stdin.read())\n"
-              "except Exception as e:\n    print(type(e).__name__, e, file=sys.stderr)\n")
-    done = subprocess.run([sys.executable, "-c", script], input=text, text=True,
-                          capture_output=True, timeout=60)
-    return done.stderr
+from tests.csp_deadline import load_within
 
 
 @pytest.mark.parametrize(("body", "states", "transitions"), [
@@ -36,7 +24,7 @@ def load_quickly(text: str) -> str:
 def test_csp_interleaving_recursion_without_step(body: str, states: int,
                                                  transitions: int) -> None:
     text = f"P0 = {body};\nSys() = P0();\n#assert Sys() deadlockfree;\n"
-    assert load_quickly(text) == ""
+    assert load_within(text) == ""
     model = load_csp("t.csp", text)
     [(system, prop)] = model.properties()
     for engine in ("python", "c"):
@@ -48,6 +36,6 @@ def test_csp_interleaving_recursion_without_step(body: str, states: int,
 
 def test_csp_parallel_recursion_without_step_is_refused() -> None:
     text = "P0 = (b -> Skip || c -> Skip); P0();\nSys() = P0();\n#assert Sys() deadlockfree;\n"
-    assert "UnsupportedError" in load_quickly(text)
+    assert "UnsupportedError" in load_within(text)
     with pytest.raises(UnsupportedError, match="unsupported construct"):
         load_csp("t.csp", text)

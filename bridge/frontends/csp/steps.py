@@ -103,7 +103,9 @@ class StepRules:
             return ("SEQ", left, right)
         if kind == "ATOM":
             inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
-            return inner if inner in (SKIP, TERM) else ("ATOM", inner)
+            # atomic { atomic { P } } is atomic { P } (one mark: the process is atomic);
+            # recursion inside atomic (P = a -> atomic { P }) nested it without end.
+            return inner if inner in (SKIP, TERM) or inner[0] == "ATOM" else ("ATOM", inner)
         if kind == "XCH":
             return ("XCH", tuple(self.normalise(c, mode, caps, post, depth + 1) for c in cfg[1]))
         if kind == "ILV":
