@@ -21,7 +21,7 @@ GROWING = "P1(j) = c -> (P1(j); a -> Stop);\nSys() = P1(0);\n#assert Sys() deadl
 
 def test_csp_sequential_recursion_without_bound_is_refused_quickly() -> None:
     assert "nested more than" in load_within(GROWING)
-    with pytest.raises(SemanticError, match=f"';' nested more than {MAX_SEQ_DEPTH} deep"):
+    with pytest.raises(SemanticError, match=f"nested more than {MAX_SEQ_DEPTH} deep"):
         load_csp("t.csp", GROWING)
 
 
@@ -32,3 +32,10 @@ def test_csp_sequential_recursion_with_a_bound_loads() -> None:
     verdict = api.check_property(system, prop, api.CheckOptions(engine="python"))
     assert verdict.outcome is Outcome.HOLDS
     assert (verdict.statistics.states, verdict.statistics.transitions) == (183, 182)
+
+
+def test_csp_recursion_under_atomic_and_hiding_without_bound_is_refused_quickly() -> None:
+    """``atomic`` and hiding alternate (each step nests both once more)."""
+    text = ("P0(i) = a.i -> ((atomic { P0((i + 1) % 3) }) \\ {b});\n"
+            "Sys() = P0(0);\n#assert Sys() deadlockfree;\n")
+    assert "nested more than" in load_within(text)

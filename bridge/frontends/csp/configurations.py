@@ -60,9 +60,10 @@ MAX_UNFOLD = 500
 # '|||' reached while a process runs, nested in itself deeper than this: the process
 # spawns copies of itself without bound (``P = a -> (P ||| b -> Skip)``).
 MAX_INTERLEAVE_DEPTH = 16
-# ';' nested deeper than this in one control location: recursion to the left of a
-# ';' (``P = a -> (P; b -> Skip)``) grows the term without bound (each location costs
-# time in its depth squared, so this answers in seconds where the unfolding ran on).
+# ';', atomic, hiding or interrupt nested deeper than this in one control location:
+# recursion inside them (``P = a -> (P; b -> Skip)``, ``P = a -> (atomic { P } \\ {b})``)
+# grows the term without bound (each location costs time in its depth squared, so
+# this answers in seconds where the unfolding ran on).
 MAX_SEQ_DEPTH = 100
 # A parameter given more constant values than this (``P(n) = ... -> P(n + 2)``) is
 # kept in a local instead of specialising a location per value: the engine then meets

@@ -80,6 +80,16 @@ from bridge.ir import (
 LAZY_AFTER_STATIC = MAX_LOCATIONS
 
 
+
+def wrapper_depth(cfg: Cfg) -> int:
+    """How many ``;``, ``atomic``, hiding and interrupt configurations enclose what
+    runs first in ``cfg`` (each holds it as its first operand)."""
+    depth = 0
+    while cfg[0] in ("SEQ", "ATOM", "HIDE", "INTR"):
+        cfg = cfg[1]
+        depth += 1
+    return depth
+
 class NotLazy(Exception):
     """Raised while a leaf is unfolded lazily: it has what only a static unfolding
     handles (``LeafBuilder._may_defer``); it is unfolded statically instead."""
@@ -162,11 +172,12 @@ class LeafBuilder(StepRules):
                 f"process '{self.leaf.name}' unfolds into more than {limit} "
                 "control locations (a parameter that grows without bound?)",
             )
-        if spine_head(cfg)[1] > MAX_SEQ_DEPTH:
+        if wrapper_depth(cfg) > MAX_SEQ_DEPTH:
             raise SemanticError.at(
                 self.leaf.span,
-                f"';' nested more than {MAX_SEQ_DEPTH} deep in process '{self.leaf.name}' "
-                "(recursion on the left of a ';' that grows without bound?)",
+                f"';', atomic, hiding or interrupt nested more than {MAX_SEQ_DEPTH} deep "
+                f"in process '{self.leaf.name}' (recursion inside one of them that grows "
+                "the process without bound?)",
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
