@@ -65,6 +65,9 @@ MAX_INTERLEAVE_DEPTH = 16
 # grows the term without bound (each location costs time in its depth squared, so
 # this answers in seconds where the unfolding ran on).
 MAX_SEQ_DEPTH = 100
+# Compositions run one after another with no step between (``P = (A || B); P``)
+# followed further than this: the chain comes back to itself or its arguments grow.
+MAX_CHAIN = 64
 # A parameter given more constant values than this (``P(n) = ... -> P(n + 2)``) is
 # kept in a local instead of specialising a location per value: the engine then meets
 # the values lazily, as PAT does, instead of the lowering unfolding them all.

@@ -17,6 +17,7 @@ from bridge.frontends.csp.configurations import (
     HARD_LIMIT,
     LAZY_AFTER,
     LAZY_AHEAD,
+    MAX_CHAIN,
     MAX_LOCATIONS,
     MAX_SEQ_DEPTH,
     PLACEHOLDER,
@@ -221,9 +222,10 @@ class LeafBuilder(StepRules):
             while not post and final[0] in ("PAR", "SEQ") and (
                 spine_head(final)[0][0] == "PAR"
             ):
-                if final in chain:
+                if final in chain or len(chain) > MAX_CHAIN:
                     # (A ||| B); P with P = (A ||| B); P: the chain of compositions
-                    # comes back to itself (it ran forever before).
+                    # comes back to itself, or its arguments grow (P(i) = (A || B);
+                    # P((i + 1) % 3) from a global i) (it ran forever before).
                     self.alias_conflict = spine_head(cfg)[0][1].span
                     return cfg_atomic(rest), False
                 chain.add(final)

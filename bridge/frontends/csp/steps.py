@@ -14,6 +14,7 @@ from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     GROWING_PARAMETER,
+    MAX_CHAIN,
     MAX_INTERLEAVE_DEPTH,
     MAX_UNFOLD,
     SKIP,
@@ -307,7 +308,7 @@ class StepRules:
             if head[0] == "PAR":
                 # C starts with another composition: its operands start when this
                 # one ends.
-                if cfg in self._active_chain:
+                if cfg in self._active_chain or len(self._active_chain) > MAX_CHAIN:
                     # ``P = (A ||| B); P``: the chain comes back to itself (its steps
                     # were computed without end before).
                     raise nested_unsupported(head[1], "recursion with no step between "
