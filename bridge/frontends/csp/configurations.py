@@ -60,6 +60,14 @@ MAX_UNFOLD = 500
 # '|||' reached while a process runs, nested in itself deeper than this: the process
 # spawns copies of itself without bound (``P = a -> (P ||| b -> Skip)``).
 MAX_INTERLEAVE_DEPTH = 16
+# ';', atomic, hiding or interrupt nested deeper than this in one control location:
+# recursion inside them (``P = a -> (P; b -> Skip)``, ``P = a -> (atomic { P } \\ {b})``)
+# grows the term without bound (each location costs time in its depth squared, so
+# this answers in seconds where the unfolding ran on).
+MAX_SEQ_DEPTH = 100
+# Compositions run one after another with no step between (``P = (A || B); P``)
+# followed further than this: the chain comes back to itself or its arguments grow.
+MAX_CHAIN = 64
 # A parameter given more constant values than this (``P(n) = ... -> P(n + 2)``) is
 # kept in a local instead of specialising a location per value: the engine then meets
 # the values lazily, as PAT does, instead of the lowering unfolding them all.

@@ -17,7 +17,9 @@ from bridge.frontends.csp.configurations import (
     HARD_LIMIT,
     LAZY_AFTER,
     LAZY_AHEAD,
+    MAX_CHAIN,
     MAX_LOCATIONS,
+    MAX_SEQ_DEPTH,
     PLACEHOLDER,
     SKIP,
     STOP,
@@ -79,6 +81,16 @@ from bridge.ir import (
 LAZY_AFTER_STATIC = MAX_LOCATIONS
 
 
+
+def wrapper_depth(cfg: Cfg) -> int:
+    """How many ``;``, ``atomic``, hiding and interrupt configurations enclose what
+    runs first in ``cfg`` (each holds it as its first operand)."""
+    depth = 0
+    while cfg[0] in ("SEQ", "ATOM", "HIDE", "INTR"):
+        cfg = cfg[1]
+        depth += 1
+    return depth
+
 class NotLazy(Exception):
     """Raised while a leaf is unfolded lazily: it has what only a static unfolding
     handles (``LeafBuilder._may_defer``); it is unfolded statically instead."""
@@ -136,6 +148,7 @@ class LeafBuilder(StepRules):
         # The terms whose first steps are being computed (steps.StepRules.steps), each
         # with the number of guards passed on the way to it.
         self._active_steps: dict[Cfg, int] = {}
+        self._active_chain: set[Cfg] = set()  # (A || B); C being expanded
         self._guards_passed = 0
         # Locations made but not expanded yet (a stack while the leaf is built; what is
         # left when it passes ``MAX_LOCATIONS`` is unfolded lazily: ``resume``).
@@ -159,6 +172,13 @@ class LeafBuilder(StepRules):
                 self.leaf.span,
                 f"process '{self.leaf.name}' unfolds into more than {limit} "
                 "control locations (a parameter that grows without bound?)",
+            )
+        if wrapper_depth(cfg) > MAX_SEQ_DEPTH:
+            raise SemanticError.at(
+                self.leaf.span,
+                f"';', atomic, hiding or interrupt nested more than {MAX_SEQ_DEPTH} deep "
+                f"in process '{self.leaf.name}' (recursion inside one of them that grows "
+                "the process without bound?)",
             )
         self.locations[cfg] = lid
         self.cfgs.append(cfg)
@@ -198,9 +218,17 @@ class LeafBuilder(StepRules):
         try:
             rest = self.normalise(replace_head(cfg, SKIP), "post", {}, post)
             final = rest
+            chain = {cfg}
             while not post and final[0] in ("PAR", "SEQ") and (
                 spine_head(final)[0][0] == "PAR"
             ):
+                if final in chain or len(chain) > MAX_CHAIN:
+                    # (A ||| B); P with P = (A ||| B); P: the chain of compositions
+                    # comes back to itself, or its arguments grow (P(i) = (A || B);
+                    # P((i + 1) % 3) from a global i) (it ran forever before).
+                    self.alias_conflict = spine_head(cfg)[0][1].span
+                    return cfg_atomic(rest), False
+                chain.add(final)
                 final = self.normalise(replace_head(final, SKIP), "post", {}, post)
         except UnsupportedError:
             return False, False  # reported when the location's steps are computed

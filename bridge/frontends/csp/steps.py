@@ -14,6 +14,7 @@ from bridge.diagnostics import SemanticError, Span, UnsupportedError
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     GROWING_PARAMETER,
+    MAX_CHAIN,
     MAX_INTERLEAVE_DEPTH,
     MAX_UNFOLD,
     SKIP,
@@ -103,7 +104,9 @@ class StepRules:
             return ("SEQ", left, right)
         if kind == "ATOM":
             inner = self.normalise(cfg[1], mode, caps, post, depth + 1)
-            return inner if inner in (SKIP, TERM) else ("ATOM", inner)
+            # atomic { atomic { P } } is atomic { P } (one mark: the process is atomic);
+            # recursion inside atomic (P = a -> atomic { P }) nested it without end.
+            return inner if inner in (SKIP, TERM) or inner[0] == "ATOM" else ("ATOM", inner)
         if kind == "XCH":
             return ("XCH", tuple(self.normalise(c, mode, caps, post, depth + 1) for c in cfg[1]))
         if kind == "ILV":
@@ -305,10 +308,19 @@ class StepRules:
             if head[0] == "PAR":
                 # C starts with another composition: its operands start when this
                 # one ends.
+                if cfg in self._active_chain or len(self._active_chain) > MAX_CHAIN:
+                    # ``P = (A ||| B); P``: the chain comes back to itself (its steps
+                    # were computed without end before).
+                    raise nested_unsupported(head[1], "recursion with no step between "
+                                             "two of its runs")
                 key = ("CHAIN", rec.key, head)
                 self._record(key, head, "tail" if depth == 0 else "seq", "chain", rec.done())
                 self._allowed[head] = key
-            raws = self.steps(q, caps)
+            self._active_chain.add(cfg)
+            try:
+                raws = self.steps(q, caps)
+            finally:
+                self._active_chain.discard(cfg)
             for r in raws:
                 r.guard = and_(done, r.guard)
             return raws
