@@ -43,7 +43,6 @@ from bridge.engine_c.build import build_library, find_compiler, library_cached
 from bridge.engine_c.codegen import CUnsupported, generate, lean_source
 from bridge.engine_c.gen_base import MAX_PROCESSES
 from bridge.engine_c.layout import PackedLayout, mixed_value
-from bridge.fairness.check import shared_pid_marks
 from bridge.ir import (
     Expr,
     Fairness,
@@ -59,6 +58,7 @@ from bridge.ir import (
 from bridge.ir.model import FairnessMark
 from bridge.ir.property import Ltl, LtlEvent, LtlState, ltl_nodes
 from bridge.semantics.explore import nondeterministic_event
+from bridge.semantics.pidshare import shared_pid_marks
 from bridge.semantics.statespace import CompiledStateSpace, build_state_space
 from bridge.semantics.successors import StateVector, Step
 from bridge.semantics.trace import make_steps, make_trace

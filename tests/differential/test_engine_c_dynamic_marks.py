@@ -7,7 +7,7 @@ taking its edge ``k``, whatever template runs there). Under ``run`` a pid runs t
 templates started there over time (pids are reused once a process dies), so
 ``driver._unit_tables`` gives the C search a unit per (pid, edge index) for every pid
 the model may start, named by the edge ``k`` of every template. (A pid that two
-templates may run is refused by both engines: ``check.shared_pid_marks``; see
+templates may run is refused by both engines: ``semantics.pidshare.shared_pid_marks``; see
 tests/regression/test_marks_on_statements_sharing_a_pid.py.) The marks are given by
 hand (no front end writes them in Promela); ``compare`` checks both engines' verdicts,
 counts, notes and traces under each notion (a C lasso that does not replay on the
@@ -27,9 +27,9 @@ from bridge import api
 from bridge.diagnostics import UnsupportedError
 from bridge.engine_c import driver
 from bridge.engine_c.build import find_compiler
-from bridge.fairness.check import shared_pid_marks
 from bridge.ir import Fairness, Outcome, TransitionSystem
 from bridge.ir.model import FairnessMark
+from bridge.semantics.pidshare import shared_pid_marks
 from tests.conftest import in_ci
 from tests.differential.test_engine_c_ltl import compare
 from tests.regression.test_c_marks_naming_no_unit import mark_edge

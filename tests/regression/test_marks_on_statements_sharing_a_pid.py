@@ -8,7 +8,7 @@ the state where it was first met. Here A (unmarked ``x = 0``) runs at pid 1 and 
 (``x = 1`` marked ``sl``) then runs at pid 1 forever: the mark was never learnt and the
 Python engine printed a counterexample in which B never sets x to 1 (VIOLATED), which
 the mark excludes (C, which learns per statement, said HOLDS). Both engines now refuse
-such marks by name (``check.shared_pid_marks``), with the marked statement's place.
+such marks by name (``semantics.pidshare.shared_pid_marks``), with the marked statement's place.
 """
 
 from __future__ import annotations
