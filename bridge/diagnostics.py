@@ -8,7 +8,10 @@ phase; the CLI and the tests render them with ``render``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +133,36 @@ class ResourceLimitReached(BridgeError):
     def __init__(self, message: str, statistics: object | None = None) -> None:
         self.statistics = statistics
         super().__init__(message)
+
+
+# The time limit of the work under way (``time_limit``), for passes that have no search
+# options to carry one: loading and unfolding a model. A ``time.perf_counter()`` value.
+_DEADLINE: ContextVar[float | None] = ContextVar("bridge_deadline", default=None)
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Run the block under a time limit of ``seconds`` (None: none, or the enclosing
+    one): long passes call ``check_time_limit``, which raises ``ResourceLimitReached``
+    past it."""
+    if seconds is None:
+        yield
+        return
+    deadline = time.perf_counter() + seconds
+    outer = _DEADLINE.get()
+    token = _DEADLINE.set(deadline if outer is None else min(outer, deadline))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_time_limit(what: str) -> None:
+    """Raise ``ResourceLimitReached`` ("time limit reached <what>") when the time limit
+    of ``time_limit`` has passed."""
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.perf_counter() > deadline:
+        raise ResourceLimitReached(f"time limit reached {what}")
 
 
 # ---------------------------------------------------------------------------------

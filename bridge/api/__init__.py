@@ -55,7 +55,7 @@ from bridge.api._spaces import (
     _reduced_once,
     _with_counterexample,
 )
-from bridge.diagnostics import ConfigurationError, ResourceLimitReached
+from bridge.diagnostics import ConfigurationError, ResourceLimitReached, time_limit
 from bridge.ir.model import FairnessMark, ModelFile, RefusedAssertion, TransitionSystem
 from bridge.ir.property import Fairness, Property, PropertyKind
 from bridge.ir.verdict import Outcome, Statistics, Trace, Verdict
@@ -203,7 +203,8 @@ def load_model(path: str, defines: Mapping[str, str] | None = None,
 
     ``defines``: ``-D NAME=VALUE`` macros for Promela's preprocessor. Bad input raises a
     ``SourceError`` with spans; an unreadable file or an unknown extension raises
-    ``ConfigurationError``.
+    ``ConfigurationError``. ``timeout``: seconds for unfolding a CSP# model's processes
+    (the front-end's and the lazy unfolding's), past which ``ResourceLimitReached``.
     """
     language = language_of(path)
     file = Path(path)
@@ -227,7 +228,11 @@ def load_model(path: str, defines: Mapping[str, str] | None = None,
         raise ConfigurationError("-D NAME=VALUE applies to Promela models only; "
                                  "CSP# constants are set with #define in the model")
     load = _room("bridge.frontends.csp", "load_csp", "the CSP# front-end")
-    return complete_unfoldings(load(path, text), timeout)
+    started = time.perf_counter()
+    with time_limit(timeout):  # the front-end's unfolding of processes checks it
+        model_file = load(path, text)
+    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
+    return complete_unfoldings(model_file, left)
 
 
 def complete_unfoldings(model_file: ModelFile, timeout: float | None = None) -> ModelFile:

@@ -11,7 +11,7 @@ import dataclasses
 import itertools
 from collections.abc import Callable, Iterable
 
-from bridge.diagnostics import SemanticError, Span, UnsupportedError
+from bridge.diagnostics import SemanticError, Span, UnsupportedError, check_time_limit
 from bridge.frontends.csp import syntax as s
 from bridge.frontends.csp.configurations import (
     HARD_LIMIT,
@@ -281,6 +281,8 @@ class LeafBuilder(StepRules):
             if len(self.location_list) >= limit and self._may_defer():
                 self.deferred = True  # unfolded lazily instead (build_leaf)
                 break
+            if not len(self.location_list) & 63:
+                check_time_limit("loading the model (unfolding its CSP# processes)")
             self._expand_location(work.pop())
         return self.snapshot()
 
@@ -352,6 +354,8 @@ class LeafBuilder(StepRules):
                     break
                 if lid not in done:
                     done.add(lid)
+                    if not len(done) & 63:
+                        check_time_limit("loading the model (unfolding its CSP# processes)")
                     nxt.extend(self._expand_location(lid))
             frontier = nxt
         self.work = [lid for lid in self.work if lid not in done]
