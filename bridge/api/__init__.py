@@ -625,16 +625,12 @@ def _explore_one(system: TransitionSystem, options: CheckOptions, run: Any,
                     if isinstance(limit.statistics, Statistics):
                         limit.statistics = _tagged(limit.statistics, [])
                     raise
-        try:
-            return engine_c.explore_c(system, engine_c.SearchOptions(
-                max_states=options.max_states, timeout=_remaining(options, started),
-                max_memory=options.max_memory, progress=options.progress))
-        except (engine_c.CFallback, engine_c.CUnsupported) as fallback:
-            if options.engine == "c" and isinstance(fallback, engine_c.CUnsupported):
-                raise ConfigurationError(f"--engine c: {fallback}") from None
-            notes.append(f"checked by the Python engine: {fallback}")
-        except engine_c.EngineDisagreement as disagreement:
-            notes.append(f"explored by the Python engine: {disagreement}")
+        explored = _run_c(lambda: engine_c.explore_c(system, engine_c.SearchOptions(
+            max_states=options.max_states, timeout=_remaining(options, started),
+            max_memory=options.max_memory, progress=options.progress)), options, notes,
+            refuted="explored")
+        if explored is not None:
+            return explored
     if options.timeout is not None:
         settings = dataclasses.replace(settings, timeout=_remaining(options, started))
     try:

@@ -134,11 +134,13 @@ def _warm_up_limit(system: TransitionSystem, options: CheckOptions) -> int | Non
     return AUTO_PYTHON_STATES
 
 
-def _run_c(run: Callable[[], Any], options: CheckOptions, notes: list[str]) -> Any:
+def _run_c(run: Callable[[], Any], options: CheckOptions, notes: list[str],
+           refuted: str = "checked") -> Any:
     """Return ``run()`` (a C engine search), or None when the Python engine must answer
     instead: a note says why (the C engine fell back, or its run was refuted by its
     replay on the reference semantics: never answer from it, a bug of the C engine);
-    with ``--engine c``, a model the C compiler rejects is a ``ConfigurationError``."""
+    with ``--engine c``, a model the C compiler rejects is a ``ConfigurationError``.
+    ``refuted``: the verb of the note of a refuted run ("checked", "explored")."""
     engine_c = importlib.import_module("bridge.engine_c")
     try:
         return run()
@@ -147,7 +149,7 @@ def _run_c(run: Callable[[], Any], options: CheckOptions, notes: list[str]) -> A
             raise ConfigurationError(f"--engine c: {fallback}") from None
         notes.append(f"checked by the Python engine: {fallback}")
     except engine_c.EngineDisagreement as disagreement:
-        notes.append(f"checked by the Python engine: {disagreement}")
+        notes.append(f"{refuted} by the Python engine: {disagreement}")
     return None
 
 
