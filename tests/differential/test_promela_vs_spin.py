@@ -204,19 +204,30 @@ def _bridge_states(system) -> int:
     space = build_state_space(system)
     start = space.initial_states()[0]
     seen = {space.state_key(start)}
-    stored = {space.state_key(start)}
+    stored = {_pan_key(space, start)}
     queue = [start]
     while queue:
         state = queue.pop()
         for step, nxt in space.successors(state):
             key = space.state_key(nxt)
             if not _inside_atomic(space, step, nxt):
-                stored.add(key)
+                stored.add(_pan_key(space, nxt))
             if key not in seen:
                 seen.add(key)
                 queue.append(nxt)
                 assert len(seen) < 2_000_000
     return len(stored)
+
+
+def _pan_key(space, state):
+    """Return the key pan stores ``state`` under: without the exclusive slot (state.py),
+    which pan does not keep. A stored state's slot is -1 or names a holder that cannot
+    move (``_inside_atomic``), whose successors are those of the same state with -1: one
+    pan state, two of bridge's when different steps reached it."""
+    slot = space.layout.exclusive_slot
+    if slot is not None and state[slot] != -1:
+        state = (*state[:slot], -1, *state[slot + 1:])
+    return space.state_key(state)
 
 
 def _inside_atomic(space, step, state) -> bool:
