@@ -281,6 +281,11 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                 if isinstance(a, RecvBind) and a.target is not None:
                     yield key(a.target, local_t, blocks), got, st.channel
 
+    # the elements a channel chosen at run time may be (``c[i]!1``): one encoding must
+    # serve them all, so a library value sent to one of them (``c[0]!s``) makes every
+    # one a mixed channel (its ints kept as such a slot keeps them)
+    groups = [keys for _, _, stmts in procs for st in stmts
+              if isinstance(st, Send | Receive) and len(keys := channels(st.channel)) > 1]
     changed = True
     while changed:
         changed = False
@@ -290,6 +295,12 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                     if k is not None and found and not found <= classes.get(k, frozenset()):
                         classes[k] = classes.get(k, frozenset()) | found
                         changed = True
+        for keys in groups:
+            found = frozenset().union(*(classes.get(k, frozenset()) for k in keys))
+            for k in keys:
+                if found and not found <= classes.get(k, frozenset()):
+                    classes[k] = classes.get(k, frozenset()) | found
+                    changed = True
     lib_args: set[int] = set()
     for local_t, blocks, stmts in procs:
         for st in stmts:
