@@ -392,3 +392,20 @@ def test_array_of_set_pairs_equals_a_hashtable(tmp_path: Path) -> None:
     assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
     names = _python_names(ts)
     assert "same" in names and "differ2" in names and "differ" not in names
+
+
+def test_array_cells_holding_sets_compared_whole(tmp_path: Path) -> None:
+    """A received tuple of cells holding a set compared with the array (``[x == a]``,
+    the array's tuple interned by ``br_lib_tuple``) and two such arrays compared cell
+    by cell (``[a == b]``), named ``eq.((1,), 0).((1,), 0)``: both engines agree."""
+    ts, = _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nvar a[2];\nvar b[2];\n'
+                 "channel c 1;\nQ(t) = e{a[0] = t;} -> c!a -> c?x -> "
+                 "([x == a] same -> R(t) [] [x != a] differ -> R(t));\n"
+                 "R(t) = f{b[0] = t;} -> ([a == b] eq.a.b -> Stop [] [a != b] ne.b -> Stop);\n"
+                 "P() = add{s.Add(1);} -> Q(s) [] add2{s.Add(2);} -> Q(s);\n"
+                 "#assert P() deadlockfree;\n#assert P() |= []<> same;\n")
+    assert driver.supports(ts)[0]
+    assert assert_engines_agree(ts) > 0
+    assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
+    names = _python_names(ts)
+    assert {"same", "eq.((1,), 0).((1,), 0)"} <= names and "differ" not in names
