@@ -177,16 +177,8 @@ def test_library_value_on_one_element_ints_on_the_others_agree(tmp_path: Path) -
     such a group is kept as a mixed channel (``mixed_variables``), so the ints sent on
     ``c[1]`` are named, received, compared and added as the Python engine does;
     buffered and rendezvous; counts, verdicts, traces, lassos under every notion."""
-    text = ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nvar n = 0;\n'
-            "channel c[2] 1;\nchannel r[2] 0;\n"
-            "P() = c[0]!s -> P() [] c[i]!n -> P() [] r[0]!s -> P() [] r[i]!n -> P()\n"
-            "  [] flip{i = 1 - i;} -> P() [] add{s.Add(n); n = (n + 1) % 3;} -> P();\n"
-            "Q() = c[0]?x -> ([x == s] same -> Q() [] [x != s] differ.x -> Q())\n"
-            "  [] c[1]?y -> ([y + 1 == 2] one.y -> Q() [] [y != 1] other.y -> Q())\n"
-            "  [] r[0]?z -> got.z -> Q() [] r[1]?w -> sum.(w + n) -> Q();\n"
-            "Sys() = P() ||| Q();\n#assert Sys() deadlockfree;\n"
-            "#assert Sys() deterministic;\n"
-            "#assert Sys() |= []<> same;\n#assert Sys() |= []<> add;\n")
+    text = (Path(__file__).resolve().parents[1] / "models" / "csp"
+            / "library_channel_array_ints.csp").read_text(encoding="utf-8")
     (ts,) = _agree(tmp_path, "two_encodings.csp", text)
     assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)  # every pair in C
     lib = driver._type_library(driver.compile_model(ts).library)

@@ -372,6 +372,15 @@ def test_array_cells_holding_sets_are_named_as_python(tmp_path: Path) -> None:
         assert not any("Python engine" in note for note in got.notes), got.notes
 
 
+def _agree_in_c(ts) -> set[str]:
+    """Assert that ``ts`` runs in C and agrees with the Python engine (counts, verdicts,
+    traces; LTL verdicts and lassos under ``NOTIONS``); return the Python step names."""
+    assert driver.supports(ts)[0]
+    assert assert_engines_agree(ts) > 0
+    assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
+    return _python_names(ts)
+
+
 def test_array_of_set_pairs_equals_a_hashtable(tmp_path: Path) -> None:
     """An array whose cells hold two sets of two ints, sent and received, equals a
     HashTable with those (key, value) pairs in the Python engine (a tuple of pairs)
@@ -387,10 +396,7 @@ def test_array_of_set_pairs_equals_a_hashtable(tmp_path: Path) -> None:
                  "h.Add(2, 3);} -> Q(s, u, h);\n"
                  "#assert P() deadlockfree;\n#assert P() |= []<> same;\n"
                  "#assert P() |= []<> differ2;\n")
-    assert driver.supports(ts)[0]
-    assert assert_engines_agree(ts) > 0
-    assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
-    names = _python_names(ts)
+    names = _agree_in_c(ts)
     assert "same" in names and "differ2" in names and "differ" not in names
 
 
@@ -404,8 +410,5 @@ def test_array_cells_holding_sets_compared_whole(tmp_path: Path) -> None:
                  "R(t) = f{b[0] = t;} -> ([a == b] eq.a.b -> Stop [] [a != b] ne.b -> Stop);\n"
                  "P() = add{s.Add(1);} -> Q(s) [] add2{s.Add(2);} -> Q(s);\n"
                  "#assert P() deadlockfree;\n#assert P() |= []<> same;\n")
-    assert driver.supports(ts)[0]
-    assert assert_engines_agree(ts) > 0
-    assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
-    names = _python_names(ts)
+    names = _agree_in_c(ts)
     assert {"same", "eq.((1,), 0).((1,), 0)"} <= names and "differ" not in names
