@@ -517,13 +517,15 @@ def library_values(model: CompiledModel, handle: int | None, values: list[Any]) 
         if value is None:
             out = (ctypes.c_int64 * 64)()
             code = lib.bridge_lib_value(handle, vid, out, 64)
-            if code >> 1 > 64:  # longer: again with room for all of it
-                out = (ctypes.c_int64 * (code >> 1))()
-                code = lib.bridge_lib_value(handle, vid, out, code >> 1)
+            if code >> 2 > 64:  # longer: again with room for all of it
+                out = (ctypes.c_int64 * (code >> 2))()
+                code = lib.bridge_lib_value(handle, vid, out, code >> 2)
             if code < 0:
                 raise EngineDisagreement(f"C engine: no library value {vid}")
-            items = list(out[: code >> 1])
-            value = tuple(zip(items[::2], items[1::2], strict=True)) if code & 1 \
+            items = list(out[: code >> 2])
+            kind = code & 3  # 1: a HashTable's pairs; 2: an array's mixed cells
+            value = tuple(zip(items[::2], items[1::2], strict=True)) if kind == 1 \
+                else tuple(mixed_value(v, value_of) for v in items) if kind == 2 \
                 else tuple(items)
             cache[vid] = value
         return value

@@ -528,17 +528,19 @@ static void nm_value(br_nm_t *m, V v, char kind) {
 }
 
 /* Python's str() of a library value (kind 'l': its id in c->lib): the tuple of its
- * ints, a HashTable's (key, value) pairs as pairs (semantics/library.py); an unknown
- * id leaves the name unrendered. */
+ * ints, a HashTable's (key, value) pairs as pairs (semantics/library.py), a whole
+ * array's cells that may hold library values each by its kind (br_lib_tuple); an
+ * unknown id leaves the name unrendered. */
 static void nm_library(br_nm_t *m, const ctx_t *c, V id) {
     size_t n = 0;
     const V *el = id == 0 ? NULL : br_lib_get(c->lib, id, &n);
     if (id != 0 && !el) { m->over = 1; return; }
-    int pairs = id != 0 && c->lib->kind[id] == 1;
+    int pairs = id != 0 && c->lib->kind[id] == 1, cells = id != 0 && c->lib->kind[id] == 2;
     size_t items = pairs ? n / 2 : n;
     nm_put(m, "(", 1);
     for (size_t i = 0; i < items; i++) {
         if (i) nm_put(m, ", ", 2);
+        if (cells && el[i] < BR_MIX_TOP) { nm_library(m, c, el[i] - BR_MIX_LIB); continue; }
         if (!pairs) { nm_value(m, el[i], 'i'); continue; }
         nm_put(m, "(", 1);
         nm_value(m, el[2 * i], 'i');

@@ -281,6 +281,11 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                 if isinstance(a, RecvBind) and a.target is not None:
                     yield key(a.target, local_t, blocks), got, st.channel
 
+    # the elements a channel chosen at run time may be (``c[i]!1``): one encoding must
+    # serve them all, so a library value sent to one of them (``c[0]!s``) makes every
+    # one a mixed channel (its ints kept as such a slot keeps them)
+    groups = [keys for _, _, stmts in procs for st in stmts
+              if isinstance(st, Send | Receive) and len(keys := channels(st.channel)) > 1]
     changed = True
     while changed:
         changed = False
@@ -290,6 +295,12 @@ def mixed_variables(system: TransitionSystem) -> Mixed:
                     if k is not None and found and not found <= classes.get(k, frozenset()):
                         classes[k] = classes.get(k, frozenset()) | found
                         changed = True
+        for keys in groups:
+            found = frozenset().union(*(classes.get(k, frozenset()) for k in keys))
+            for k in keys:
+                if found and not found <= classes.get(k, frozenset()):
+                    classes[k] = classes.get(k, frozenset()) | found
+                    changed = True
     lib_args: set[int] = set()
     for local_t, blocks, stmts in procs:
         for st in stmts:
@@ -609,16 +620,19 @@ class LibraryValues:
     def array_value(self, a: Expr, ctx: _Ctx) -> str:
         """Return C code of the id of the tuple of a whole array's cells (the Python
         engine's value of an array of the state or of a block, or a row of one, read
-        whole), interned as a sequence."""
+        whole), interned as a sequence; an array whose cells may hold library values
+        by ``br_lib_tuple`` (their mixed encodings)."""
         p = self.place(a, ctx)
         n = scalar_count(p.type)
         if p.remote or (p.kind is None and p.block is None) \
-                or not isinstance(a, Var | Index) or self.is_mixed(a, ctx):
+                or not isinstance(a, Var | Index):
             raise self.unsupported(getattr(a, "span", None), "a whole array used as a value")
+        intern = "br_lib_tuple(c, {}, {})" if self.is_mixed(a, ctx) \
+            else "br_lib_intern(c, 0, {}, {})"
         if n > MAX_LOCAL_ARRAY:
             # a loop, the cells off the C stack (br_lib_intern copies them)
             tmp, j = self.fresh("_av"), self.fresh("_aj")
             return (f"({{ static V {tmp}[{n}]; int {j}; for ({j} = 0; {j} < {n}; {j}++) "
-                    f"{tmp}[{j}] = {self._element(p, j, ctx)}; br_lib_intern(c, 0, {tmp}, {n}); }})")
+                    f"{tmp}[{j}] = {self._element(p, j, ctx)}; {intern.format(tmp, n)}; }})")
         cells = ", ".join(self._element(p, j, ctx) for j in range(n))
-        return f"br_lib_intern(c, 0, (const V[{n}]){{{cells}}}, {n})"
+        return intern.format(f"(const V[{n}]){{{cells}}}", n)

@@ -4,7 +4,8 @@
  * The Python engine keeps a library value as an immutable tuple in one state slot and
  * compares states by contents. Here a value is interned by content (hash-consing): a
  * kind (0: a sequence of ints -- Set sorted, Queue front first, Stack bottom first,
- * List in order; 1: a HashTable's (key, value) pairs sorted by key, flattened) and its
+ * List in order; 1: a HashTable's (key, value) pairs sorted by key, flattened; 2: a
+ * whole array's cells, some of them library values, as mixed slots keep them) and its
  * 64-bit elements; equal contents get one id, so the slot holds the id and two states
  * are equal exactly when the Python tuples are. Id 0 is the empty value of every class
  * (Python's () equals ()); the others are dense from 1. A slot of a library class holds
@@ -341,6 +342,36 @@ __attribute__((unused)) static inline V lib_num(ctx_t *c, V id) {
     (void)id;
     br_fail(c);
     return 0;
+}
+/* The id of the tuple of a whole array's cells that may hold library values (their
+ * mixed encodings, gen_library.mixed_variables), interned so that equal ids are equal
+ * Python values: all ints, a sequence (kind 0, as an array of ints); pairs of ints
+ * (sets or sequences of two) with strictly ascending first items, a HashTable's pairs
+ * (kind 1, flattened: Python's ((1, 2), (3, 4)) equals such a table); else kind 2,
+ * the cells' mixed encodings as they are (ints, and ids below BR_MIX_TOP). */
+__attribute__((unused)) static V br_lib_tuple(ctx_t *c, const V *cells, size_t n) {
+    size_t libs = 0, pairs = 0;
+    br_lib_t *l = c->lib;
+    if (!l) return br_lib_oom(c);
+    for (size_t i = 0; i < n; i++) {
+        if (cells[i] >= BR_MIX_TOP) continue;
+        libs++;
+        V id = cells[i] - BR_MIX_LIB;
+        size_t k;
+        const V *el = br_lib_get(l, id, &k);
+        if (!el && id != 0) { br_fail(c); return 0; }
+        if (id != 0 && k == 2 && l->kind[id] == 0
+            && (pairs == 0 || el[0] > l->tmp[2 * pairs - 2])) {
+            if (!br_lib_fits(l, l->tmp_cap, 2 * pairs + 2, sizeof(V))
+                || !br_grow((void **)&l->tmp, &l->tmp_cap, 2 * pairs + 2, sizeof(V))) return br_lib_oom(c);
+            l->tmp[2 * pairs] = el[0];
+            l->tmp[2 * pairs + 1] = el[1];
+            pairs++;
+        }
+    }
+    if (libs == 0) return br_lib_intern(c, 0, cells, n);
+    if (pairs == n) return br_lib_intern(c, 1, l->tmp, 2 * n);
+    return br_lib_intern(c, 2, cells, n);
 }
 /* The id a mixed slot's value m holds where a value of a library class of that kind
  * (0 a sequence, 1 a HashTable) is wanted; an int there (the Python engine would use

@@ -382,7 +382,7 @@ void bridge_free(void *hp) {
 }
 
 /* The elements of library value id of a search (BFS or LTL handle) into out (at most
- * cap of them); returns 2 * count + kind (library.c), or -1 when id is unknown. */
+ * cap of them); returns 4 * count + kind (library.c), or -1 when id is unknown. */
 __attribute__((visibility("default")))
 int64_t bridge_lib_value(void *hp, int64_t id, int64_t *out, int64_t cap) {
     br_handle_t *h = hp;
@@ -391,7 +391,7 @@ int64_t bridge_lib_value(void *hp, int64_t id, int64_t *out, int64_t cap) {
     const V *el = br_lib_get(&h->lib, id, &n);
     if (!el && id != 0) return -1;
     for (size_t i = 0; i < n && (int64_t)i < cap; i++) out[i] = el[i];
-    return 2 * (int64_t)n + (id ? h->lib.kind[id] : 0);
+    return 4 * (int64_t)n + (id ? h->lib.kind[id] : 0);
 }
 
 __attribute__((visibility("default")))

@@ -20,6 +20,7 @@ from tests.differential.test_engine_c import assert_engines_agree
 from tests.differential.test_engine_c_constructs import _agree
 from tests.differential.test_engine_c_constructs import _systems as _systems_of
 from tests.differential.test_engine_c_ltl import compare
+from tests.unit.engine_c.test_event_names import _python_names, _table
 
 pytestmark = pytest.mark.skipif(find_compiler() is None and not in_ci(), reason="no C compiler")
 
@@ -156,9 +157,7 @@ def test_library_values_on_channel_arrays_agree(tmp_path: Path) -> None:
     """Sets sent on elements of CSP# channel arrays chosen at run time (``c[i]!s``,
     buffered, and ``r[i]!s`` rendezvous): every element a library value may reach is
     kept as a mixed channel, received values compared with sets and ints, event names
-    ``c[0]!(1,)`` as the Python engine names them; a model whose elements would need
-    two encodings (a set sent on ``c[0]`` only, an int on ``c[i]``) stays refused by
-    name."""
+    ``c[0]!(1,)`` as the Python engine names them."""
     text = ('#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nvar n = 0;\n'
             "channel c[2] 1;\nchannel r[2] 0;\n"
             "P() = add{s.Add(n); n = (n + 1) % 2;} -> P() [] flip{i = 1 - i;} -> P()\n"
@@ -170,13 +169,32 @@ def test_library_values_on_channel_arrays_agree(tmp_path: Path) -> None:
             "#assert Sys() |= []<> same;\n#assert Sys() |= []<> add;\n")
     (ts,) = _agree(tmp_path, "chan_array_sets.csp", text)
     assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)  # every pair in C
-    path = tmp_path / "two_encodings.csp"
-    path.write_text('#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nchannel c[2] 1;\n'
-                    "P() = c[0]!s -> c[i]!1 -> Stop;\nQ() = c[0]?x -> c[1]?y -> Stop;\n"
-                    "Sys() = P() ||| Q();\n#assert Sys() deadlockfree;\n")
-    (refused,) = api.load_model(str(path)).systems
-    ok, why = driver.supports(refused)
-    assert not ok and "a channel known at run time" in why and "two_encodings.csp:5:" in why
+
+
+def test_library_value_on_one_element_ints_on_the_others_agree(tmp_path: Path) -> None:
+    """A set sent on ``c[0]`` only and ints on ``c[i]`` (``i`` chosen at run time; was
+    refused: one encoding must serve every element ``c[i]`` may be): every element of
+    such a group is kept as a mixed channel (``mixed_variables``), so the ints sent on
+    ``c[1]`` are named, received, compared and added as the Python engine does;
+    buffered and rendezvous; counts, verdicts, traces, lassos under every notion."""
+    text = (Path(__file__).resolve().parents[1] / "models" / "csp"
+            / "library_channel_array_ints.csp").read_text(encoding="utf-8")
+    (ts,) = _agree(tmp_path, "two_encodings.csp", text)
+    assert compare(ts, limit=100000) == 2 * len(driver.LTL_FAIRNESS)  # every pair in C
+    lib = driver._type_library(driver.compile_model(ts).library)
+    before = set(_table(lib))
+    for prop in ts.properties:
+        got = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+        assert not any("Python engine" in note for note in got.notes), got.notes
+    names = _python_names(ts)  # every step's name is the one C interns
+    assert {"c[1]!0", "c[1]?2", "one.1", "other.2", "c[0]!(0, 1)", "sum.3"} <= names
+    table = set(_table(lib))
+    assert names <= table and table - before <= names
+    (minimal,) = _agree(tmp_path, "two_encodings_minimal.csp",
+                        '#import "PAT.Lib.Set";\nvar<Set> s;\nvar i = 0;\nchannel c[2] 1;\n'
+                        "P() = c[0]!s -> c[i]!1 -> Stop;\nQ() = c[0]?x -> c[1]?y -> Stop;\n"
+                        "Sys() = P() ||| Q();\n#assert Sys() deadlockfree;\n")
+    assert driver.supports(minimal)[0]
 
 
 def test_whole_array_in_an_event_name_agrees(tmp_path: Path) -> None:

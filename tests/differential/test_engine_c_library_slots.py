@@ -46,7 +46,7 @@ MODELS = Path(__file__).resolve().parents[1] / "models" / "csp"
 NAMES = ("library_param.csp", "library_param_loop.csp", "library_param_ops.csp",
          "library_block_var.csp", "library_messages.csp", "array_messages.csp",
          "library_param_number.csp", "library_param_number_error.csp",
-         "library_messages_arity.csp")
+         "library_messages_arity.csp", "library_array_cells.csp")
 NOTIONS = (Fairness.NONE, Fairness.PROCESS_WEAK, Fairness.WEAK, Fairness.STRONG_GLOBAL)
 
 
@@ -344,3 +344,71 @@ def test_whole_arrays_on_a_process_channel(tmp_path: Path) -> None:
     assert driver.supports(local)[0]
     assert assert_engines_agree(local) == 2
     assert compare(local, 100000, notions=NOTIONS) == _ltl_count(local) * len(NOTIONS)
+
+
+def test_array_cells_holding_sets_are_named_as_python(tmp_path: Path) -> None:
+    """``f.a`` and ``c!a`` on a whole array whose cells hold sets (was refused: "a whole
+    array used as a value"): every name the Python engine gives a step is one the C
+    engine interns (``f.((0,), 1)``, pairs ``f.((0, 1), (2, 3))``, the same pairs out of
+    order ``f.((2, 3), (0, 1))``), and the deterministic check meets two ``f.a`` steps
+    on one such name as the Python engine does."""
+    ts, = _systems(MODELS / "library_array_cells.csp")
+    lib = driver._type_library(driver.compile_model(ts).library)
+    before = set(_table(lib))
+    for prop in ts.properties:
+        got = api.check_property(ts, prop, api.CheckOptions(engine="c"))
+        assert ("engine", "c") in got.statistics.extra, got.notes
+    names = _python_names(ts)
+    assert {"f.((0,), 1)", "f.((0, 1), (2, 3))", "f.((2, 3), (0, 1))", "c!((0,), (2, 3))",
+            "g.((0, 1), 0)"} <= names
+    table = set(_table(lib))
+    assert names <= table and table - before <= names
+    (nd,) = _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nvar a[2];\n'
+                   "Q(t) = e{a[0] = t;} -> (f.a -> x -> Stop [] f.a -> y -> Stop);\n"
+                   "P() = add{s.Add(1);} -> Q(s);\n#assert P() deterministic;\n")
+    for engine in ("c", "python"):
+        got = api.check_property(nd, nd.properties[0], api.CheckOptions(engine=engine))
+        assert got.reason == "nondeterministic on event 'f.((1,), 0)'", (engine, got.reason)
+        assert not any("Python engine" in note for note in got.notes), got.notes
+
+
+def _agree_in_c(ts) -> set[str]:
+    """Assert that ``ts`` runs in C and agrees with the Python engine (counts, verdicts,
+    traces; LTL verdicts and lassos under ``NOTIONS``); return the Python step names."""
+    assert driver.supports(ts)[0]
+    assert assert_engines_agree(ts) > 0
+    assert compare(ts, 100000, notions=NOTIONS) == _ltl_count(ts) * len(NOTIONS)
+    return _python_names(ts)
+
+
+def test_array_of_set_pairs_equals_a_hashtable(tmp_path: Path) -> None:
+    """An array whose cells hold two sets of two ints, sent and received, equals a
+    HashTable with those (key, value) pairs in the Python engine (a tuple of pairs)
+    when the keys ascend, not otherwise: the C engine interns such an array as the
+    table's pairs (``br_lib_tuple``), so ``[x == w]`` agrees both ways."""
+    ts, = _write(tmp_path, '#import "PAT.Lib.Set";\n#import "PAT.Lib.HashTable";\n'
+                 "var<Set> s;\nvar<Set> u;\nvar<HashTable> h;\nvar a[2];\nchannel c 1;\n"
+                 "Q(t, v, w) = put{a[0] = t; a[1] = v;} -> c!a -> c?x -> "
+                 "([x == w] same -> Stop [] [x != w] differ -> Stop)\n"
+                 "  [] swap{a[0] = v; a[1] = t;} -> c!a -> c?y -> "
+                 "([y == w] same2 -> Stop [] [y != w] differ2 -> Stop);\n"
+                 "P() = init{s.Add(0); s.Add(1); u.Add(2); u.Add(3); h.Add(0, 1); "
+                 "h.Add(2, 3);} -> Q(s, u, h);\n"
+                 "#assert P() deadlockfree;\n#assert P() |= []<> same;\n"
+                 "#assert P() |= []<> differ2;\n")
+    names = _agree_in_c(ts)
+    assert "same" in names and "differ2" in names and "differ" not in names
+
+
+def test_array_cells_holding_sets_compared_whole(tmp_path: Path) -> None:
+    """A received tuple of cells holding a set compared with the array (``[x == a]``,
+    the array's tuple interned by ``br_lib_tuple``) and two such arrays compared cell
+    by cell (``[a == b]``), named ``eq.((1,), 0).((1,), 0)``: both engines agree."""
+    ts, = _write(tmp_path, '#import "PAT.Lib.Set";\nvar<Set> s;\nvar a[2];\nvar b[2];\n'
+                 "channel c 1;\nQ(t) = e{a[0] = t;} -> c!a -> c?x -> "
+                 "([x == a] same -> R(t) [] [x != a] differ -> R(t));\n"
+                 "R(t) = f{b[0] = t;} -> ([a == b] eq.a.b -> Stop [] [a != b] ne.b -> Stop);\n"
+                 "P() = add{s.Add(1);} -> Q(s) [] add2{s.Add(2);} -> Q(s);\n"
+                 "#assert P() deadlockfree;\n#assert P() |= []<> same;\n")
+    names = _agree_in_c(ts)
+    assert {"same", "eq.((1,), 0).((1,), 0)"} <= names and "differ" not in names
