@@ -35,7 +35,9 @@ initial state or is entered by at least one non-atomic step (e.g. another proces
 moving while an atomic sequence is blocked), or if the atomic process is blocked in it
 (atomicity is lost there and pan stores the state: ``atomic { x = 1; (y == 1); x = 2 }``
 beside ``(x == 1) -> y = 1`` gives 8 in both). ``_bridge_states`` counts exactly that
-set over bridge's state space. Everything else is one-to-one, including the state after
+set over bridge's state space, each state keyed without the exclusive slot, which pan
+does not keep (a blocked holder's state reached after its own step and after another
+process's is one pan state: m115, m116). Everything else is one-to-one, including the state after
 a process has been removed (a state of its own in both: removal is a step, youngest
 first).
 They are *not* comparable when a search stops at an error (pan stops at its first
