@@ -69,13 +69,13 @@ def test_counter_abstraction_erases_a_template_s_edges_once(monkeypatch: pytest.
     import types
 
     from bridge.ir import Edge
-    from bridge.reductions import counter
+    from bridge.reductions import _counter_model, counter
 
     text = (ROOT / "case_studies" / "le_pl" / "le_pl.csp").read_text()
     text = text.replace("#define N 10;", "#define N 1000;")
     rewrites: list[int] = []
     copies: list[int] = []
-    original_rewrite = counter.rewrite
+    original_rewrite = _counter_model.rewrite
 
     def rewrite(node, fn):  # noqa: ANN001, ANN202
         rewrites.append(1)
@@ -86,8 +86,9 @@ def test_counter_abstraction_erases_a_template_s_edges_once(monkeypatch: pytest.
             copies.append(1)
         return dataclasses.replace(obj, **changes)
 
-    monkeypatch.setattr(counter, "rewrite", rewrite)
-    monkeypatch.setattr(counter, "dataclasses", types.SimpleNamespace(
+    # the model analysis (families, identity erased) lives in _counter_model
+    monkeypatch.setattr(_counter_model, "rewrite", rewrite)
+    monkeypatch.setattr(_counter_model, "dataclasses", types.SimpleNamespace(
         replace=replace, is_dataclass=dataclasses.is_dataclass, fields=dataclasses.fields))
     system = load_csp("le_pl.csp", text).systems[0]
     verdict = counter.check_counter_abstraction(system, system.properties[0], cutoff=2)
