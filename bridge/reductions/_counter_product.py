@@ -31,18 +31,17 @@ from bridge.reductions._interp import UNKNOWN, evaluate
 Atom = LtlState | LtlEvent
 
 
+def _atom_key(atom: Atom) -> object:
+    """What makes two atoms one proposition: a state atom's expression, an event's name."""
+    return atom.expr if isinstance(atom, LtlState) else atom.name
+
+
 def _spot_text(formula: Ltl, atoms: list[Atom]) -> str:
     if isinstance(formula, LtlConst):
         return "1" if formula.value else "0"
-    if isinstance(formula, LtlState):
+    if isinstance(formula, (LtlState, LtlEvent)):
         for i, a in enumerate(atoms):
-            if isinstance(a, LtlState) and a.expr == formula.expr:
-                return f"p{i}"
-        atoms.append(formula)
-        return f"p{len(atoms) - 1}"
-    if isinstance(formula, LtlEvent):
-        for i, a in enumerate(atoms):
-            if isinstance(a, LtlEvent) and a.name == formula.name:
+            if type(a) is type(formula) and _atom_key(a) == _atom_key(formula):
                 return f"p{i}"
         atoms.append(formula)
         return f"p{len(atoms) - 1}"
