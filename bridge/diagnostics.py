@@ -157,11 +157,16 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+def past_time_limit() -> bool:
+    """Return True when the time limit of ``time_limit`` has passed."""
+    deadline = _DEADLINE.get()
+    return deadline is not None and time.perf_counter() > deadline
+
+
 def check_time_limit(what: str) -> None:
     """Raise ``ResourceLimitReached`` ("time limit reached <what>") when the time limit
     of ``time_limit`` has passed."""
-    deadline = _DEADLINE.get()
-    if deadline is not None and time.perf_counter() > deadline:
+    if past_time_limit():
         raise ResourceLimitReached(f"time limit reached {what}")
 
 

@@ -228,11 +228,8 @@ def load_model(path: str, defines: Mapping[str, str] | None = None,
         raise ConfigurationError("-D NAME=VALUE applies to Promela models only; "
                                  "CSP# constants are set with #define in the model")
     load = _room("bridge.frontends.csp", "load_csp", "the CSP# front-end")
-    started = time.perf_counter()
-    with time_limit(timeout):  # the front-end's unfolding of processes checks it
-        model_file = load(path, text)
-    left = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
-    return complete_unfoldings(model_file, left)
+    with time_limit(timeout):  # the front-end's and the lazy unfolding check it
+        return complete_unfoldings(load(path, text))
 
 
 def complete_unfoldings(model_file: ModelFile, timeout: float | None = None) -> ModelFile:
@@ -247,20 +244,16 @@ def complete_unfoldings(model_file: ModelFile, timeout: float | None = None) -> 
 
     if not any(lazy(system) for system in model_file.systems):
         return model_file
-    unfold = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
-    deadline = None if timeout is None else time.perf_counter() + timeout
-
-    def complete(system: TransitionSystem) -> TransitionSystem:
-        return unfold(system, deadline=deadline)
-
+    complete = _room("bridge.semantics.unfolding", "complete_unfolding", "the Python engine")
     systems = []
-    for system in model_file.systems:
-        if lazy(system):
-            system = complete(system)
-            props = tuple(dataclasses.replace(p, spec=complete(p.spec))
-                          if p.spec is not None else p for p in system.properties)
-            system = dataclasses.replace(system, properties=props)
-        systems.append(system)
+    with time_limit(timeout):  # unfolding.complete_unfolding checks it
+        for system in model_file.systems:
+            if lazy(system):
+                system = complete(system)
+                props = tuple(dataclasses.replace(p, spec=complete(p.spec))
+                              if p.spec is not None else p for p in system.properties)
+                system = dataclasses.replace(system, properties=props)
+            systems.append(system)
     return dataclasses.replace(model_file, systems=tuple(systems))
 
 

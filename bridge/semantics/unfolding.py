@@ -19,10 +19,9 @@ scratch. The front-end unfolds ahead of the reached locations to keep the rounds
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
-from bridge.diagnostics import ModelRuntimeError, ResourceLimitReached
+from bridge.diagnostics import ModelRuntimeError, ResourceLimitReached, past_time_limit
 from bridge.ir import Process, TransitionSystem
 from bridge.semantics.statespace import build_state_space
 
@@ -45,26 +44,25 @@ class Round:
 
 
 def complete_unfolding(system: TransitionSystem,
-                       max_states: int = UNFOLDING_MAX_STATES,
-                       deadline: float | None = None) -> TransitionSystem:
+                       max_states: int = UNFOLDING_MAX_STATES) -> TransitionSystem:
     """Return ``system`` with its lazy unfolding completed (``unfolding`` None), or
     ``system`` itself when it has none.
 
     Raises ``ResourceLimitReached`` when a search visits more than ``max_states``
-    states or runs past ``deadline`` (a ``time.perf_counter()`` value), and what ``Unfolding.expand`` raises (a construct that cannot be unfolded
+    states or runs past the time limit (``diagnostics.time_limit``), and what ``Unfolding.expand`` raises (a construct that cannot be unfolded
     lazily, named)."""
     previous: Round | None = None
     while system.unfolding is not None:
-        if deadline is not None and time.perf_counter() > deadline:
+        if past_time_limit():
             raise ResourceLimitReached(f"{system.name}: unfolding the processes lazily: "
                                        "time limit reached")
-        reached, previous = search_round(system, max_states, previous, deadline)
+        reached, previous = search_round(system, max_states, previous)
         system = system.unfolding.expand(reached)
     return system
 
 
-def search_round(system: TransitionSystem, max_states: int, previous: Round | None,
-                 deadline: float | None = None) -> tuple[dict[str, frozenset[int]], Round]:
+def search_round(system: TransitionSystem, max_states: int, previous: Round | None
+                 ) -> tuple[dict[str, frozenset[int]], Round]:
     """Return the pending locations, by process name, that a reachable state of
     ``system`` occupies, and the round to go on from (pending locations have no steps
     yet). With ``previous`` (the round of the system this one was unfolded from) and
@@ -98,7 +96,7 @@ def search_round(system: TransitionSystem, max_states: int, previous: Round | No
     while stack:
         s = stack.pop()
         state.expanded += 1
-        if deadline is not None and not state.expanded & 1023 and time.perf_counter() > deadline:
+        if not state.expanded & 1023 and past_time_limit():
             raise ResourceLimitReached(
                 f"{system.name}: unfolding the processes lazily: time limit reached after "
                 f"{len(seen)} states")
